@@ -1,0 +1,352 @@
+#include "commands.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "model/document.hpp"
+#include "model/json.hpp"
+#include "model/kh_bbs_demo.hpp"
+
+namespace remodel::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+struct Options {
+  bool json = false;
+  bool help = false;
+  std::vector<std::string> positional;
+  std::string unknown;  // first unrecognised option
+};
+
+Options parse(const Args& args) {
+  Options o;
+  for (const std::string& a : args) {
+    if (a == "--json") {
+      o.json = true;
+    } else if (a == "--help" || a == "-h") {
+      o.help = true;
+    } else if (a.size() > 1 && a[0] == '-' && o.unknown.empty()) {
+      o.unknown = a;
+    } else {
+      o.positional.push_back(a);
+    }
+  }
+  return o;
+}
+
+int usage_error(const char* usage, const std::string& message) {
+  std::fprintf(stderr, "remodel: %s\n%s", message.c_str(), usage);
+  return 2;
+}
+
+Result<Bytes> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{ErrorCode::io, 0, "", "cannot open " + path.string()};
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return Error{ErrorCode::io, 0, "", "cannot read " + path.string()};
+  in.seekg(0);
+  Bytes data(static_cast<std::size_t>(size));
+  if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size)) {
+    return Error{ErrorCode::io, 0, "", "cannot read " + path.string()};
+  }
+  return data;
+}
+
+// Writes beside the target and renames over it, so a failed write never leaves a damaged file.
+std::optional<Error> write_file_atomic(const fs::path& path, ByteSpan data) {
+  fs::path tmp = path;
+  tmp += ".remodel-tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error{ErrorCode::io, 0, "", "cannot create " + tmp.string()};
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      return Error{ErrorCode::io, 0, "", "cannot write " + tmp.string()};
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return Error{ErrorCode::io, 0, "", "cannot replace " + path.string()};
+  }
+  return std::nullopt;
+}
+
+void print_error(const fs::path& path, const Error& e) {
+  std::fprintf(stderr, "remodel: %s: %s\n", path.string().c_str(), e.describe().c_str());
+}
+
+Result<Document> load(const fs::path& path, Bytes& bytes) {
+  Result<Bytes> data = read_file(path);
+  if (!data) return data.error();
+  bytes = std::move(data).value();
+  return read_document(bytes);
+}
+
+// ---- check ----
+
+struct CheckResult {
+  fs::path file;
+  std::string format;
+  bool supported = true;
+  bool identical = false;
+  std::size_t size = 0;
+  std::size_t verbatim = 0;
+  std::optional<std::size_t> first_difference;
+  std::string field;
+  std::optional<Error> error;
+};
+
+CheckResult check_one(const fs::path& path) {
+  CheckResult r;
+  r.file = path;
+  Result<Bytes> data = read_file(path);
+  if (!data) {
+    r.error = data.error();
+    return r;
+  }
+  const Bytes& in = *data;
+  r.size = in.size();
+  const std::optional<Format> format = detect_format(in);
+  if (!format) {
+    r.supported = false;
+    r.error = Error{ErrorCode::bad_magic, 0, "magic", "not a supported format"};
+    return r;
+  }
+  r.format = format_name(*format);
+  Result<Document> doc = read_document(in);
+  if (!doc) {
+    r.error = doc.error();
+    return r;
+  }
+  r.verbatim = verbatim_bytes(*doc);
+  std::vector<FieldMark> marks;
+  Result<Bytes> out = write_document(*doc, &marks);
+  if (!out) {
+    r.error = out.error();
+    return r;
+  }
+  const Bytes& b = *out;
+  auto mismatch = std::mismatch(in.begin(), in.end(), b.begin(), b.end());
+  if (mismatch.first == in.end() && mismatch.second == b.end()) {
+    r.identical = true;
+  } else {
+    r.first_difference = static_cast<std::size_t>(mismatch.first - in.begin());
+    r.field = field_at(marks, *r.first_difference);
+  }
+  return r;
+}
+
+void collect(const fs::path& path, bool explicit_arg, std::vector<std::pair<fs::path, bool>>& out) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec)) {
+      if (entry.is_regular_file(ec)) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (auto& f : files) out.emplace_back(f, false);
+  } else {
+    out.emplace_back(path, explicit_arg);
+  }
+}
+
+const char* kCheckUsage =
+    "usage: remodel check PATH... [--json]\n"
+    "  Reads every file, writes it back and compares the bytes. Directories are searched recursively;\n"
+    "  files there that no supported format recognises are skipped. One line per file; with --json,\n"
+    "  one JSON object per line. Exit 0 only when every checked file is identical.\n"
+    "  example: remodel check ../shared/samples/kh-bbs\n";
+
+}  // namespace
+
+int cmd_check(const Args& args) {
+  Options o = parse(args);
+  if (o.help) {
+    std::fputs(kCheckUsage, stdout);
+    return 0;
+  }
+  if (!o.unknown.empty()) return usage_error(kCheckUsage, "unknown option " + o.unknown);
+  if (o.positional.empty()) return usage_error(kCheckUsage, "check needs at least one file or directory");
+
+  std::vector<std::pair<fs::path, bool>> files;
+  for (const std::string& p : o.positional) collect(p, true, files);
+  std::vector<CheckResult> results(files.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  const bool progress = ::isatty(STDERR_FILENO) && files.size() > 1;
+  std::mutex progress_mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < files.size();) {
+      results[i] = check_one(files[i].first);
+      const std::size_t n = ++done;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        std::fprintf(stderr, "\r%zu/%zu checked", n, files.size());
+      }
+    }
+  };
+  const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(files.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (progress) std::fputs("\r\033[K", stderr);
+
+  std::size_t identical = 0, failed = 0, skipped = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const CheckResult& r = results[i];
+    const bool skip = !r.supported && !files[i].second;
+    if (skip) {
+      ++skipped;
+      if (!o.json) std::printf("skipped    %s (not a supported format)\n", r.file.string().c_str());
+      continue;
+    }
+    if (r.identical) {
+      ++identical;
+    } else {
+      ++failed;
+    }
+    if (o.json) {
+      Json j{{"file", r.file.string()},
+             {"format", r.format.empty() ? Json() : Json(r.format)},
+             {"identical", r.identical},
+             {"size", r.size},
+             {"verbatim_bytes", r.verbatim},
+             {"error", r.error ? Json(r.error->describe()) : Json()}};
+      if (r.first_difference) {
+        j["first_difference"] = *r.first_difference;
+        j["field"] = r.field;
+      }
+      std::puts(j.dump().c_str());
+    } else if (r.identical) {
+      std::printf("identical  %s (%s, %zu bytes, %zu verbatim)\n", r.file.string().c_str(), r.format.c_str(), r.size,
+                  r.verbatim);
+    } else if (r.error) {
+      std::printf("error      %s: %s\n", r.file.string().c_str(), r.error->describe().c_str());
+    } else {
+      std::printf("DIFFERENT  %s (%s): first difference at 0x%zx in %s\n", r.file.string().c_str(), r.format.c_str(),
+                  *r.first_difference, r.field.empty() ? "(file)" : r.field.c_str());
+    }
+  }
+  if (!o.json) {
+    std::printf("%zu identical, %zu failed, %zu skipped\n", identical, failed, skipped);
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+// ---- info ----
+
+namespace {
+const char* kInfoUsage =
+    "usage: remodel info FILE [--json]\n"
+    "  Prints the format, counts (models, sections, vertices, triangles, joints, textures) and sizes.\n"
+    "  example: remodel info p01ex00.pmo\n";
+}
+
+int cmd_info(const Args& args) {
+  Options o = parse(args);
+  if (o.help) {
+    std::fputs(kInfoUsage, stdout);
+    return 0;
+  }
+  if (!o.unknown.empty()) return usage_error(kInfoUsage, "unknown option " + o.unknown);
+  if (o.positional.size() != 1) return usage_error(kInfoUsage, "info takes exactly one file");
+  Bytes bytes;
+  Result<Document> doc = load(o.positional[0], bytes);
+  if (!doc) {
+    print_error(o.positional[0], doc.error());
+    return 1;
+  }
+  DocumentInfo info = document_info(*doc);
+  info.size = bytes.size();
+  Json j = to_json(info);
+  j["verbatim_bytes"] = verbatim_bytes(*doc);
+  if (o.json) {
+    std::puts(j.dump(2).c_str());
+  } else {
+    std::printf("%s: %s\n", o.positional[0].c_str(), format_name(info.format));
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it.key() == "format") continue;
+      std::printf("  %-15s %s\n", it.key().c_str(), it.value().dump().c_str());
+    }
+  }
+  return 0;
+}
+
+// ---- dump ----
+
+namespace {
+const char* kDumpUsage =
+    "usage: remodel dump FILE\n"
+    "  Prints the file's Document (every header field, record and table as stored) as JSON.\n"
+    "  example: remodel dump p01ex00.pmo > p01ex00.json\n";
+}
+
+int cmd_dump(const Args& args) {
+  Options o = parse(args);
+  if (o.help) {
+    std::fputs(kDumpUsage, stdout);
+    return 0;
+  }
+  if (!o.unknown.empty()) return usage_error(kDumpUsage, "unknown option " + o.unknown);
+  if (o.positional.size() != 1) return usage_error(kDumpUsage, "dump takes exactly one file");
+  Bytes bytes;
+  Result<Document> doc = load(o.positional[0], bytes);
+  if (!doc) {
+    print_error(o.positional[0], doc.error());
+    return 1;
+  }
+  std::cout << to_json(*doc).dump(1) << '\n';
+  return 0;
+}
+
+// ---- demo ----
+
+namespace {
+const char* kDemoUsage =
+    "usage: remodel demo OUT.pmo\n"
+    "  Writes a small skinned, textured Birth by Sleep PMO built in code (a two-joint cube with an\n"
+    "  8x8 TIM2), then reads it back and checks it round-trips byte for byte.\n"
+    "  example: remodel demo cube.pmo && remodel info cube.pmo\n";
+}
+
+int cmd_demo(const Args& args) {
+  Options o = parse(args);
+  if (o.help) {
+    std::fputs(kDemoUsage, stdout);
+    return 0;
+  }
+  if (!o.unknown.empty()) return usage_error(kDemoUsage, "unknown option " + o.unknown);
+  if (o.positional.size() != 1) return usage_error(kDemoUsage, "demo takes exactly one output file");
+  Result<Bytes> bytes = write_pmo_file(build_demo_pmo());
+  if (!bytes) {
+    print_error(o.positional[0], bytes.error());
+    return 1;
+  }
+  if (auto err = write_file_atomic(o.positional[0], *bytes)) {
+    print_error(o.positional[0], *err);
+    return 1;
+  }
+  std::printf("wrote %s (%zu bytes)\n", o.positional[0].c_str(), bytes->size());
+  return 0;
+}
+
+}  // namespace remodel::cli

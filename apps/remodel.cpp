@@ -1,0 +1,47 @@
+// remodel: read, check, dump and build game model files.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "commands.hpp"
+
+namespace {
+
+const char* kUsage =
+    "usage: remodel <command> [options] [files]\n"
+    "\n"
+    "Reads, checks and re-packs PSP, GameCube/Wii and PC game model files.\n"
+    "\n"
+    "commands:\n"
+    "  info FILE [--json]         format, counts and sizes of one file\n"
+    "  check PATH... [--json]     read, write and compare every file (directories recursively)\n"
+    "  dump FILE                  the file's structure (its Document) as JSON\n"
+    "  demo OUT.pmo               write a small skinned, textured PMO built from code\n"
+    "\n"
+    "Run 'remodel <command> --help' for a command's options.\n"
+    "Exit status: 0 success, 1 bad input or a failed check, 2 usage error.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  remodel::cli::Args args(argv + 2, argv + argc);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "--version") {
+    std::puts("remodel 0.1.0");
+    return 0;
+  }
+  if (command == "info") return remodel::cli::cmd_info(args);
+  if (command == "check") return remodel::cli::cmd_check(args);
+  if (command == "dump") return remodel::cli::cmd_dump(args);
+  if (command == "demo") return remodel::cli::cmd_demo(args);
+  std::fprintf(stderr, "remodel: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  return 2;
+}

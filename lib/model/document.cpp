@@ -1,0 +1,93 @@
+#include "model/document.hpp"
+
+#include <cstring>
+
+namespace remodel {
+
+const char* format_name(Format f) {
+  switch (f) {
+    case Format::kh_bbs_pmo: return "kh-bbs-pmo";
+    case Format::kh_bbs_pmp: return "kh-bbs-pmp";
+    case Format::tim2: return "tim2";
+  }
+  return "unknown";
+}
+
+std::optional<Format> detect_format(ByteSpan b) {
+  if (b.size() < 4) return std::nullopt;
+  if (std::memcmp(b.data(), "PMO\0", 4) == 0) return Format::kh_bbs_pmo;
+  if (std::memcmp(b.data(), "PMP\0", 4) == 0) return Format::kh_bbs_pmp;
+  if (std::memcmp(b.data(), "TIM2", 4) == 0) return Format::tim2;
+  return std::nullopt;
+}
+
+Format format_of(const Document& d) {
+  switch (d.index()) {
+    case 0: return Format::kh_bbs_pmo;
+    case 1: return Format::kh_bbs_pmp;
+    default: return Format::tim2;
+  }
+}
+
+namespace {
+
+template <typename T>
+Result<Document> lift(Result<T> r) {
+  if (!r) return r.error();
+  return Document(std::move(r).value());
+}
+
+}  // namespace
+
+Result<Document> read_document(ByteSpan bytes) {
+  const std::optional<Format> f = detect_format(bytes);
+  if (!f) return Error{ErrorCode::bad_magic, 0, "magic", "the file does not start with the magic of any supported format"};
+  switch (*f) {
+    case Format::kh_bbs_pmo: return lift(read_pmo_file(bytes));
+    case Format::kh_bbs_pmp: return lift(read_pmp(bytes));
+    case Format::tim2: return lift(read_tim2_file(bytes));
+  }
+  return Error{ErrorCode::unsupported, 0, "", "unsupported format"};
+}
+
+Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
+  if (const auto* pmo = std::get_if<PmoFile>(&d)) return write_pmo_file(*pmo, marks);
+  if (const auto* pmp = std::get_if<Pmp>(&d)) return write_pmp(*pmp, marks);
+  return write_tim2_file(std::get<Tim2File>(d));
+}
+
+std::size_t verbatim_bytes(const Document& d) {
+  return std::visit([](const auto& doc) { return verbatim_bytes(doc); }, d);
+}
+
+namespace {
+
+void add_pmo(DocumentInfo& info, const Pmo& p) {
+  for (const auto* list : {&p.mesh0, &p.mesh1}) {
+    if (list->has_value()) info.sections += (*list)->sections.size();
+  }
+  info.vertices += p.vertex_count();
+  info.triangles += p.triangle_count();
+  if (p.skeleton) info.joints += p.skeleton->joints.size();
+  info.models += 1;
+}
+
+}  // namespace
+
+DocumentInfo document_info(const Document& d) {
+  DocumentInfo info{format_of(d)};
+  if (const auto* f = std::get_if<PmoFile>(&d)) {
+    add_pmo(info, f->pmo);
+    info.textures = f->pmo.textures.size();
+    info.size = 0;
+  } else if (const auto* p = std::get_if<Pmp>(&d)) {
+    for (const Pmo& pmo : p->pmos) add_pmo(info, pmo);
+    info.textures = p->textures.size();
+    info.objects = p->objects.size();
+  } else {
+    info.textures = std::get<Tim2File>(d).tim2.pictures.size();
+  }
+  return info;
+}
+
+}  // namespace remodel

@@ -1,0 +1,32 @@
+#include "model/error.hpp"
+
+#include <cstdio>
+
+namespace remodel {
+
+const char* error_code_name(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::truncated: return "truncated";
+    case ErrorCode::bad_magic: return "bad_magic";
+    case ErrorCode::bad_value: return "bad_value";
+    case ErrorCode::bad_offset: return "bad_offset";
+    case ErrorCode::bad_count: return "bad_count";
+    case ErrorCode::unsupported: return "unsupported";
+    case ErrorCode::inconsistent: return "inconsistent";
+    case ErrorCode::io: return "io";
+  }
+  return "unknown";
+}
+
+std::string Error::describe() const {
+  char where[32];
+  std::snprintf(where, sizeof where, "0x%llx", static_cast<unsigned long long>(offset));
+  std::string out = field.empty() ? std::string("(file)") : field;
+  out += " at ";
+  out += where;
+  out += ": ";
+  out += message;
+  return out;
+}
+
+}  // namespace remodel

@@ -1,0 +1,56 @@
+// One error type for every format: what failed, where in the file, in which field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace remodel {
+
+enum class ErrorCode {
+  truncated,       // a read ran past the end of the bytes
+  bad_magic,       // the file does not start with the format's magic
+  bad_value,       // a field holds a value the format does not allow
+  bad_offset,      // an offset points outside the file or at the wrong structure
+  bad_count,       // a count claims more records than the bytes can hold
+  unsupported,     // a valid feature this version does not handle
+  inconsistent,    // a Document whose parts disagree cannot be written
+  io,              // the operating system refused a file operation
+};
+
+const char* error_code_name(ErrorCode code);
+
+struct Error {
+  ErrorCode code = ErrorCode::bad_value;
+  std::uint64_t offset = 0;  // byte offset in the input (or output, for write errors)
+  std::string field;         // e.g. "mesh0.section[3].vertices"
+  std::string message;       // a sentence a modder understands
+
+  // "field at 0x1234: message"
+  std::string describe() const;
+};
+
+// A value or an Error; used instead of exceptions across the library API.
+template <typename T>
+class Result {
+ public:
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
+  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+}  // namespace remodel

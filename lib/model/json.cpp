@@ -1,0 +1,244 @@
+#include "model/json.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "model/psp_vertex.hpp"
+
+namespace remodel {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+std::string hex(ByteSpan b) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  s.reserve(b.size() * 2);
+  for (std::uint8_t v : b) {
+    s += digits[v >> 4];
+    s += digits[v & 15];
+  }
+  return s;
+}
+
+// NaN and infinities are not JSON numbers: they are written as their bits.
+Json number(float f) {
+  if (std::isfinite(f)) return f;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", std::bit_cast<std::uint32_t>(f));
+  return buf;
+}
+
+template <typename Range>
+Json floats(const Range& r) {
+  Json a = Json::array();
+  for (float f : r) a.push_back(number(f));
+  return a;
+}
+
+template <std::size_t N>
+Json name(const std::array<std::uint8_t, N>& n) {
+  Json j = fixed_string(n);
+  const std::string s = j.get<std::string>();
+  // Bytes after the terminator are shown too when they are not zeros, so nothing is hidden.
+  for (std::size_t i = s.size(); i < N; ++i) {
+    if (n[i] != 0) return Json{{"text", s}, {"bytes", hex(n)}};
+  }
+  return j;
+}
+
+template <typename T>
+void optional_field(Json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+void verbatim(Json& j, const char* key, const Bytes& b) {
+  if (!b.empty()) j[key] = hex(b);
+}
+
+void verbatim_list(Json& j, const char* key, const std::vector<Bytes>& runs) {
+  if (runs.empty()) return;
+  Json a = Json::array();
+  for (const Bytes& b : runs) a.push_back(hex(b));
+  j[key] = a;
+}
+
+Json tim2_json(const Tim2& t) {
+  Json j{{"version", t.version}, {"format", t.format}, {"unknown_0x08", hex(t.unknown_0x08)}};
+  Json pics = Json::array();
+  for (const Tim2Picture& p : t.pictures) {
+    Json pj{{"width", p.width},
+            {"height", p.height},
+            {"image_type", p.image_type},
+            {"clut_type", p.clut_type},
+            {"clut_colors", p.clut_colors},
+            {"pict_format", p.pict_format},
+            {"mipmap_count", p.mipmap_count},
+            {"gs_tex0", p.gs_tex0},
+            {"gs_tex1", p.gs_tex1},
+            {"gs_texa_fba_pabe", p.gs_texa_fba_pabe},
+            {"gs_tex_clut", p.gs_tex_clut},
+            {"image_bytes", p.image.size()},
+            {"clut", hex(p.clut)}};
+    verbatim(pj, "extended_header", p.extended_header);
+    optional_field(pj, "stored_total_size", p.stored_total_size);
+    optional_field(pj, "stored_clut_size", p.stored_clut_size);
+    pics.push_back(pj);
+  }
+  j["pictures"] = pics;
+  return j;
+}
+
+Json texture_info_json(const PmoTextureInfo& t) {
+  Json j{{"tim2", t.tim2 ? Json(*t.tim2) : Json()},
+         {"name", name(t.name)},
+         {"scroll_u", number(t.scroll_u)},
+         {"scroll_v", number(t.scroll_v)},
+         {"unknown_0x18", hex(t.unknown_0x18)}};
+  return j;
+}
+
+Json vertex_format_json(std::uint32_t flags) {
+  const psp::VertexFormat f = psp::VertexFormat::parse(flags & 0xFFFFFF);
+  static const char* num[] = {"none", "8-bit", "16-bit", "float"};
+  static const char* col[] = {"none", "invalid1", "invalid2", "invalid3", "5650", "5551", "4444", "8888"};
+  return Json{{"texcoord", num[static_cast<int>(f.texcoord)]},
+              {"color", col[static_cast<int>(f.color)]},
+              {"normal", num[static_cast<int>(f.normal)]},
+              {"position", num[static_cast<int>(f.position)]},
+              {"weight", num[static_cast<int>(f.weight)]},
+              {"weight_count", f.weight_count},
+              {"primitive", flags >> 28}};
+}
+
+Json section_json(const PmoSection& s) {
+  Json j{{"texture", s.texture},
+         {"vertex_flags", s.vertex_flags},
+         {"vertex_format", vertex_format_json(s.vertex_flags)},
+         {"group", s.group},
+         {"attribute", s.attribute},
+         {"vertex_count", s.vertex_count()},
+         {"vertex_size", s.vertex_size()}};
+  if (s.joints) j["joints"] = *s.joints;
+  optional_field(j, "diffuse", s.diffuse);
+  j["strip_lengths"] = s.strip_lengths;
+  j["vertices"] = hex(s.vertices);
+  optional_field(j, "stored_vertex_size", s.stored_vertex_size);
+  verbatim(j, "end_padding", s.end_padding);
+  return j;
+}
+
+Json bon_json(const Bon& b) {
+  Json joints = Json::array();
+  for (const BonJoint& jt : b.joints) {
+    joints.push_back(Json{{"index", jt.index},
+                          {"unknown_0x02", jt.unknown_0x02},
+                          {"parent", jt.parent},
+                          {"unknown_0x06", jt.unknown_0x06},
+                          {"skin_index", jt.skin_index},
+                          {"unknown_0x0a", jt.unknown_0x0a},
+                          {"unknown_0x0c", jt.unknown_0x0c},
+                          {"name", name(jt.name)},
+                          {"local", floats(jt.local)},
+                          {"inverse_bind", floats(jt.inverse_bind)}});
+  }
+  Json j{{"unknown_0x04", b.unknown_0x04},
+         {"unknown_0x0a", b.unknown_0x0a},
+         {"standard_bone_count", b.standard_bone_count},
+         {"joints", joints}};
+  optional_field(j, "stored_skinned_count", b.stored_skinned_count);
+  return j;
+}
+
+Json pmo_json(const Pmo& p) {
+  Json bbox = Json::array();
+  for (const auto& c : p.bounding_box) bbox.push_back(floats(c));
+  Json j{{"number", p.number},   {"group", p.group},
+         {"version", p.version}, {"unknown_0x07", p.unknown_0x07},
+         {"unknown_0x09", p.unknown_0x09}, {"flag", p.flag},
+         {"scale", number(p.scale)}, {"triangle_count", p.triangle_count()},
+         {"vertex_count", p.vertex_count()}, {"bounding_box", bbox}};
+  Json textures = Json::array();
+  for (const PmoTextureInfo& t : p.textures) textures.push_back(texture_info_json(t));
+  j["textures"] = textures;
+  const char* keys[] = {"mesh0", "mesh1"};
+  int k = 0;
+  for (const auto* list : {&p.mesh0, &p.mesh1}) {
+    const char* key = keys[k++];
+    if (!list->has_value()) {
+      j[key] = nullptr;
+      continue;
+    }
+    Json sections = Json::array();
+    for (const PmoSection& s : (*list)->sections) sections.push_back(section_json(s));
+    Json lj{{"sections", sections}};
+    verbatim(lj, "end_verbatim", (*list)->end_verbatim);
+    j[key] = lj;
+  }
+  Json tims = Json::array();
+  for (const Tim2& t : p.tim2s) tims.push_back(tim2_json(t));
+  j["tim2s"] = tims;
+  j["skeleton"] = p.skeleton ? bon_json(*p.skeleton) : Json();
+  optional_field(j, "stored_triangle_count", p.stored_triangle_count);
+  optional_field(j, "stored_vertex_count", p.stored_vertex_count);
+  verbatim(j, "gap_before_mesh0", p.gap_before_mesh0);
+  verbatim(j, "gap_before_mesh1", p.gap_before_mesh1);
+  verbatim(j, "gap_before_skeleton", p.gap_before_skeleton);
+  verbatim_list(j, "gaps_before_tim2", p.gaps_before_tim2);
+  return j;
+}
+
+Json pmp_json(const Pmp& p) {
+  Json objects = Json::array();
+  for (const PmpObject& o : p.objects) {
+    objects.push_back(Json{{"position", floats(o.position)},
+                           {"rotation", floats(o.rotation)},
+                           {"scale", floats(o.scale)},
+                           {"pmo", o.pmo ? Json(*o.pmo) : Json()},
+                           {"unknown_0x28", o.unknown_0x28},
+                           {"flags", o.flags},
+                           {"id", o.id}});
+  }
+  Json pmos = Json::array();
+  for (const Pmo& m : p.pmos) pmos.push_back(pmo_json(m));
+  Json textures = Json::array();
+  for (const PmoTextureInfo& t : p.textures) textures.push_back(texture_info_json(t));
+  Json tims = Json::array();
+  for (const Tim2& t : p.tim2s) tims.push_back(tim2_json(t));
+  Json j{{"version", p.version}, {"unknown_0x06", hex(p.unknown_0x06)}, {"flag", p.flag},
+         {"unknown_0x14", hex(p.unknown_0x14)}, {"objects", objects}, {"pmos", pmos},
+         {"textures", textures}, {"tim2s", tims}};
+  optional_field(j, "stored_model_count", p.stored_model_count);
+  verbatim_list(j, "gaps_before_pmo", p.gaps_before_pmo);
+  verbatim(j, "gap_before_texture_list", p.gap_before_texture_list);
+  verbatim_list(j, "gaps_before_tim2", p.gaps_before_tim2);
+  verbatim(j, "tail", p.tail);
+  return j;
+}
+
+}  // namespace
+
+Json to_json(const Document& d) {
+  Json j{{"format", format_name(format_of(d))}};
+  if (const auto* f = std::get_if<PmoFile>(&d)) {
+    j["pmo"] = pmo_json(f->pmo);
+    verbatim(j, "tail", f->tail);
+  } else if (const auto* p = std::get_if<Pmp>(&d)) {
+    j["pmp"] = pmp_json(*p);
+  } else {
+    const Tim2File& t = std::get<Tim2File>(d);
+    j["tim2"] = tim2_json(t.tim2);
+    verbatim(j, "tail", t.tail);
+  }
+  j["verbatim_bytes"] = verbatim_bytes(d);
+  return j;
+}
+
+Json to_json(const DocumentInfo& i) {
+  return Json{{"format", format_name(i.format)}, {"size", i.size},         {"models", i.models},
+              {"objects", i.objects},            {"sections", i.sections}, {"vertices", i.vertices},
+              {"triangles", i.triangles},        {"joints", i.joints},     {"textures", i.textures}};
+}
+
+}  // namespace remodel

@@ -1,0 +1,13 @@
+// A small skinned, textured PMO described in code: the project's own input for the quick start,
+// the fuzz seeds and the tests that must not depend on game files.
+#pragma once
+
+#include "model/kh_bbs_pmo.hpp"
+
+namespace remodel {
+
+// A two-joint cube: a triangle-list section and a strip section, u16 UVs, s16 positions,
+// two u8 weights per vertex, one 8x8 4-bit TIM2 with a 32-bit CLUT.
+PmoFile build_demo_pmo();
+
+}  // namespace remodel

@@ -1,0 +1,189 @@
+#include "model/psp_vertex.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+namespace remodel::psp {
+
+std::size_t element_size(NumFormat f) {
+  switch (f) {
+    case NumFormat::none: return 0;
+    case NumFormat::i8: return 1;
+    case NumFormat::i16: return 2;
+    case NumFormat::f32: return 4;
+  }
+  return 0;
+}
+
+std::size_t color_size(ColorFormat f) {
+  switch (f) {
+    case ColorFormat::none: return 0;
+    case ColorFormat::bgr5650:
+    case ColorFormat::abgr5551:
+    case ColorFormat::abgr4444: return 2;
+    case ColorFormat::abgr8888: return 4;
+  }
+  return 0;
+}
+
+VertexFormat VertexFormat::parse(std::uint32_t vtype) {
+  VertexFormat f;
+  f.texcoord = static_cast<NumFormat>(vtype & 3);
+  f.color = static_cast<ColorFormat>((vtype >> 2) & 7);
+  f.normal = static_cast<NumFormat>((vtype >> 5) & 3);
+  f.position = static_cast<NumFormat>((vtype >> 7) & 3);
+  f.weight = static_cast<NumFormat>((vtype >> 9) & 3);
+  f.index = static_cast<NumFormat>((vtype >> 11) & 3);
+  f.weight_count = f.weight == NumFormat::none ? 0 : static_cast<std::uint8_t>(((vtype >> 14) & 7) + 1);
+  f.morph_count = static_cast<std::uint8_t>(((vtype >> 18) & 7) + 1);
+  f.through = (vtype >> 23) & 1;
+  return f;
+}
+
+Result<VertexFormat> VertexFormat::from_vtype(std::uint32_t vtype) {
+  VertexFormat f = parse(vtype);
+  std::uint32_t color = (vtype >> 2) & 7;
+  if (color != 0 && color < 4) {
+    return Error{ErrorCode::bad_value, 0, "vtype.color", "colour format " + std::to_string(color) + " is not a vertex colour format (0 or 4-7)"};
+  }
+  if (((vtype >> 11) & 3) == 3) return Error{ErrorCode::bad_value, 0, "vtype.index", "index format 3 does not exist on the GE"};
+  if (f.morph_count != 1) {
+    return Error{ErrorCode::unsupported, 0, "vtype.morph", "morph targets (" + std::to_string(f.morph_count) + ") are not supported"};
+  }
+  return f;
+}
+
+std::uint32_t VertexFormat::vtype() const {
+  std::uint32_t v = static_cast<std::uint32_t>(texcoord) | static_cast<std::uint32_t>(color) << 2 |
+                    static_cast<std::uint32_t>(normal) << 5 | static_cast<std::uint32_t>(position) << 7 |
+                    static_cast<std::uint32_t>(weight) << 9 | static_cast<std::uint32_t>(index) << 11 |
+                    static_cast<std::uint32_t>(morph_count - 1) << 18 | static_cast<std::uint32_t>(through) << 23;
+  if (weight != NumFormat::none) v |= static_cast<std::uint32_t>(weight_count - 1) << 14;
+  return v;
+}
+
+VertexLayout VertexFormat::layout() const {
+  VertexLayout l;
+  std::size_t at = 0;
+  std::size_t align = 1;
+  auto place = [&](std::size_t elem, std::size_t count) -> std::uint8_t {
+    if (elem == 0) return static_cast<std::uint8_t>(at);
+    at = (at + elem - 1) / elem * elem;  // each component aligns to its element size
+    std::uint8_t offset = static_cast<std::uint8_t>(at);
+    at += elem * count;
+    align = std::max(align, elem);
+    return offset;
+  };
+  l.weights = place(element_size(weight), weight_count);
+  l.texcoord = place(element_size(texcoord), 2);
+  l.color = place(color_size(color), 1);
+  l.normal = place(element_size(normal), 3);
+  l.position = place(element_size(position), 3);
+  at = (at + align - 1) / align * align;
+  l.size = static_cast<std::uint8_t>(at);
+  l.alignment = static_cast<std::uint8_t>(align);
+  return l;
+}
+
+namespace {
+
+std::uint32_t load(const std::uint8_t* p, std::size_t n) {
+  std::uint32_t v = 0;
+  for (std::size_t i = n; i-- > 0;) v = (v << 8) | p[i];  // the PSP is little-endian
+  return v;
+}
+
+void store(std::uint8_t* p, std::size_t n, std::uint32_t v) {
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+}  // namespace
+
+float unsigned_value(NumFormat f, std::uint32_t stored) {
+  switch (f) {
+    case NumFormat::i8: return static_cast<float>(stored & 0xFF) / 128.0f;
+    case NumFormat::i16: return static_cast<float>(stored & 0xFFFF) / 32768.0f;
+    case NumFormat::f32: return std::bit_cast<float>(stored);
+    case NumFormat::none: break;
+  }
+  return 0.0f;
+}
+
+float signed_value(NumFormat f, std::uint32_t stored) {
+  switch (f) {
+    case NumFormat::i8: return static_cast<float>(static_cast<std::int8_t>(stored)) / 128.0f;
+    case NumFormat::i16: return static_cast<float>(static_cast<std::int16_t>(stored)) / 32768.0f;
+    case NumFormat::f32: return std::bit_cast<float>(stored);
+    case NumFormat::none: break;
+  }
+  return 0.0f;
+}
+
+std::array<std::uint8_t, 4> color_rgba(ColorFormat f, std::uint32_t c) {
+  auto expand = [](std::uint32_t v, int bits) {
+    return static_cast<std::uint8_t>((v * 255 + ((1u << bits) - 1) / 2) / ((1u << bits) - 1));
+  };
+  switch (f) {
+    case ColorFormat::bgr5650: return {expand(c & 31, 5), expand((c >> 5) & 63, 6), expand((c >> 11) & 31, 5), 255};
+    case ColorFormat::abgr5551:
+      return {expand(c & 31, 5), expand((c >> 5) & 31, 5), expand((c >> 10) & 31, 5),
+              static_cast<std::uint8_t>((c >> 15) & 1 ? 255 : 0)};
+    case ColorFormat::abgr4444:
+      return {expand(c & 15, 4), expand((c >> 4) & 15, 4), expand((c >> 8) & 15, 4), expand((c >> 12) & 15, 4)};
+    case ColorFormat::abgr8888:
+      return {static_cast<std::uint8_t>(c), static_cast<std::uint8_t>(c >> 8), static_cast<std::uint8_t>(c >> 16),
+              static_cast<std::uint8_t>(c >> 24)};
+    case ColorFormat::none: break;
+  }
+  return {255, 255, 255, 255};
+}
+
+Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::span<const std::uint8_t> bytes,
+                                            std::size_t count) {
+  const VertexLayout l = format.layout();
+  if (l.size == 0) {
+    if (count == 0) return std::vector<Vertex>{};
+    return Error{ErrorCode::bad_value, 0, "vtype", "the vertex format has no components, so vertices have no size"};
+  }
+  if (count > bytes.size() / l.size) {
+    return Error{ErrorCode::truncated, bytes.size(), "vertices",
+                 std::to_string(count) + " vertices of " + std::to_string(l.size) + " bytes need more than the " +
+                     std::to_string(bytes.size()) + " bytes given"};
+  }
+  const std::size_t ws = element_size(format.weight), ts = element_size(format.texcoord),
+                    cs = color_size(format.color), ns = element_size(format.normal),
+                    ps = element_size(format.position);
+  std::vector<Vertex> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint8_t* v = bytes.data() + i * l.size;
+    Vertex& o = out[i];
+    for (std::size_t k = 0; k < format.weight_count; ++k) o.weights[k] = load(v + l.weights + k * ws, ws);
+    for (std::size_t k = 0; k < 2 && ts; ++k) o.texcoord[k] = load(v + l.texcoord + k * ts, ts);
+    if (cs) o.color = load(v + l.color, cs);
+    for (std::size_t k = 0; k < 3 && ns; ++k) o.normal[k] = load(v + l.normal + k * ns, ns);
+    for (std::size_t k = 0; k < 3 && ps; ++k) o.position[k] = load(v + l.position + k * ps, ps);
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> encode_vertices(const VertexFormat& format, std::span<const Vertex> vertices) {
+  const VertexLayout l = format.layout();
+  const std::size_t ws = element_size(format.weight), ts = element_size(format.texcoord),
+                    cs = color_size(format.color), ns = element_size(format.normal),
+                    ps = element_size(format.position);
+  std::vector<std::uint8_t> out(vertices.size() * l.size, kVertexPadding);
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    std::uint8_t* v = out.data() + i * l.size;
+    const Vertex& s = vertices[i];
+    for (std::size_t k = 0; k < format.weight_count; ++k) store(v + l.weights + k * ws, ws, s.weights[k]);
+    for (std::size_t k = 0; k < 2 && ts; ++k) store(v + l.texcoord + k * ts, ts, s.texcoord[k]);
+    if (cs) store(v + l.color, cs, s.color);
+    for (std::size_t k = 0; k < 3 && ns; ++k) store(v + l.normal + k * ns, ns, s.normal[k]);
+    for (std::size_t k = 0; k < 3 && ps; ++k) store(v + l.position + k * ps, ps, s.position[k]);
+  }
+  return out;
+}
+
+}  // namespace remodel::psp

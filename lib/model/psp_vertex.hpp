@@ -1,0 +1,71 @@
+// PSP GE vertices: the VTYPE bit field, the in-vertex layout rules and an exact codec.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/error.hpp"
+
+namespace remodel::psp {
+
+// Element format of texcoords, normals, positions and weights (VTYPE 2-bit fields).
+enum class NumFormat : std::uint8_t { none = 0, i8 = 1, i16 = 2, f32 = 3 };
+// Colour format (VTYPE bits 2-4); 1-3 are not valid vertex colours.
+enum class ColorFormat : std::uint8_t { none = 0, bgr5650 = 4, abgr5551 = 5, abgr4444 = 6, abgr8888 = 7 };
+
+struct VertexLayout {
+  std::uint8_t weights = 0, texcoord = 0, color = 0, normal = 0, position = 0;  // byte offsets
+  std::uint8_t size = 0;       // bytes per vertex, rounded up to `alignment`
+  std::uint8_t alignment = 1;  // the largest element size present
+};
+
+struct VertexFormat {
+  NumFormat texcoord = NumFormat::none;
+  ColorFormat color = ColorFormat::none;
+  NumFormat normal = NumFormat::none;
+  NumFormat position = NumFormat::none;
+  NumFormat weight = NumFormat::none;
+  NumFormat index = NumFormat::none;  // index buffer element; not part of the vertex
+  std::uint8_t weight_count = 0;      // 1-8 when `weight` is present
+  std::uint8_t morph_count = 1;
+  bool through = false;               // 2D "through mode": no transform pipeline
+
+  // Every field as the bits say, valid or not: enough to compute a layout.
+  static VertexFormat parse(std::uint32_t vtype);
+  // Rejects colour codes 1-3, index format 3 and morph targets, which no supported file uses.
+  static Result<VertexFormat> from_vtype(std::uint32_t vtype);
+  std::uint32_t vtype() const;  // the low 24 bits this format encodes to
+  VertexLayout layout() const;
+};
+
+// One vertex as stored: every component keeps its stored integer (floats keep their bits),
+// so encoding gives back the same bytes.
+struct Vertex {
+  std::array<std::uint32_t, 8> weights{};
+  std::array<std::uint32_t, 2> texcoord{};
+  std::uint32_t color = 0;
+  std::array<std::uint32_t, 3> normal{};    // two's complement at the stored width
+  std::array<std::uint32_t, 3> position{};  // two's complement at the stored width
+};
+
+inline constexpr std::uint8_t kVertexPadding = 0xAB;  // what Sony's converter leaves between components
+
+std::size_t element_size(NumFormat f);
+std::size_t color_size(ColorFormat f);
+
+// Stored integer to float, with the GE's scaling: unsigned /128 or /32768 for UVs and weights,
+// signed /128 or /32768 for normals and positions; f32 is its own bits.
+float unsigned_value(NumFormat f, std::uint32_t stored);
+float signed_value(NumFormat f, std::uint32_t stored);
+// Stored colour to 8-bit RGBA.
+std::array<std::uint8_t, 4> color_rgba(ColorFormat f, std::uint32_t stored);
+
+// Decodes `count` vertices from `bytes` (at least count * layout().size long).
+Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::span<const std::uint8_t> bytes,
+                                            std::size_t count);
+// Encodes vertices with 0xAB in-vertex padding.
+std::vector<std::uint8_t> encode_vertices(const VertexFormat& format, std::span<const Vertex> vertices);
+
+}  // namespace remodel::psp

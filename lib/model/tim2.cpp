@@ -1,0 +1,33 @@
+#include "model/tim2.hpp"
+
+namespace remodel {
+
+namespace {
+constexpr std::size_t kFileHeaderSize = 0x10;
+constexpr std::size_t kPictureHeaderSize = 0x30;
+}  // namespace
+
+std::size_t tim2_clut_entry_size(std::uint8_t clut_type) {
+  switch (clut_type & 0x3F) {
+    case 1: return 2;
+    case 2: return 3;
+    case 3: return 4;
+    default: return 0;
+  }
+}
+
+std::size_t tim2_size(const Tim2& t) {
+  std::size_t n = kFileHeaderSize;
+  for (const Tim2Picture& p : t.pictures) n += kPictureHeaderSize + p.extended_header.size() + p.image.size() + p.clut.size();
+  return n;
+}
+
+std::size_t tim2_verbatim_bytes(const Tim2& t) {
+  std::size_t n = 0;
+  for (const Tim2Picture& p : t.pictures) n += (p.stored_total_size ? 4 : 0) + (p.stored_clut_size ? 4 : 0);
+  return n;
+}
+
+std::size_t verbatim_bytes(const Tim2File& f) { return tim2_verbatim_bytes(f.tim2) + f.tail.size(); }
+
+}  // namespace remodel

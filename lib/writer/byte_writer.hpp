@@ -1,0 +1,94 @@
+// The one byte writer every format writer uses: endian-aware, aligns, back-patches offsets.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/error.hpp"
+#include "model/field_mark.hpp"
+#include "reader/cursor.hpp"
+
+namespace remodel {
+
+// Thrown inside writers only; every public write_* function turns it into an Error.
+struct WriteFailure {
+  Error error;
+};
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(Endian endian, std::size_t reserve = 0) : endian_(endian) { out_.reserve(reserve); }
+
+  std::size_t pos() const { return out_.size(); }
+  const Bytes& bytes() const { return out_; }
+  Bytes take() { return std::move(out_); }
+
+  void u8(std::uint8_t v) { out_.push_back(v); }
+  void i8(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
+  void u16(std::uint16_t v) { put_uint(v, 2); }
+  void i16(std::int16_t v) { u16(static_cast<std::uint16_t>(v)); }
+  void u32(std::uint32_t v) { put_uint(v, 4); }
+  void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
+  void u64(std::uint64_t v) { put_uint(v, 8); }
+  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+  void bytes(std::span<const std::uint8_t> b) { out_.insert(out_.end(), b.begin(), b.end()); }
+  void fill(std::size_t n, std::uint8_t value) { out_.insert(out_.end(), n, value); }
+
+  // Pads to the next multiple of `alignment` relative to `base` with `fill`; or writes the verbatim gap
+  // the reader kept instead, when the structure after it still lands on the alignment.
+  void pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte, std::span<const std::uint8_t> verbatim = {});
+
+  // A u32 to be filled in once its target is written.
+  std::size_t placeholder_u32() {
+    std::size_t at = pos();
+    u32(0);
+    return at;
+  }
+  void patch_u32(std::size_t at, std::uint32_t v);
+  void patch_u16(std::size_t at, std::uint16_t v);
+
+  // Field marks are recorded only when asked for, so plain writes pay nothing.
+  void enable_marks() { marking_ = true; }
+  bool marking() const { return marking_; }
+  template <typename NameFn>
+  void mark(NameFn&& name) {
+    if (marking_) marks_.push_back({pos(), name()});
+  }
+  const std::vector<FieldMark>& marks() const { return marks_; }
+  std::vector<FieldMark> take_marks() { return std::move(marks_); }
+
+  [[noreturn]] void fail(const std::string& field, const std::string& message) const {
+    throw WriteFailure{Error{ErrorCode::inconsistent, pos(), field, message}};
+  }
+
+ private:
+  void put_uint(std::uint64_t v, std::size_t n) {
+    std::uint8_t b[8];
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t shift = 8 * (endian_ == Endian::little ? i : n - 1 - i);
+      b[i] = static_cast<std::uint8_t>(v >> shift);
+    }
+    out_.insert(out_.end(), b, b + n);
+  }
+
+  Bytes out_;
+  Endian endian_;
+  bool marking_ = false;
+  std::vector<FieldMark> marks_;
+};
+
+// Runs `write` and turns a WriteFailure into an Error result.
+template <typename F>
+auto guarded_write(F&& write) -> Result<decltype(write())> {
+  try {
+    return write();
+  } catch (WriteFailure& failure) {
+    return std::move(failure.error);
+  }
+}
+
+}  // namespace remodel
