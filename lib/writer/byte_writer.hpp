@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,8 +36,13 @@ class ByteWriter {
   void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
   void u64(std::uint64_t v) { put_uint(v, 8); }
   void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
-  void bytes(std::span<const std::uint8_t> b) { out_.insert(out_.end(), b.begin(), b.end()); }
-  void fill(std::size_t n, std::uint8_t value) { out_.insert(out_.end(), n, value); }
+  void bytes(std::span<const std::uint8_t> b) {
+    if (b.empty()) return;
+    const std::size_t at = out_.size();
+    out_.resize(at + b.size());
+    std::memcpy(out_.data() + at, b.data(), b.size());
+  }
+  void fill(std::size_t n, std::uint8_t value) { out_.resize(out_.size() + n, value); }
 
   // Pads to the next multiple of `alignment` relative to `base` with `fill`; or writes the verbatim gap
   // the reader kept instead, when the structure after it still lands on the alignment.
@@ -72,7 +78,7 @@ class ByteWriter {
       std::size_t shift = 8 * (endian_ == Endian::little ? i : n - 1 - i);
       b[i] = static_cast<std::uint8_t>(v >> shift);
     }
-    out_.insert(out_.end(), b, b + n);
+    bytes(std::span<const std::uint8_t>(b, n));
   }
 
   Bytes out_;

@@ -1,0 +1,39 @@
+#include "samples.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+namespace remodel::test {
+
+namespace fs = std::filesystem;
+
+fs::path samples_root() {
+  if (const char* env = std::getenv("REMODEL_SAMPLES"); env != nullptr && *env != '\0') return env;
+  return REMODEL_DEFAULT_SAMPLES;
+}
+
+bool samples_required() {
+  const char* env = std::getenv("REMODEL_REQUIRE_SAMPLES");
+  return env != nullptr && std::string(env) == "1";
+}
+
+std::vector<fs::path> sample_files(const std::string& subdir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  const fs::path dir = samples_root() / subdir;
+  if (!fs::is_directory(dir, ec)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+    if (e.is_regular_file(ec)) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Bytes load_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace remodel::test

@@ -1,0 +1,31 @@
+// Finds the real game files in ../shared/samples/<format>/ (or $REMODEL_SAMPLES) at run time.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/bytes.hpp"
+
+namespace remodel::test {
+
+std::filesystem::path samples_root();
+// Every regular file under samples_root()/subdir, sorted; empty when the folder is absent.
+std::vector<std::filesystem::path> sample_files(const std::string& subdir);
+Bytes load_file(const std::filesystem::path& path);
+bool samples_required();
+
+}  // namespace remodel::test
+
+// Skips (or, with REMODEL_REQUIRE_SAMPLES=1, fails) the test when the folder has no files.
+#define REMODEL_SAMPLES_OR_SKIP(files, subdir)                                                             \
+  auto files = ::remodel::test::sample_files(subdir);                                                    \
+  if (files.empty()) {                                                                                   \
+    if (::remodel::test::samples_required()) {                                                           \
+      FAIL() << "REMODEL_REQUIRE_SAMPLES=1 but no samples in " << (::remodel::test::samples_root() / subdir); \
+    }                                                                                                    \
+    GTEST_SKIP() << "no samples in " << (::remodel::test::samples_root() / subdir)                        \
+                 << " (set REMODEL_SAMPLES to the shared/samples folder)";                               \
+  }

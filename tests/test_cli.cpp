@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "samples.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status;
+  std::string out;
+};
+
+CliRun run(const std::string& args) {
+  const std::string cmd = std::string(REMODEL_CLI) + " " + args + " 2>&1";
+  CliRun r{-1, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+fs::path temp_dir() {
+  fs::path d = fs::temp_directory_path() / ("remodel-cli-test-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+TEST(Cli, UsageErrorsExitTwoAndHelpExitsZero) {
+  EXPECT_EQ(run("").status, 2);
+  EXPECT_EQ(run("frobnicate").status, 2);
+  EXPECT_EQ(run("check").status, 2);
+  EXPECT_EQ(run("info --bogus x").status, 2);
+  for (const char* c : {"--help", "info --help", "check --help", "dump --help", "demo --help"}) {
+    CliRun r = run(c);
+    EXPECT_EQ(r.status, 0) << c;
+    EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
+  }
+}
+
+TEST(Cli, DemoThenCheckInfoDump) {
+  const fs::path dir = temp_dir();
+  const fs::path pmo = dir / "cube.pmo";
+  ASSERT_EQ(run("demo " + pmo.string()).status, 0);
+  CliRun check = run("check " + pmo.string());
+  EXPECT_EQ(check.status, 0) << check.out;
+  EXPECT_NE(check.out.find("identical"), std::string::npos);
+  CliRun json = run("check --json " + pmo.string());
+  EXPECT_NE(json.out.find("\"identical\":true"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"verbatim_bytes\":0"), std::string::npos) << json.out;
+  CliRun info = run("info --json " + pmo.string());
+  EXPECT_EQ(info.status, 0);
+  EXPECT_NE(info.out.find("\"joints\": 2"), std::string::npos) << info.out;
+  CliRun dump = run("dump " + pmo.string());
+  EXPECT_EQ(dump.status, 0);
+  EXPECT_NE(dump.out.find("\"demo_cube\""), std::string::npos);
+  for (const auto& e : fs::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().string().find("remodel-tmp"), std::string::npos) << "temporary file left behind";
+  }
+  fs::remove_all(dir);
+}
+
+TEST(Cli, BadInputExitsOneWithOffsetAndField) {
+  const fs::path dir = temp_dir();
+  const fs::path bad = dir / "bad.pmo";
+  std::ofstream(bad, std::ios::binary).write("PMO\0\1\1\3\0\xC8", 9);
+  CliRun info = run("info " + bad.string());
+  EXPECT_EQ(info.status, 1);
+  EXPECT_NE(info.out.find(" at 0x"), std::string::npos) << info.out;
+  CliRun check = run("check " + bad.string());
+  EXPECT_EQ(check.status, 1);
+  EXPECT_EQ(run("info " + (dir / "missing.pmo").string()).status, 1);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, CheckSamplesDirectory) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs");
+  CliRun r = run("check " + (remodel::test::samples_root() / "kh-bbs").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.find("DIFFERENT"), std::string::npos) << r.out;
+}
+
+}  // namespace

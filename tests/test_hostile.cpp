@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "hostile.hpp"
+#include "model/kh_bbs_demo.hpp"
+#include "samples.hpp"
+
+namespace remodel {
+namespace {
+
+// Structural offsets: the first bytes of every record the writer marks (headers, counts, offsets).
+std::set<std::size_t> structural_offsets(const Document& doc, std::size_t size) {
+  std::vector<FieldMark> marks;
+  auto w = write_document(doc, &marks);
+  std::set<std::size_t> out;
+  for (const FieldMark& m : marks) {
+    for (std::size_t k = 0; k < 16 && m.offset + k < size; ++k) out.insert(m.offset + k);
+  }
+  for (std::size_t k = 0; k < 0xA0 && k < size; ++k) out.insert(k);  // the whole file header
+  return out;
+}
+
+void attack(const Bytes& b, const std::string& name) {
+  for (std::size_t n : test::truncation_lengths(b.size())) {
+    test::expect_clean(ByteSpan(b).first(n), name + " truncated to " + std::to_string(n));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  auto doc = read_document(b);
+  ASSERT_TRUE(doc.ok()) << name;
+  const std::set<std::size_t> offsets = structural_offsets(*doc, b.size());
+  Bytes patched = b;
+  for (std::size_t at : offsets) {
+    for (std::uint8_t value : {std::uint8_t{0x00}, std::uint8_t{0xFF}, static_cast<std::uint8_t>(b[at] + 1)}) {
+      patched[at] = value;
+      test::expect_clean(patched, name + " with 0x" + std::to_string(value) + " at " + std::to_string(at));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    patched[at] = b[at];
+  }
+}
+
+TEST(Hostile, DemoPmoTruncatedAndPatched) {
+  auto w = write_pmo_file(build_demo_pmo());
+  ASSERT_TRUE(w.ok());
+  attack(*w, "demo.pmo");
+}
+
+TEST(Hostile, KhBbsSamplesTruncatedAndPatched) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs");
+  std::size_t attacked = 0;
+  for (const auto& path : files) {
+    const Bytes b = test::load_file(path);
+    if (!detect_format(b)) continue;
+    attack(b, path.filename().string());
+    if (HasFatalFailure()) return;
+    ++attacked;
+  }
+  EXPECT_GT(attacked, 0u);
+}
+
+TEST(Hostile, HugeCountsDoNotAllocate) {
+  // A PMP claiming 65535 objects and textures in 32 bytes.
+  Bytes b(0x20, 0);
+  b[0] = 'P';
+  b[1] = 'M';
+  b[2] = 'P';
+  b[0x10] = b[0x11] = 0xFF;
+  b[0x1A] = b[0x1B] = 0xFF;
+  auto r = read_document(b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::bad_count);
+  EXPECT_EQ(r.error().field, "object_count");
+}
+
+TEST(Hostile, EmptyAndUnknownInputs) {
+  EXPECT_FALSE(read_document(Bytes{}).ok());
+  EXPECT_EQ(read_document(Bytes{'X', 'Y', 'Z', 'W'}).error().code, ErrorCode::bad_magic);
+  EXPECT_EQ(read_document(Bytes{'P', 'M', 'O', 0}).error().code, ErrorCode::truncated);
+}
+
+}  // namespace
+}  // namespace remodel

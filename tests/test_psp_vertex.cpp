@@ -1,0 +1,144 @@
+#include <gtest/gtest.h>
+
+#include "model/document.hpp"
+#include "model/psp_vertex.hpp"
+#include "samples.hpp"
+
+namespace remodel {
+namespace {
+
+using psp::ColorFormat;
+using psp::NumFormat;
+using psp::VertexFormat;
+
+VertexFormat format_of(std::uint32_t vtype) {
+  auto f = VertexFormat::from_vtype(vtype);
+  EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().describe());
+  return f.ok() ? *f : VertexFormat{};
+}
+
+TEST(PspVertex, LayoutOfRetailFormats) {
+  // h03ex00 section 0: 8 u8 weights, u16 UV, 8888 colour, s16 position -> 24 bytes.
+  auto l = format_of(0x01c31e).layout();
+  EXPECT_EQ(l.weights, 0);
+  EXPECT_EQ(l.texcoord, 8);
+  EXPECT_EQ(l.color, 12);
+  EXPECT_EQ(l.position, 16);
+  EXPECT_EQ(l.size, 24);
+  // p01ex00 section 0: 8 u8 weights, u16 UV, s16 position -> 18 bytes (2-byte alignment).
+  l = format_of(0x01c302).layout();
+  EXPECT_EQ(l.position, 12);
+  EXPECT_EQ(l.size, 18);
+  // bbs-dummy: u16 UV, float position -> 16 bytes.
+  l = format_of(0x000182).layout();
+  EXPECT_EQ(l.position, 4);
+  EXPECT_EQ(l.size, 16);
+}
+
+TEST(PspVertex, VtypeRoundTripsAndRejectsInvalid) {
+  EXPECT_EQ(format_of(0x01c31e).vtype(), 0x01c31eu);
+  EXPECT_FALSE(VertexFormat::from_vtype(1 << 2).ok());        // colour code 1
+  EXPECT_FALSE(VertexFormat::from_vtype(3 << 11).ok());       // index format 3
+  EXPECT_FALSE(VertexFormat::from_vtype(1 << 18 | 0x180).ok());  // two morph targets
+}
+
+// Written by hand from the GE rules: 3 u16 weights, f32 UV, 5650 colour, s8 normal, f32 position.
+// weights 0-5, pad 6-7, UV 8-15, colour 16-17, normal 18-20, pad 21-23, position 24-35.
+const Bytes kGolden = {
+    0x00, 0x10, 0x00, 0x20, 0x00, 0x00, 0xAB, 0xAB,  //
+    0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x80, 0x3F,  //
+    0x00, 0xF8, 0x7F, 0x81, 0x00, 0xAB, 0xAB, 0xAB,  //
+    0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x80, 0x3E};
+
+TEST(PspVertex, GoldenFormatNoSampleHas) {
+  VertexFormat f;
+  f.weight = NumFormat::i16;
+  f.weight_count = 3;
+  f.texcoord = NumFormat::f32;
+  f.color = ColorFormat::bgr5650;
+  f.normal = NumFormat::i8;
+  f.position = NumFormat::f32;
+  const auto l = f.layout();
+  EXPECT_EQ(l.size, 36);
+  EXPECT_EQ(l.normal, 18);
+  EXPECT_EQ(l.position, 24);
+  ASSERT_EQ(format_of(f.vtype()).layout().size, 36);
+
+  auto v = psp::decode_vertices(f, kGolden, 1);
+  ASSERT_TRUE(v.ok());
+  const psp::Vertex& x = (*v)[0];
+  EXPECT_FLOAT_EQ(psp::unsigned_value(f.weight, x.weights[0]), 0.125f);
+  EXPECT_FLOAT_EQ(psp::unsigned_value(f.weight, x.weights[1]), 0.25f);
+  EXPECT_FLOAT_EQ(psp::unsigned_value(f.texcoord, x.texcoord[0]), 0.5f);
+  EXPECT_FLOAT_EQ(psp::unsigned_value(f.texcoord, x.texcoord[1]), 1.0f);
+  EXPECT_EQ(psp::color_rgba(f.color, x.color), (std::array<std::uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_FLOAT_EQ(psp::signed_value(f.normal, x.normal[0]), 127.0f / 128.0f);
+  EXPECT_FLOAT_EQ(psp::signed_value(f.normal, x.normal[1]), -127.0f / 128.0f);
+  EXPECT_FLOAT_EQ(psp::signed_value(f.position, x.position[1]), -2.0f);
+  EXPECT_FLOAT_EQ(psp::signed_value(f.position, x.position[2]), 0.25f);
+  EXPECT_EQ(psp::encode_vertices(f, *v), kGolden);
+}
+
+TEST(PspVertex, ColourFormats) {
+  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr5551, 0x801F), (std::array<std::uint8_t, 4>{255, 0, 0, 255}));
+  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr5551, 0x03E0), (std::array<std::uint8_t, 4>{0, 255, 0, 0}));
+  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr4444, 0xF80F), (std::array<std::uint8_t, 4>{255, 0, 136, 255}));
+  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr8888, 0x80402010u), (std::array<std::uint8_t, 4>{0x10, 0x20, 0x40, 0x80}));
+  EXPECT_EQ(psp::color_rgba(ColorFormat::bgr5650, 0x07E0), (std::array<std::uint8_t, 4>{0, 255, 0, 255}));
+}
+
+TEST(PspVertex, GoldenFourHundredFortyFourAndS8Positions) {
+  // 4444 colour then s8 position: colour 0-1, position 2-4, size rounded to 2 -> 6, pad 0xAB at 5.
+  VertexFormat f;
+  f.color = ColorFormat::abgr4444;
+  f.position = NumFormat::i8;
+  const Bytes golden = {0x0F, 0xF0, 0x80, 0x7F, 0x00, 0xAB, 0xFF, 0xFF, 0x40, 0xC0, 0x01, 0xAB};
+  ASSERT_EQ(f.layout().size, 6);
+  auto v = psp::decode_vertices(f, golden, 2);
+  ASSERT_TRUE(v.ok());
+  EXPECT_FLOAT_EQ(psp::signed_value(f.position, (*v)[0].position[0]), -1.0f);
+  EXPECT_FLOAT_EQ(psp::signed_value(f.position, (*v)[1].position[1]), -0.5f);
+  EXPECT_EQ(psp::encode_vertices(f, *v), golden);
+  EXPECT_FALSE(psp::decode_vertices(f, ByteSpan(golden).first(11), 2).ok());
+}
+
+// Every section of every sample decodes and encodes back to its stored bytes, padding included,
+// and the u8 weights of every vertex sum to 128 (so the decoder reads them from the right place).
+void check_sections(const Pmo& pmo, const std::string& file, std::size_t& sections) {
+  for (const auto* list : {&pmo.mesh0, &pmo.mesh1}) {
+    if (!list->has_value()) continue;
+    for (const PmoSection& s : (*list)->sections) {
+      auto f = VertexFormat::from_vtype(s.vertex_flags & 0xFFFFFF);
+      ASSERT_TRUE(f.ok()) << file;
+      auto v = psp::decode_vertices(*f, s.vertices, s.vertex_count());
+      ASSERT_TRUE(v.ok()) << file;
+      EXPECT_EQ(psp::encode_vertices(*f, *v), s.vertices) << file << " section " << sections;
+      if (f->weight == NumFormat::i8) {
+        for (const psp::Vertex& x : *v) {
+          unsigned sum = 0;
+          for (std::size_t k = 0; k < f->weight_count; ++k) sum += x.weights[k];
+          ASSERT_EQ(sum, 128u) << file;
+        }
+      }
+      ++sections;
+    }
+  }
+}
+
+TEST(PspVertex, EverySampleSectionRoundTrips) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs");
+  std::size_t sections = 0;
+  for (const auto& path : files) {
+    const Bytes b = test::load_file(path);
+    auto doc = read_document(b);
+    if (!doc.ok()) continue;
+    if (auto* pmo = std::get_if<PmoFile>(&*doc)) check_sections(pmo->pmo, path.string(), sections);
+    if (auto* pmp = std::get_if<Pmp>(&*doc)) {
+      for (const Pmo& m : pmp->pmos) check_sections(m, path.string(), sections);
+    }
+  }
+  EXPECT_GT(sections, 500u);
+}
+
+}  // namespace
+}  // namespace remodel
