@@ -14,9 +14,7 @@ namespace {
 constexpr std::size_t kPmoHeaderSize = 0xA0;
 constexpr std::size_t kTextureInfoSize = 0x20;
 constexpr std::size_t kSectionHeaderSize = 12;
-constexpr std::size_t kBonHeaderSize = 0x10;
 constexpr std::size_t kBonJointSize = 0xA0;
-constexpr std::size_t kPmpHeaderSize = 0x20;
 constexpr std::size_t kPmpObjectSize = 0x30;
 
 // Sorted, distinct, non-zero offsets: the order the pointed-to structures are laid out in.

@@ -4,7 +4,6 @@ namespace remodel {
 
 namespace {
 
-constexpr std::size_t kFileHeaderSize = 0x10;
 constexpr std::size_t kPictureHeaderSize = 0x30;
 
 Tim2Picture read_picture(Cursor& c) {

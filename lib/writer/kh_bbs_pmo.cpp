@@ -184,11 +184,25 @@ void write_pmo_into(ByteWriter& w, const Pmo& p, const std::string& prefix, std:
   check_offset_fits(w, w.pos() - base, prefix + "size");
 }
 
+// An upper bound on the bytes a PMO writes, so the output is allocated once.
+std::size_t size_bound(const Pmo& p) {
+  std::size_t n = 0x100 + p.textures.size() * 0x20 + p.gap_before_mesh0.size() + p.gap_before_mesh1.size() +
+                  p.gap_before_skeleton.size();
+  for (const auto* list : {&p.mesh0, &p.mesh1}) {
+    if (!list->has_value()) continue;
+    n += 32 + (*list)->end_verbatim.size();
+    for (const PmoSection& s : (*list)->sections) n += 32 + s.strip_lengths.size() * 2 + s.vertices.size() + s.end_padding.size();
+  }
+  for (std::size_t k = 0; k < p.tim2s.size(); ++k) n += 16 + tim2_size(p.tim2s[k]) + gap_or_empty(p.gaps_before_tim2, k).size();
+  if (p.skeleton) n += 16 + 0x10 + p.skeleton->joints.size() * 0xA0;
+  return n;
+}
+
 }  // namespace
 
 Result<Bytes> write_pmo_file(const PmoFile& f, std::vector<FieldMark>* marks) {
   return guarded_write([&] {
-    ByteWriter w(Endian::little);
+    ByteWriter w(Endian::little, size_bound(f.pmo) + f.tail.size());
     if (marks != nullptr) w.enable_marks();
     write_pmo_into(w, f.pmo, "", nullptr);
     w.mark([] { return std::string("tail"); });
@@ -200,7 +214,10 @@ Result<Bytes> write_pmo_file(const PmoFile& f, std::vector<FieldMark>* marks) {
 
 Result<Bytes> write_pmp(const Pmp& p, std::vector<FieldMark>* marks) {
   return guarded_write([&] {
-    ByteWriter w(Endian::little);
+    std::size_t bound = 0x40 + p.objects.size() * 0x30 + p.textures.size() * 0x20 + p.tail.size();
+    for (const Pmo& pmo : p.pmos) bound += 16 + size_bound(pmo);
+    for (const Tim2& t : p.tim2s) bound += 16 + tim2_size(t);
+    ByteWriter w(Endian::little, bound + p.gap_before_texture_list.size());
     if (marks != nullptr) w.enable_marks();
     w.mark([] { return std::string("header"); });
     if (p.objects.size() > 0xFFFF || p.textures.size() > 0xFFFF || p.pmos.size() > 0xFFFF) {

@@ -1,0 +1,15 @@
+// libFuzzer target: TIM2 reader, with the round-trip oracle.
+#include <cstddef>
+#include <cstdint>
+
+#include "model/tim2.hpp"
+#include "round_trip.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace remodel;
+  const ByteSpan input(data, size);
+  Result<Tim2File> file = read_tim2_file(input);
+  if (!file.ok()) return 0;
+  fuzz::expect_round_trip(input, *file, [](const Tim2File& f) { return write_tim2_file(f); });
+  return 0;
+}

@@ -1,0 +1,47 @@
+// Writes the seed corpus the project builds itself: fuzz/corpus/<target>/.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "model/kh_bbs_demo.hpp"
+#include "model/kh_bbs_pmo.hpp"
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  using namespace remodel;
+  if (argc != 2) {
+    std::fputs("usage: make_seeds CORPUS_DIR\n", stderr);
+    return 2;
+  }
+  const fs::path root = argv[1];
+  auto save = [&](const char* target, const char* name, const Result<Bytes>& bytes) {
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "%s: %s\n", name, bytes.error().describe().c_str());
+      std::exit(1);
+    }
+    fs::create_directories(root / target);
+    std::ofstream(root / target / name, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+  };
+  const PmoFile demo = build_demo_pmo();
+  save("kh_bbs_pmo", "demo.pmo", write_pmo_file(demo));
+  PmoFile bare = demo;
+  bare.pmo.skeleton.reset();
+  for (PmoSection& s : bare.pmo.mesh0->sections) s.joints.reset();
+  bare.pmo.mesh1 = bare.pmo.mesh0;
+  bare.pmo.mesh0.reset();
+  save("kh_bbs_pmo", "static-mesh1.pmo", write_pmo_file(bare));
+
+  Pmp pmp;
+  Pmo inner = bare.pmo;
+  inner.tim2s.clear();
+  pmp.textures = inner.textures;
+  pmp.tim2s = demo.pmo.tim2s;
+  pmp.pmos = {inner};
+  pmp.objects.resize(2);
+  pmp.objects[0].pmo = 0;
+  save("kh_bbs_pmp", "demo.pmp", write_pmp(pmp));
+
+  save("tim2", "demo.tm2", write_tim2_file(Tim2File{demo.pmo.tim2s[0], {}}));
+  return 0;
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job on an input the project makes itself: install, build, write the demo PMO from code,
+# then show it and prove it round-trips byte for byte.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+bash tools/build.sh
+mkdir -p out
+build/remodel demo out/demo.pmo
+build/remodel info out/demo.pmo
+build/remodel check out/demo.pmo
