@@ -285,6 +285,8 @@ int cmd_info(const Args& args) {
     std::printf("%s: %s\n", o.positional[0].c_str(), format_name(info.format));
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (it.key() == "format") continue;
+      // Counts that do not apply to this format (vertices of an animation) stay out of the text view.
+      if (it.value() == 0 && it.key() != "size" && it.key() != "verbatim_bytes") continue;
       std::printf("  %-15s %s\n", it.key().c_str(), it.value().dump().c_str());
     }
   }

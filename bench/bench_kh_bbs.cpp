@@ -58,11 +58,12 @@ void add_file(const std::string& name, const Bytes& bytes) {
 
 int main(int argc, char** argv) {
   add_file("demo.pmo", remodel::write_pmo_file(remodel::build_demo_pmo()).value());
+  add_file("demo.pam", remodel::write_pam(remodel::build_demo_pam()).value());
   const char* env = std::getenv("REMODEL_SAMPLES");
   const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(REMODEL_DEFAULT_SAMPLES);
   std::vector<fs::path> files;
   std::error_code ec;
-  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp"}) {
+  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam"}) {
     for (const auto& e : fs::directory_iterator(root / sub, ec)) files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());

@@ -43,5 +43,10 @@ int main(int argc, char** argv) {
   save("kh_bbs_pmp", "demo.pmp", write_pmp(pmp));
 
   save("tim2", "demo.tm2", write_tim2_file(Tim2File{demo.pmo.tim2s[0], {}}));
+
+  const Pam pam = build_demo_pam();
+  save("kh_bbs_pam", "demo.pam", write_pam(pam));
+  save("kh_bbs_pam", "sway.anim", write_pam_anim_file(PamAnimFile{pam.animations[0]}));
+  save("kh_bbs_pam", "long.anim", write_pam_anim_file(PamAnimFile{pam.animations[1]}));
   return 0;
 }

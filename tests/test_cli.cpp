@@ -87,6 +87,21 @@ TEST(Cli, CheckSamplesDirectory) {
   CliRun r = run("check " + (remodel::test::samples_root() / "kh-bbs").string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find("DIFFERENT"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kh-bbs-pam-anim"), std::string::npos) << r.out;
+}
+
+TEST(Cli, InfoAndDumpOnAnimations) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/pam");
+  const fs::path anim = remodel::test::samples_root() / "kh-bbs/pam/p03ex00021e.anim";
+  CliRun info = run("info --json " + anim.string());
+  ASSERT_EQ(info.status, 0) << info.out;
+  EXPECT_NE(info.out.find("\"animations\": 1"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("\"frames\": 32"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("\"joints\": 51"), std::string::npos) << info.out;
+  CliRun dump = run("dump " + (remodel::test::samples_root() / "kh-bbs/pam/test.pam").string());
+  ASSERT_EQ(dump.status, 0);
+  EXPECT_NE(dump.out.find("\"OpenKHAnim\""), std::string::npos);
+  EXPECT_NE(dump.out.find("\"rotation_x\""), std::string::npos);
 }
 
 }  // namespace

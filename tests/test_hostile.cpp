@@ -46,6 +46,16 @@ TEST(Hostile, DemoPmoTruncatedAndPatched) {
   attack(*w, "demo.pmo");
 }
 
+TEST(Hostile, DemoPamTruncatedAndPatched) {
+  const Pam pam = build_demo_pam();
+  auto w = write_pam(pam);
+  ASSERT_TRUE(w.ok());
+  attack(*w, "demo.pam");
+  auto bare = write_pam_anim_file(PamAnimFile{pam.animations[1]});
+  ASSERT_TRUE(bare.ok());
+  attack(*bare, "long.anim");
+}
+
 TEST(Hostile, KhBbsSamplesTruncatedAndPatched) {
   REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs");
   std::size_t attacked = 0;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "model/tim2.hpp"
+#include "round_trip.hpp"
 #include "samples.hpp"
 
 namespace remodel {
@@ -78,14 +79,7 @@ TEST(Tim2, RejectsShortHeaderAndHugeCounts) {
 
 TEST(Tim2, SamplesRoundTrip) {
   REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/tm2");
-  for (const auto& path : files) {
-    const Bytes b = test::load_file(path);
-    auto f = read_tim2_file(b);
-    ASSERT_TRUE(f.ok()) << path << ": " << f.error().describe();
-    auto w = write_tim2_file(*f);
-    ASSERT_TRUE(w.ok()) << path;
-    EXPECT_TRUE(*w == b) << path;
-  }
+  for (const auto& path : files) test::expect_round_trip(path);
 }
 
 }  // namespace

@@ -7,9 +7,9 @@ seconds="${1:-60}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
       -DREMODEL_FUZZ=ON -DREMODEL_BENCH=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_kh_bbs_pmo fuzz_kh_bbs_pmp fuzz_tim2
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_kh_bbs_pmo fuzz_kh_bbs_pmp fuzz_tim2 fuzz_kh_bbs_pam
 status=0
-for target in kh_bbs_pmo kh_bbs_pmp tim2; do
+for target in kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam; do
   work="build-fuzz/corpus-$target"
   mkdir -p "$work" "build-fuzz/artifacts-$target"
   cp -n fuzz/corpus/$target/* "$work"/ 2>/dev/null || true

@@ -1,6 +1,8 @@
 #include "model/document.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace remodel {
 
@@ -9,6 +11,8 @@ const char* format_name(Format f) {
     case Format::kh_bbs_pmo: return "kh-bbs-pmo";
     case Format::kh_bbs_pmp: return "kh-bbs-pmp";
     case Format::tim2: return "tim2";
+    case Format::kh_bbs_pam: return "kh-bbs-pam";
+    case Format::kh_bbs_pam_anim: return "kh-bbs-pam-anim";
   }
   return "unknown";
 }
@@ -18,15 +22,19 @@ std::optional<Format> detect_format(ByteSpan b) {
   if (std::memcmp(b.data(), "PMO\0", 4) == 0) return Format::kh_bbs_pmo;
   if (std::memcmp(b.data(), "PMP\0", 4) == 0) return Format::kh_bbs_pmp;
   if (std::memcmp(b.data(), "TIM2", 4) == 0) return Format::tim2;
+  if (std::memcmp(b.data(), "PAM\0", 4) == 0) return Format::kh_bbs_pam;
+  if (looks_like_pam_anim(b)) return Format::kh_bbs_pam_anim;  // no magic: checked last
   return std::nullopt;
 }
 
+template <Format F, typename T>
+constexpr bool alternative_is = std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(F), Document>, T>;
+static_assert(alternative_is<Format::kh_bbs_pmo, PmoFile> && alternative_is<Format::kh_bbs_pmp, Pmp> &&
+              alternative_is<Format::tim2, Tim2File> && alternative_is<Format::kh_bbs_pam, Pam> &&
+              alternative_is<Format::kh_bbs_pam_anim, PamAnimFile>);
+
 Format format_of(const Document& d) {
-  switch (d.index()) {
-    case 0: return Format::kh_bbs_pmo;
-    case 1: return Format::kh_bbs_pmp;
-    default: return Format::tim2;
-  }
+  return static_cast<Format>(d.index());
 }
 
 namespace {
@@ -46,6 +54,8 @@ Result<Document> read_document(ByteSpan bytes) {
     case Format::kh_bbs_pmo: return lift(read_pmo_file(bytes));
     case Format::kh_bbs_pmp: return lift(read_pmp(bytes));
     case Format::tim2: return lift(read_tim2_file(bytes));
+    case Format::kh_bbs_pam: return lift(read_pam(bytes));
+    case Format::kh_bbs_pam_anim: return lift(read_pam_anim_file(bytes));
   }
   return Error{ErrorCode::unsupported, 0, "", "unsupported format"};
 }
@@ -53,6 +63,8 @@ Result<Document> read_document(ByteSpan bytes) {
 Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
   if (const auto* pmo = std::get_if<PmoFile>(&d)) return write_pmo_file(*pmo, marks);
   if (const auto* pmp = std::get_if<Pmp>(&d)) return write_pmp(*pmp, marks);
+  if (const auto* pam = std::get_if<Pam>(&d)) return write_pam(*pam, marks);
+  if (const auto* anim = std::get_if<PamAnimFile>(&d)) return write_pam_anim_file(*anim, marks);
   return write_tim2_file(std::get<Tim2File>(d));
 }
 
@@ -72,6 +84,12 @@ void add_pmo(DocumentInfo& info, const Pmo& p) {
   info.models += 1;
 }
 
+void add_animation(DocumentInfo& info, const PamAnimation& a) {
+  info.animations += 1;
+  info.joints = std::max(info.joints, a.bones.size());
+  info.frames = std::max<std::size_t>(info.frames, a.frame_count);
+}
+
 }  // namespace
 
 DocumentInfo document_info(const Document& d) {
@@ -84,8 +102,12 @@ DocumentInfo document_info(const Document& d) {
     for (const Pmo& pmo : p->pmos) add_pmo(info, pmo);
     info.textures = p->textures.size();
     info.objects = p->objects.size();
+  } else if (const auto* t = std::get_if<Tim2File>(&d)) {
+    info.textures = t->tim2.pictures.size();
+  } else if (const auto* pam = std::get_if<Pam>(&d)) {
+    for (const PamAnimation& a : pam->animations) add_animation(info, a);
   } else {
-    info.textures = std::get<Tim2File>(d).tim2.pictures.size();
+    add_animation(info, std::get<PamAnimFile>(d).animation);
   }
   return info;
 }

@@ -10,18 +10,20 @@
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/kh_bbs_pam.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "model/tim2.hpp"
 
 namespace remodel {
 
-enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2 };
+enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim };
 
 const char* format_name(Format f);
 // By magic, never by file extension; nullopt when no supported format starts this way.
 std::optional<Format> detect_format(ByteSpan bytes);
 
-using Document = std::variant<PmoFile, Pmp, Tim2File>;
+// Alternatives in the order of Format.
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile>;
 
 Format format_of(const Document& d);
 Result<Document> read_document(ByteSpan bytes);
@@ -34,10 +36,12 @@ struct DocumentInfo {
   std::size_t sections = 0;
   std::size_t vertices = 0;
   std::size_t triangles = 0;
-  std::size_t joints = 0;
+  std::size_t joints = 0;  // skeleton joints, or the bones an animation drives
   std::size_t textures = 0;
   std::size_t models = 0;   // PMOs in a PMP, 1 for a model
   std::size_t objects = 0;  // PMP objects
+  std::size_t animations = 0;
+  std::size_t frames = 0;  // the longest animation's frame count
 };
 
 DocumentInfo document_info(const Document& d);

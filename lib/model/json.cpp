@@ -217,6 +217,47 @@ Json pmp_json(const Pmp& p) {
   return j;
 }
 
+Json pam_animation_json(const PamAnimation& a) {
+  Json bones = Json::array();
+  for (const PamBone& b : a.bones) {
+    Json channels = Json::object();
+    for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+      const auto& c = b.channels[k];
+      if (!c) continue;
+      Json ch{{"max", number(c->max)}, {"min", number(c->min)}};
+      if (c->constant) {
+        ch["constant"] = true;
+      } else {
+        Json keys = Json::array();
+        for (const PamKey& key : c->keys) keys.push_back(Json::array({key.frame, key.value}));
+        ch["keys"] = keys;  // [frame, quantised value]
+      }
+      channels[pam_channel_name(static_cast<PamChannelKind>(k))] = ch;
+    }
+    bones.push_back(Json{{"flags", b.flags()}, {"channels", channels}});
+  }
+  Json j{{"flag", a.flag},           {"fps", a.fps},
+         {"interpolation_frames", a.interpolation_frames},
+         {"loop_from", a.loop_from}, {"unknown_0x07", a.unknown_0x07},
+         {"frame_count", a.frame_count}, {"loop_to", a.loop_to},
+         {"bones", bones}};
+  if (a.stored_padding) j["stored_padding"] = hex(*a.stored_padding);
+  return j;
+}
+
+Json pam_json(const Pam& p) {
+  Json entries = Json::array();
+  for (const PamEntry& e : p.entries) {
+    entries.push_back(Json{{"name", name(e.name)}, {"animation", e.animation ? Json(*e.animation) : Json()}});
+  }
+  Json animations = Json::array();
+  for (const PamAnimation& a : p.animations) animations.push_back(pam_animation_json(a));
+  Json j{{"unknown_0x08", hex(p.unknown_0x08)}, {"version", p.version}, {"entries", entries},
+         {"animations", animations}};
+  verbatim(j, "gap_before_first", p.gap_before_first);
+  return j;
+}
+
 }  // namespace
 
 Json to_json(const Document& d) {
@@ -226,10 +267,13 @@ Json to_json(const Document& d) {
     verbatim(j, "tail", f->tail);
   } else if (const auto* p = std::get_if<Pmp>(&d)) {
     j["pmp"] = pmp_json(*p);
+  } else if (const auto* t = std::get_if<Tim2File>(&d)) {
+    j["tim2"] = tim2_json(t->tim2);
+    verbatim(j, "tail", t->tail);
+  } else if (const auto* pam = std::get_if<Pam>(&d)) {
+    j["pam"] = pam_json(*pam);
   } else {
-    const Tim2File& t = std::get<Tim2File>(d);
-    j["tim2"] = tim2_json(t.tim2);
-    verbatim(j, "tail", t.tail);
+    j["animation"] = pam_animation_json(std::get<PamAnimFile>(d).animation);
   }
   j["verbatim_bytes"] = verbatim_bytes(d);
   return j;
@@ -238,7 +282,8 @@ Json to_json(const Document& d) {
 Json to_json(const DocumentInfo& i) {
   return Json{{"format", format_name(i.format)}, {"size", i.size},         {"models", i.models},
               {"objects", i.objects},            {"sections", i.sections}, {"vertices", i.vertices},
-              {"triangles", i.triangles},        {"joints", i.joints},     {"textures", i.textures}};
+              {"triangles", i.triangles},        {"joints", i.joints},     {"textures", i.textures},
+              {"animations", i.animations},      {"frames", i.frames}};
 }
 
 }  // namespace remodel

@@ -125,4 +125,48 @@ PmoFile build_demo_pmo() {
   return file;
 }
 
+namespace {
+
+template <std::size_t N>
+std::array<std::uint8_t, N> name_of(const char* text) {
+  std::array<std::uint8_t, N> out{};
+  for (std::size_t i = 0; i + 1 < N && text[i] != '\0'; ++i) out[i] = static_cast<std::uint8_t>(text[i]);
+  return out;
+}
+
+PamChannel constant(float v) { return PamChannel{v, v, true, {}}; }
+
+}  // namespace
+
+Pam build_demo_pam() {
+  constexpr float kPi = 3.14159265f;
+  PamAnimation sway;
+  sway.frame_count = 30;
+  sway.loop_from = 29;
+  sway.interpolation_frames = 4;
+  sway.bones.resize(2);
+  for (int axis = 0; axis < 3; ++axis) sway.bones[0].channels[axis] = constant(0.0f);
+  sway.bones[1].channels[1] = constant(1.0f);  // the top joint sits one unit above the root
+  PamChannel yaw{kPi / 4, -kPi / 4, false, {}};
+  for (std::uint16_t f = 0; f < 30; ++f) {  // a sine sway, a key on every frame
+    const float t = 0.5f + 0.5f * std::sin(2 * kPi * f / 30.0f);
+    yaw.keys.push_back({f, static_cast<std::uint16_t>(std::lround(t * 65535.0f))});
+  }
+  sway.bones[1].channels[4] = yaw;
+  sway.bones[1].channels[7] = PamChannel{1.25f, 1.0f, false, {{0, 0}, {15, 65535}, {29, 0}}};  // sparse
+
+  PamAnimation long_run = sway;
+  long_run.flag = 0x0101;
+  long_run.frame_count = 300;
+  long_run.loop_from = 299;
+  long_run.bones[1].channels[4] = PamChannel{kPi, -kPi, false, {{0, 0}, {150, 32768}, {299, 65535}}};
+  long_run.bones[1].channels[7] = constant(1.0f);
+
+  Pam pam;
+  pam.animations = {sway, long_run};
+  pam.entries = {PamEntry{std::uint16_t{0}, name_of<12>("sway")}, PamEntry{std::nullopt, {}},
+                 PamEntry{std::uint16_t{1}, name_of<12>("long")}};
+  return pam;
+}
+
 }  // namespace remodel
