@@ -13,6 +13,10 @@ const char* format_name(Format f) {
     case Format::tim2: return "tim2";
     case Format::kh_bbs_pam: return "kh-bbs-pam";
     case Format::kh_bbs_pam_anim: return "kh-bbs-pam-anim";
+    case Format::mhfu_pmo: return "mhfu-pmo";
+    case Format::mhfu_skeleton: return "mhfu-skeleton";
+    case Format::tmh: return "tmh";
+    case Format::mhfu_pac: return "mhfu-pac";
   }
   return "unknown";
 }
@@ -23,6 +27,10 @@ std::optional<Format> detect_format(ByteSpan b) {
   if (std::memcmp(b.data(), "PMP\0", 4) == 0) return Format::kh_bbs_pmp;
   if (std::memcmp(b.data(), "TIM2", 4) == 0) return Format::tim2;
   if (std::memcmp(b.data(), "PAM\0", 4) == 0) return Format::kh_bbs_pam;
+  if (std::memcmp(b.data(), "pmo\0", 4) == 0) return Format::mhfu_pmo;
+  if (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0xC0) return Format::mhfu_skeleton;
+  if (b.size() >= 8 && std::memcmp(b.data(), ".TMH0.14", 8) == 0) return Format::tmh;
+  if (looks_like_pac(b)) return Format::mhfu_pac;  // no magic: a plausible entry table
   if (looks_like_pam_anim(b)) return Format::kh_bbs_pam_anim;  // no magic: checked last
   return std::nullopt;
 }
@@ -31,7 +39,9 @@ template <Format F, typename T>
 constexpr bool alternative_is = std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(F), Document>, T>;
 static_assert(alternative_is<Format::kh_bbs_pmo, PmoFile> && alternative_is<Format::kh_bbs_pmp, Pmp> &&
               alternative_is<Format::tim2, Tim2File> && alternative_is<Format::kh_bbs_pam, Pam> &&
-              alternative_is<Format::kh_bbs_pam_anim, PamAnimFile>);
+              alternative_is<Format::kh_bbs_pam_anim, PamAnimFile> && alternative_is<Format::mhfu_pmo, MhfuPmoFile> &&
+              alternative_is<Format::mhfu_skeleton, MhfuSkeletonFile> && alternative_is<Format::tmh, TmhFile> &&
+              alternative_is<Format::mhfu_pac, Pac>);
 
 Format format_of(const Document& d) {
   return static_cast<Format>(d.index());
@@ -56,6 +66,10 @@ Result<Document> read_document(ByteSpan bytes) {
     case Format::tim2: return lift(read_tim2_file(bytes));
     case Format::kh_bbs_pam: return lift(read_pam(bytes));
     case Format::kh_bbs_pam_anim: return lift(read_pam_anim_file(bytes));
+    case Format::mhfu_pmo: return lift(read_mhfu_pmo_file(bytes));
+    case Format::mhfu_skeleton: return lift(read_mhfu_skeleton_file(bytes));
+    case Format::tmh: return lift(read_tmh_file(bytes));
+    case Format::mhfu_pac: return lift(read_pac(bytes));
   }
   return Error{ErrorCode::unsupported, 0, "", "unsupported format"};
 }
@@ -65,6 +79,10 @@ Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
   if (const auto* pmp = std::get_if<Pmp>(&d)) return write_pmp(*pmp, marks);
   if (const auto* pam = std::get_if<Pam>(&d)) return write_pam(*pam, marks);
   if (const auto* anim = std::get_if<PamAnimFile>(&d)) return write_pam_anim_file(*anim, marks);
+  if (const auto* mhfu = std::get_if<MhfuPmoFile>(&d)) return write_mhfu_pmo_file(*mhfu, marks);
+  if (const auto* skel = std::get_if<MhfuSkeletonFile>(&d)) return write_mhfu_skeleton_file(*skel, marks);
+  if (const auto* tmh = std::get_if<TmhFile>(&d)) return write_tmh_file(*tmh, marks);
+  if (const auto* pac = std::get_if<Pac>(&d)) return write_pac(*pac, marks);
   return write_tim2_file(std::get<Tim2File>(d));
 }
 
@@ -90,6 +108,19 @@ void add_animation(DocumentInfo& info, const PamAnimation& a) {
   info.frames = std::max<std::size_t>(info.frames, a.frame_count);
 }
 
+// Counts from the decoded command lists; a block that does not decode counts nothing.
+void add_mhfu_pmo(DocumentInfo& info, const MhfuPmo& p) {
+  info.models += 1;
+  info.sections += p.groups.size();
+  info.materials = p.materials.size();
+  for (const MhfuBlock& b : p.blocks) {
+    Result<MhfuDrawList> d = decode_mhfu_block(b);
+    if (!d) continue;
+    info.vertices += d->vertex_count;
+    info.triangles += mhfu_triangles(*d).size();
+  }
+}
+
 }  // namespace
 
 DocumentInfo document_info(const Document& d) {
@@ -106,8 +137,27 @@ DocumentInfo document_info(const Document& d) {
     info.textures = t->tim2.pictures.size();
   } else if (const auto* pam = std::get_if<Pam>(&d)) {
     for (const PamAnimation& a : pam->animations) add_animation(info, a);
+  } else if (const auto* anim = std::get_if<PamAnimFile>(&d)) {
+    add_animation(info, anim->animation);
+  } else if (const auto* mhfu = std::get_if<MhfuPmoFile>(&d)) {
+    add_mhfu_pmo(info, mhfu->pmo);
+    std::vector<bool> seen(256, false);  // the TMH beside it holds the textures; count those used
+    for (const MhfuMaterial& m : mhfu->pmo.materials) {
+      if (m.texture != 0xFF && !seen[m.texture]) ++info.textures;
+      if (m.texture != 0xFF) seen[m.texture] = true;
+    }
+  } else if (const auto* skel = std::get_if<MhfuSkeletonFile>(&d)) {
+    info.joints = skel->skeleton.bones.size();
+  } else if (const auto* tmh = std::get_if<TmhFile>(&d)) {
+    info.textures = tmh->tmh.images.size();
   } else {
-    add_animation(info, std::get<PamAnimFile>(d).animation);
+    const Pac& pac = std::get<Pac>(d);
+    info.entries = pac.entries.size();
+    for (const PacEntry& e : pac.entries) {
+      if (const auto* m = std::get_if<MhfuPmoFile>(&e.content)) add_mhfu_pmo(info, m->pmo);
+      if (const auto* s = std::get_if<MhfuSkeletonFile>(&e.content)) info.joints += s->skeleton.bones.size();
+      if (const auto* t = std::get_if<TmhFile>(&e.content)) info.textures += t->tmh.images.size();
+    }
   }
   return info;
 }

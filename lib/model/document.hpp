@@ -12,18 +12,22 @@
 #include "model/field_mark.hpp"
 #include "model/kh_bbs_pam.hpp"
 #include "model/kh_bbs_pmo.hpp"
+#include "model/mhfu_pac.hpp"
+#include "model/mhfu_pmo.hpp"
+#include "model/mhfu_skeleton.hpp"
+#include "model/tmh.hpp"
 #include "model/tim2.hpp"
 
 namespace remodel {
 
-enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim };
+enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim, mhfu_pmo, mhfu_skeleton, tmh, mhfu_pac };
 
 const char* format_name(Format f);
 // By magic, never by file extension; nullopt when no supported format starts this way.
 std::optional<Format> detect_format(ByteSpan bytes);
 
 // Alternatives in the order of Format.
-using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile>;
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile, MhfuPmoFile, MhfuSkeletonFile, TmhFile, Pac>;
 
 Format format_of(const Document& d);
 Result<Document> read_document(ByteSpan bytes);
@@ -38,8 +42,10 @@ struct DocumentInfo {
   std::size_t triangles = 0;
   std::size_t joints = 0;  // skeleton joints, or the bones an animation drives
   std::size_t textures = 0;
+  std::size_t materials = 0;
   std::size_t models = 0;   // PMOs in a PMP, 1 for a model
   std::size_t objects = 0;  // PMP objects
+  std::size_t entries = 0;  // container entries (PAC)
   std::size_t animations = 0;
   std::size_t frames = 0;  // the longest animation's frame count
 };

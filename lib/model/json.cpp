@@ -258,6 +258,125 @@ Json pam_json(const Pam& p) {
   return j;
 }
 
+const char* ge_name(std::uint8_t op) {
+  switch (op) {
+    case ge::kNop: return "NOP";
+    case ge::kVaddr: return "VADDR";
+    case ge::kIaddr: return "IADDR";
+    case ge::kPrim: return "PRIM";
+    case ge::kRet: return "RET";
+    case ge::kBase: return "BASE";
+    case ge::kVtype: return "VTYPE";
+    case ge::kOffset: return "OFFSET";
+    case ge::kOrigin: return "ORIGIN";
+    case ge::kFface: return "FFACE";
+    default: return nullptr;
+  }
+}
+
+Json mhfu_pmo_json(const MhfuPmo& p) {
+  Json meshes = Json::array();
+  for (const MhfuMesh& m : p.meshes) {
+    meshes.push_back(Json{{"uv_scale", floats(m.uv_scale)}, {"lighting_flags", m.lighting_flags},
+                          {"blend", m.blend}, {"material_count", m.material_count},
+                          {"unknown_0x11", m.unknown_0x11}, {"material_start", m.material_start},
+                          {"group_count", m.group_count}, {"group_start", m.group_start}});
+  }
+  Json groups = Json::array();
+  for (const MhfuGroup& g : p.groups) {
+    groups.push_back(Json{{"material_offset", g.material_offset}, {"bone_count", g.bone_count},
+                          {"bone_start", g.bone_start}, {"block", g.block}});
+  }
+  Json palette = Json::array();
+  for (const MhfuPaletteEntry& e : p.bone_palette) palette.push_back(Json::array({e.slot, e.bone}));
+  Json materials = Json::array();
+  for (const MhfuMaterial& m : p.materials) {
+    materials.push_back(Json{{"color", m.color}, {"shadow", m.shadow}, {"texture", m.texture},
+                             {"unknown_0x09", hex(m.unknown_0x09)}, {"reserved", m.reserved}});
+  }
+  Json blocks = Json::array();
+  for (const MhfuBlock& b : p.blocks) {
+    Json commands = Json::array();
+    for (const GeCommand& c : b.commands) {
+      const char* n = ge_name(c.op());
+      char op[8];
+      std::snprintf(op, sizeof op, "0x%02x", c.op());
+      commands.push_back(Json::array({n != nullptr ? n : op, c.arg()}));
+    }
+    Json jb{{"commands", commands}, {"vertices", hex(b.vertices)}, {"indices", hex(b.indices)}};
+    verbatim(jb, "gap_after_list", b.gap_after_list);
+    verbatim(jb, "gap_after_vertices", b.gap_after_vertices);
+    verbatim(jb, "gap_after_block", b.gap_after_block);
+    blocks.push_back(jb);
+  }
+  Json j{{"version", fixed_string(p.version)}, {"clip_distance", number(p.clip_distance)},
+         {"scale", floats(p.scale)}, {"unknown_0x38", hex(p.unknown_0x38)}, {"meshes", meshes},
+         {"groups", groups}, {"remap", hex(p.remap)}, {"bone_palette", palette},
+         {"materials", materials}, {"blocks", blocks}};
+  verbatim(j, "gap_after_header", p.gap_after_header);
+  verbatim(j, "gap_after_meshes", p.gap_after_meshes);
+  verbatim(j, "gap_after_groups", p.gap_after_groups);
+  verbatim(j, "gap_after_remap", p.gap_after_remap);
+  verbatim(j, "gap_after_palette", p.gap_after_palette);
+  verbatim(j, "gap_after_materials", p.gap_after_materials);
+  verbatim(j, "gap_before_blocks", p.gap_before_blocks);
+  return j;
+}
+
+Json mhfu_skeleton_json(const MhfuSkeleton& s) {
+  Json bones = Json::array();
+  for (const MhfuBone& b : s.bones) {
+    Json jb{{"tag", b.tag},          {"unknown_0x04", b.unknown_0x04}, {"index", b.index},
+            {"parent", b.parent},    {"child", b.child},               {"sibling", b.sibling},
+            {"scale", floats(b.scale)}, {"rotation", floats(b.rotation)}, {"position", floats(b.position)},
+            {"link", b.link},        {"chain_id", b.chain_id}};
+    if (b.stored_trailing) jb["stored_trailing"] = hex(*b.stored_trailing);
+    bones.push_back(jb);
+  }
+  return Json{{"parameter_tag", s.parameter_tag}, {"parameters", s.parameters}, {"bones", bones}};
+}
+
+Json tmh_json(const Tmh& t) {
+  Json images = Json::array();
+  for (const TmhImage& img : t.images) {
+    Json j{{"unknown_0x04", img.unknown_0x04}, {"unknown_0x08", img.unknown_0x08},
+           {"pixel_kind", img.pixel_kind},     {"mode", img.mode},
+           {"width", img.width},               {"height", img.height},
+           {"pixels", hex(img.pixels)}};
+    if (img.clut) {
+      j["clut"] = Json{{"kind", img.clut->kind}, {"mode", img.clut->mode},
+                       {"entry_count", img.clut->entry_count}, {"data", hex(img.clut->data)}};
+    }
+    images.push_back(j);
+  }
+  return Json{{"unknown_0x0c", t.unknown_0x0c}, {"images", images}};
+}
+
+Json pac_json(const Pac& pac) {
+  Json entries = Json::array();
+  for (const PacEntry& e : pac.entries) {
+    Json j;
+    if (const auto* m = std::get_if<MhfuPmoFile>(&e.content)) {
+      j = Json{{"format", "mhfu-pmo"}, {"pmo", mhfu_pmo_json(m->pmo)}};
+      verbatim(j, "tail", m->tail);
+    } else if (const auto* s = std::get_if<MhfuSkeletonFile>(&e.content)) {
+      j = Json{{"format", "mhfu-skeleton"}, {"skeleton", mhfu_skeleton_json(s->skeleton)}};
+      verbatim(j, "tail", s->tail);
+    } else if (const auto* t = std::get_if<TmhFile>(&e.content)) {
+      j = Json{{"format", "tmh"}, {"tmh", tmh_json(t->tmh)}};
+      verbatim(j, "tail", t->tail);
+    } else {
+      j = Json{{"format", "unknown"}, {"bytes", hex(std::get<Bytes>(e.content))}};
+    }
+    verbatim(j, "gap_after", e.gap_after);
+    entries.push_back(j);
+  }
+  Json j{{"entries", entries}};
+  verbatim(j, "gap_after_table", pac.gap_after_table);
+  if (pac.end_padding) j["end_padding"] = hex(*pac.end_padding);
+  return j;
+}
+
 }  // namespace
 
 Json to_json(const Document& d) {
@@ -272,8 +391,19 @@ Json to_json(const Document& d) {
     verbatim(j, "tail", t->tail);
   } else if (const auto* pam = std::get_if<Pam>(&d)) {
     j["pam"] = pam_json(*pam);
+  } else if (const auto* anim = std::get_if<PamAnimFile>(&d)) {
+    j["animation"] = pam_animation_json(anim->animation);
+  } else if (const auto* m = std::get_if<MhfuPmoFile>(&d)) {
+    j["pmo"] = mhfu_pmo_json(m->pmo);
+    verbatim(j, "tail", m->tail);
+  } else if (const auto* s = std::get_if<MhfuSkeletonFile>(&d)) {
+    j["skeleton"] = mhfu_skeleton_json(s->skeleton);
+    verbatim(j, "tail", s->tail);
+  } else if (const auto* tmh = std::get_if<TmhFile>(&d)) {
+    j["tmh"] = tmh_json(tmh->tmh);
+    verbatim(j, "tail", tmh->tail);
   } else {
-    j["animation"] = pam_animation_json(std::get<PamAnimFile>(d).animation);
+    j["pac"] = pac_json(std::get<Pac>(d));
   }
   j["verbatim_bytes"] = verbatim_bytes(d);
   return j;
@@ -283,6 +413,7 @@ Json to_json(const DocumentInfo& i) {
   return Json{{"format", format_name(i.format)}, {"size", i.size},         {"models", i.models},
               {"objects", i.objects},            {"sections", i.sections}, {"vertices", i.vertices},
               {"triangles", i.triangles},        {"joints", i.joints},     {"textures", i.textures},
+              {"materials", i.materials},        {"entries", i.entries},
               {"animations", i.animations},      {"frames", i.frames}};
 }
 

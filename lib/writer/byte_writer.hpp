@@ -64,6 +64,11 @@ class ByteWriter {
   void mark(NameFn&& name) {
     if (marking_) marks_.push_back({pos(), name()});
   }
+  // Marks of a record written elsewhere (an embedded file), moved to `base` and named under `prefix`.
+  void add_marks(const std::vector<FieldMark>& marks, std::size_t base, const std::string& prefix) {
+    if (!marking_) return;
+    for (const FieldMark& m : marks) marks_.push_back({base + m.offset, prefix + m.field});
+  }
   const std::vector<FieldMark>& marks() const { return marks_; }
   std::vector<FieldMark> take_marks() { return std::move(marks_); }
 

@@ -1,0 +1,38 @@
+// Monster Hunter Freedom Unite PAC container: a table of (offset, size) entries, 16-aligned, the
+// file padded to 0x800. Entries are read as PMO, skeleton or TMH when their magic says so.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "model/bytes.hpp"
+#include "model/error.hpp"
+#include "model/field_mark.hpp"
+#include "model/mhfu_pmo.hpp"
+#include "model/mhfu_skeleton.hpp"
+#include "model/tmh.hpp"
+
+namespace remodel {
+
+struct PacEntry {
+  std::variant<MhfuPmoFile, MhfuSkeletonFile, TmhFile, Bytes> content;  // Bytes: no known magic
+  Bytes gap_after;  // verbatim only when the bytes to the next entry are not zeros to 16
+};
+
+struct Pac {
+  std::vector<PacEntry> entries;
+  Bytes gap_after_table;  // verbatim only when not zeros to 16
+  // Set only when the bytes after the last entry are not zeros to the next 0x800 (leftover memory).
+  std::optional<Bytes> end_padding;
+};
+
+Result<Pac> read_pac(ByteSpan bytes);
+Result<Bytes> write_pac(const Pac& pac, std::vector<FieldMark>* marks = nullptr);
+std::size_t verbatim_bytes(const Pac& pac);
+// No magic: a plausible table (count, 16-aligned increasing entries inside the file, the first right
+// after the table) is the signature.
+bool looks_like_pac(ByteSpan bytes);
+
+}  // namespace remodel

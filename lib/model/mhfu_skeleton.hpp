@@ -1,0 +1,54 @@
+// Monster Hunter Freedom Unite skeleton (PAC entry 1, magic 0xC0000000), as stored.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/bytes.hpp"
+#include "model/error.hpp"
+#include "model/field_mark.hpp"
+
+namespace remodel {
+
+// Bone record: 84 bytes of fields, then zeros up to its size (0x10C in every file seen).
+struct MhfuBone {
+  std::uint32_t tag = 0x40000001;  // 0x40000000 | kind (1-3)
+  std::uint32_t unknown_0x04 = 1;
+  std::int32_t index = 0;
+  std::int32_t parent = -1;
+  std::int32_t child = -1;
+  std::int32_t sibling = -1;
+  std::array<float, 4> scale{1.0f, 1.0f, 1.0f, 1.0f};
+  std::array<float, 4> rotation{};                     // Euler angles, radians
+  std::array<float, 4> position{0.0f, 0.0f, 0.0f, 1.0f};  // offset from the parent; w = 1
+  std::int32_t link = -1;
+  std::uint32_t chain_id = 0;
+  // The bytes after the fields, kept only when they are not the canonical 184 zeros.
+  std::optional<Bytes> stored_trailing;
+};
+
+struct MhfuSkeleton {
+  std::uint32_t parameter_tag = 0;          // the parameter block's record tag
+  std::vector<std::uint32_t> parameters;    // its values
+  std::vector<MhfuBone> bones;
+};
+
+struct MhfuSkeletonFile {
+  MhfuSkeleton skeleton;
+  Bytes tail;  // bytes past the declared size
+};
+
+inline constexpr std::uint32_t kMhfuSkeletonMagic = 0xC0000000;
+
+Result<MhfuSkeletonFile> read_mhfu_skeleton_file(ByteSpan bytes);
+Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& file, std::vector<FieldMark>* marks = nullptr);
+inline std::size_t verbatim_bytes(const MhfuSkeleton& s) {
+  std::size_t n = 0;
+  for (const MhfuBone& b : s.bones) n += b.stored_trailing ? b.stored_trailing->size() : 0;
+  return n;
+}
+inline std::size_t verbatim_bytes(const MhfuSkeletonFile& f) { return verbatim_bytes(f.skeleton) + f.tail.size(); }
+
+}  // namespace remodel

@@ -1,0 +1,71 @@
+// Reads MHFU PAC containers and the PMO, skeleton and TMH entries inside them.
+#include <cstring>
+#include <string>
+
+#include "model/mhfu_pac.hpp"
+#include "reader/cursor.hpp"
+
+namespace remodel {
+
+namespace {
+
+constexpr std::size_t kPacAlignment = 0x800;
+
+template <typename T>
+T lift_entry(Cursor& c, Result<T> r, std::size_t offset) {
+  if (!r) {
+    const Error& e = r.error();
+    c.fail_at(e.code, offset + e.offset, e.field.c_str(), e.message);
+  }
+  return std::move(*r);
+}
+
+PacEntry read_entry(Cursor& c, ByteSpan bytes, std::size_t offset) {
+  PacEntry e;
+  static const std::uint8_t skeleton_magic[4] = {0x00, 0x00, 0x00, 0xC0};
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "pmo\0", 4) == 0) {
+    e.content = lift_entry(c, read_mhfu_pmo_file(bytes), offset);
+  } else if (bytes.size() >= 4 && std::memcmp(bytes.data(), skeleton_magic, 4) == 0) {
+    e.content = lift_entry(c, read_mhfu_skeleton_file(bytes), offset);
+  } else if (bytes.size() >= 8 && std::memcmp(bytes.data(), ".TMH0.14", 8) == 0) {
+    e.content = lift_entry(c, read_tmh_file(bytes), offset);
+  } else {
+    e.content = Bytes(bytes.begin(), bytes.end());
+  }
+  return e;
+}
+
+}  // namespace
+
+Result<Pac> read_pac(ByteSpan bytes) {
+  return guarded([&] {
+    Cursor c(bytes, Endian::little);
+    Pac pac;
+    const std::uint32_t count = c.u32("count");
+    c.check_count(count, 8, "count");
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> table(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      PathScope scope(c, "entry", i);
+      table[i].first = c.u32("offset");
+      table[i].second = c.u32("size");
+    }
+    pac.entries.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      PathScope scope(c, "entry", i);
+      const auto [offset, size] = table[i];
+      Bytes& gap = i == 0 ? pac.gap_after_table : pac.entries.back().gap_after;
+      gap = c.gap(offset, 16, 0, 0, "offset");
+      ByteSpan content = c.span(size, "size");
+      pac.entries.push_back(read_entry(c, content, offset));
+    }
+    // The pad to 0x800 after the last entry often holds leftover memory: kept when not zeros.
+    ByteSpan end = c.span(c.remaining(), "end_padding");
+    const std::size_t canonical = (kPacAlignment - (bytes.size() - end.size()) % kPacAlignment) % kPacAlignment;
+    bool zeros = end.size() == canonical;
+    for (std::size_t k = 0; zeros && k < end.size(); ++k) zeros = end[k] == 0;
+    if (!zeros) pac.end_padding = Bytes(end.begin(), end.end());
+    return pac;
+  });
+}
+
+}  // namespace remodel
