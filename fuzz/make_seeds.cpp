@@ -5,6 +5,7 @@
 
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pmo.hpp"
+#include "model/mhfu_demo.hpp"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -48,5 +49,11 @@ int main(int argc, char** argv) {
   save("kh_bbs_pam", "demo.pam", write_pam(pam));
   save("kh_bbs_pam", "sway.anim", write_pam_anim_file(PamAnimFile{pam.animations[0]}));
   save("kh_bbs_pam", "long.anim", write_pam_anim_file(PamAnimFile{pam.animations[1]}));
+
+  const Pac pac = build_demo_mhfu_pac();
+  save("mhfu_pac", "demo.pac", write_pac(pac));
+  save("mhfu_pmo", "demo.pmo", write_mhfu_pmo_file(std::get<MhfuPmoFile>(pac.entries[0].content)));
+  save("mhfu_skeleton", "demo.skel", write_mhfu_skeleton_file(std::get<MhfuSkeletonFile>(pac.entries[1].content)));
+  save("tmh", "demo.tmh", write_tmh_file(std::get<TmhFile>(pac.entries[2].content)));
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "hostile.hpp"
 #include "model/kh_bbs_demo.hpp"
+#include "model/mhfu_demo.hpp"
 #include "samples.hpp"
 
 namespace remodel {
@@ -67,6 +68,22 @@ TEST(Hostile, KhBbsSamplesTruncatedAndPatched) {
     ++attacked;
   }
   EXPECT_GT(attacked, 0u);
+}
+
+TEST(Hostile, DemoMhfuPacTruncatedAndPatched) {
+  auto w = write_pac(build_demo_mhfu_pac());
+  ASSERT_TRUE(w.ok());
+  attack(*w, "demo.pac");
+}
+
+TEST(Hostile, MhfuSamplesTruncatedAndPatched) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const auto& path : files) {
+    const Bytes b = test::load_file(path);
+    ASSERT_TRUE(detect_format(b).has_value()) << path;
+    attack(b, path.filename().string());
+    if (HasFatalFailure()) return;
+  }
 }
 
 TEST(Hostile, HugeCountsDoNotAllocate) {

@@ -43,13 +43,14 @@ MhfuBlock read_block(Cursor& c, std::size_t start, std::size_t end, MhfuListPlan
   if (index_size != 0) {
     index_at = start + *plan.iaddr;
     // The vertex count is the largest index + 1, so the indices are read first.
-    Cursor ix(c.data(), Endian::little);
-    ix.seek(index_at, "iaddr");
-    ix.check_count(plan.index_count(), index_size, "prim.count");
+    const std::size_t resume = c.pos();
+    c.seek(index_at, "iaddr");
+    c.check_count(plan.index_count(), index_size, "prim.count");
     std::uint32_t largest = 0;
     for (std::size_t i = 0; i < plan.index_count(); ++i) {
-      largest = std::max<std::uint32_t>(largest, index_size == 1 ? ix.u8("index") : ix.u16("index"));
+      largest = std::max<std::uint32_t>(largest, index_size == 1 ? c.u8("index") : c.u16("index"));
     }
+    c.seek(resume, "vaddr");
     vertex_count = plan.index_count() == 0 ? 0 : std::size_t{largest} + 1;
     if (index_at < vertex_at || (index_at - vertex_at) / stride < vertex_count) {
       c.fail_at(ErrorCode::bad_value, index_at, "indices",
