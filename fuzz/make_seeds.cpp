@@ -5,6 +5,7 @@
 
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pmo.hpp"
+#include "bwm_golden.hpp"
 #include "model/mhfu_demo.hpp"
 
 int main(int argc, char** argv) {
@@ -55,5 +56,10 @@ int main(int argc, char** argv) {
   save("mhfu_pmo", "demo.pmo", write_mhfu_pmo_file(std::get<MhfuPmoFile>(pac.entries[0].content)));
   save("mhfu_skeleton", "demo.skel", write_mhfu_skeleton_file(std::get<MhfuSkeletonFile>(pac.entries[1].content)));
   save("tmh", "demo.tmh", write_tmh_file(std::get<TmhFile>(pac.entries[2].content)));
+
+  // The BWM seeds are the golden files the tests write by hand from the spec.
+  save("bwm", "v5-model.bwm", golden::bwm_v5_model());
+  save("bwm", "v6-model.bwm", golden::bwm_v6_model());
+  save("bwm", "skin.bwm", golden::bwm_skin());
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "bwm_golden.hpp"
 #include "hostile.hpp"
 #include "model/kh_bbs_demo.hpp"
 #include "model/mhfu_demo.hpp"
@@ -84,6 +85,12 @@ TEST(Hostile, MhfuSamplesTruncatedAndPatched) {
     attack(b, path.filename().string());
     if (HasFatalFailure()) return;
   }
+}
+
+TEST(Hostile, BwmGoldenFilesTruncatedAndPatched) {
+  attack(golden::bwm_v5_model(), "v5-model.bwm");
+  attack(golden::bwm_v6_model(), "v6-model.bwm");
+  attack(golden::bwm_skin(), "skin.bwm");
 }
 
 TEST(Hostile, HugeCountsDoNotAllocate) {

@@ -17,6 +17,7 @@ const char* format_name(Format f) {
     case Format::mhfu_skeleton: return "mhfu-skeleton";
     case Format::tmh: return "tmh";
     case Format::mhfu_pac: return "mhfu-pac";
+    case Format::bwm: return "bwm";
   }
   return "unknown";
 }
@@ -30,6 +31,7 @@ std::optional<Format> detect_format(ByteSpan b) {
   if (std::memcmp(b.data(), "pmo\0", 4) == 0) return Format::mhfu_pmo;
   if (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0xC0) return Format::mhfu_skeleton;
   if (b.size() >= 8 && std::memcmp(b.data(), ".TMH0.14", 8) == 0) return Format::tmh;
+  if (looks_like_bwm(b)) return Format::bwm;
   if (looks_like_pac(b)) return Format::mhfu_pac;  // no magic: a plausible entry table
   if (looks_like_pam_anim(b)) return Format::kh_bbs_pam_anim;  // no magic: checked last
   return std::nullopt;
@@ -41,7 +43,7 @@ static_assert(alternative_is<Format::kh_bbs_pmo, PmoFile> && alternative_is<Form
               alternative_is<Format::tim2, Tim2File> && alternative_is<Format::kh_bbs_pam, Pam> &&
               alternative_is<Format::kh_bbs_pam_anim, PamAnimFile> && alternative_is<Format::mhfu_pmo, MhfuPmoFile> &&
               alternative_is<Format::mhfu_skeleton, MhfuSkeletonFile> && alternative_is<Format::tmh, TmhFile> &&
-              alternative_is<Format::mhfu_pac, Pac>);
+              alternative_is<Format::mhfu_pac, Pac> && alternative_is<Format::bwm, Bwm>);
 
 Format format_of(const Document& d) {
   return static_cast<Format>(d.index());
@@ -70,6 +72,7 @@ Result<Document> read_document(ByteSpan bytes) {
     case Format::mhfu_skeleton: return lift(read_mhfu_skeleton_file(bytes));
     case Format::tmh: return lift(read_tmh_file(bytes));
     case Format::mhfu_pac: return lift(read_pac(bytes));
+    case Format::bwm: return lift(read_bwm(bytes));
   }
   return Error{ErrorCode::unsupported, 0, "", "unsupported format"};
 }
@@ -83,6 +86,7 @@ Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
   if (const auto* skel = std::get_if<MhfuSkeletonFile>(&d)) return write_mhfu_skeleton_file(*skel, marks);
   if (const auto* tmh = std::get_if<TmhFile>(&d)) return write_tmh_file(*tmh, marks);
   if (const auto* pac = std::get_if<Pac>(&d)) return write_pac(*pac, marks);
+  if (const auto* bwm = std::get_if<Bwm>(&d)) return write_bwm(*bwm, marks);
   return write_tim2_file(std::get<Tim2File>(d));
 }
 
@@ -150,6 +154,17 @@ DocumentInfo document_info(const Document& d) {
     info.joints = skel->skeleton.bones.size();
   } else if (const auto* tmh = std::get_if<TmhFile>(&d)) {
     info.textures = tmh->tmh.images.size();
+  } else if (const auto* bwm = std::get_if<Bwm>(&d)) {
+    info.models = 1;
+    info.sections = bwm->meshes.size();
+    info.vertices = bwm->vertex_count;
+    for (const BwmMesh& m : bwm->meshes) {
+      for (const BwmMaterialRef& r : m.material_refs) {
+        if (auto t = bwm_triangles(*bwm, r)) info.triangles += t->size();
+      }
+    }
+    info.joints = bwm->bones.size();
+    info.materials = bwm->materials.size();
   } else {
     const Pac& pac = std::get<Pac>(d);
     info.entries = pac.entries.size();

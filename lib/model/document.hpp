@@ -10,6 +10,7 @@
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/bwm.hpp"
 #include "model/kh_bbs_pam.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "model/mhfu_pac.hpp"
@@ -20,14 +21,14 @@
 
 namespace remodel {
 
-enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim, mhfu_pmo, mhfu_skeleton, tmh, mhfu_pac };
+enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim, mhfu_pmo, mhfu_skeleton, tmh, mhfu_pac, bwm };
 
 const char* format_name(Format f);
 // By magic, never by file extension; nullopt when no supported format starts this way.
 std::optional<Format> detect_format(ByteSpan bytes);
 
 // Alternatives in the order of Format.
-using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile, MhfuPmoFile, MhfuSkeletonFile, TmhFile, Pac>;
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile, MhfuPmoFile, MhfuSkeletonFile, TmhFile, Pac, Bwm>;
 
 Format format_of(const Document& d);
 Result<Document> read_document(ByteSpan bytes);

@@ -377,6 +377,68 @@ Json pac_json(const Pac& pac) {
   return j;
 }
 
+Json vec3s(const std::vector<BwmVec3>& v) {
+  Json a = Json::array();
+  for (const BwmVec3& p : v) a.push_back(floats(p));
+  return a;
+}
+
+Json bwm_transform_json(const BwmBone& b) {
+  return Json{{"zaxis", floats(b.zaxis)}, {"xaxis", floats(b.xaxis)}, {"yaxis", floats(b.yaxis)},
+              {"position", floats(b.position)}};
+}
+
+Json bwm_json(const Bwm& b) {
+  Json materials = Json::array();
+  for (const BwmMaterial& m : b.materials) {
+    materials.push_back(Json{{"diffuse", name(m.diffuse)}, {"light", name(m.light)}, {"growth", name(m.growth)},
+                             {"specular", name(m.specular)}, {"animated", name(m.animated)},
+                             {"normal", name(m.normal)}, {"type", name(m.type)}});
+  }
+  Json meshes = Json::array();
+  for (const BwmMesh& m : b.meshes) {
+    Json refs = Json::array();
+    for (const BwmMaterialRef& r : m.material_refs) {
+      refs.push_back(Json{{"material", r.material}, {"indices_offset", r.indices_offset},
+                          {"indices_size", r.indices_size}, {"vertex_offset", r.vertex_offset},
+                          {"vertex_size", r.vertex_size}, {"faces_offset", r.faces_offset},
+                          {"faces_size", r.faces_size}, {"unknown_0x1c", r.unknown_0x1c}});
+    }
+    meshes.push_back(Json{{"name", name(m.name)}, {"faces_count", m.faces_count},
+                          {"indices_offset", m.indices_offset}, {"indices_size", m.indices_size},
+                          {"vertex_offset", m.vertex_offset}, {"vertex_size", m.vertex_size},
+                          {"zaxis", floats(m.zaxis)}, {"xaxis", floats(m.xaxis)}, {"yaxis", floats(m.yaxis)},
+                          {"position", floats(m.position)}, {"center", floats(m.center)},
+                          {"radius", number(m.radius)}, {"box1", floats(m.box1)}, {"box2", floats(m.box2)},
+                          {"unknown_0x6c", floats(m.unknown_0x6c)}, {"height", number(m.height)},
+                          {"unknown_0x7c", number(m.unknown_0x7c)}, {"unknown_0x80", m.unknown_0x80},
+                          {"volume", number(m.volume)}, {"unknown_0x8c", m.unknown_0x8c},
+                          {"lod_level", m.lod_level}, {"unknown_0xd4", m.unknown_0xd4}, {"material_refs", refs}});
+  }
+  Json bones = Json::array();
+  for (const BwmBone& bone : b.bones) bones.push_back(bwm_transform_json(bone));
+  Json entities = Json::array();
+  for (const BwmEntity& e : b.entities) {
+    Json j = bwm_transform_json(e.transform);
+    j["name"] = name(e.name);
+    entities.push_back(j);
+  }
+  Json strides = Json::array();
+  for (const BwmStride& s : b.strides) {
+    Json attrs = Json::array();
+    for (const BwmAttribute& a : s.attributes) attrs.push_back(Json::array({a.id, static_cast<std::uint32_t>(a.format)}));
+    strides.push_back(Json{{"attributes", attrs}, {"tail", hex(s.tail)}, {"vertices", hex(s.vertices)}});
+  }
+  return Json{{"identifier", name(b.identifier)}, {"version", b.version}, {"unknown_0x38", number(b.unknown_0x38)},
+              {"pnt", floats(b.pnt)}, {"box1", floats(b.box1)}, {"box2", floats(b.box2)},
+              {"center", floats(b.center)}, {"height", number(b.height)}, {"radius", number(b.radius)},
+              {"unknown_0x74", b.unknown_0x74}, {"volume", number(b.volume)},
+              {"unknown_0x94", hex(b.unknown_0x94)}, {"vertex_count", b.vertex_count}, {"type", b.type},
+              {"materials", materials}, {"meshes", meshes}, {"bones", bones}, {"entities", entities},
+              {"unknown_points", vec3s(b.unknown_points)}, {"collision_points", vec3s(b.collision_points)},
+              {"strides", strides}, {"indices", b.indices}, {"cleave_points", vec3s(b.cleave_points)}};
+}
+
 }  // namespace
 
 Json to_json(const Document& d) {
@@ -402,8 +464,10 @@ Json to_json(const Document& d) {
   } else if (const auto* tmh = std::get_if<TmhFile>(&d)) {
     j["tmh"] = tmh_json(tmh->tmh);
     verbatim(j, "tail", tmh->tail);
+  } else if (const auto* pac = std::get_if<Pac>(&d)) {
+    j["pac"] = pac_json(*pac);
   } else {
-    j["pac"] = pac_json(std::get<Pac>(d));
+    j["bwm"] = bwm_json(std::get<Bwm>(d));
   }
   j["verbatim_bytes"] = verbatim_bytes(d);
   return j;

@@ -1,5 +1,5 @@
-// Read and write throughput for every KH BBS sample (and the built demo), from memory,
-// beside a memcpy of the same bytes in the same run.
+// Read and write throughput for every model and animation sample (and the built demos), from
+// memory, beside a memcpy of the same bytes in the same run.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
+#include "model/mhfu_demo.hpp"
 
 namespace {
 
@@ -54,16 +55,45 @@ void add_file(const std::string& name, const Bytes& bytes) {
   });
 }
 
+// A generated skin of 120,000 vertices in BWM's nine strides, for a file larger than any sample.
+remodel::Bwm large_bwm() {
+  using namespace remodel;
+  Bwm b;
+  b.identifier = {'L', 'i', 'O', 'n', 'H', 'e', 'A', 'd', 'M', 'O', 'D', 'E', 'L'};
+  b.type = 3;
+  b.vertex_count = 120000;
+  b.materials.resize(1);
+  b.bones.resize(2);
+  BwmStride base;
+  base.attributes = {{0, BwmFormat::f32x3}, {1, BwmFormat::f32x3}, {2, BwmFormat::f32x2}};
+  b.strides.push_back(base);
+  for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{6, BwmFormat::u8}}, {}, {}});
+  for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{7, BwmFormat::f32}}, {}, {}});
+  for (BwmStride& s : b.strides) {
+    s.tail.assign(0x84 - 8 * s.attributes.size(), 0);
+    s.vertices.resize(b.vertex_count * s.size());
+    for (std::size_t k = 0; k < s.vertices.size(); ++k) s.vertices[k] = static_cast<std::uint8_t>(k * 7);
+  }
+  b.indices.resize(180000);
+  for (std::size_t i = 0; i < b.indices.size(); ++i) b.indices[i] = static_cast<std::uint16_t>(i % 60000);
+  BwmMesh mesh;
+  mesh.material_refs.push_back(BwmMaterialRef{0, 0, static_cast<std::uint32_t>(b.indices.size() - 2), 0, b.vertex_count, 0, 0, 0});
+  b.meshes.push_back(mesh);
+  return b;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   add_file("demo.pmo", remodel::write_pmo_file(remodel::build_demo_pmo()).value());
   add_file("demo.pam", remodel::write_pam(remodel::build_demo_pam()).value());
+  add_file("demo.pac", remodel::write_pac(remodel::build_demo_mhfu_pac()).value());
+  add_file("generated-120k.bwm", remodel::write_bwm(large_bwm()).value());
   const char* env = std::getenv("REMODEL_SAMPLES");
   const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(REMODEL_DEFAULT_SAMPLES);
   std::vector<fs::path> files;
   std::error_code ec;
-  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam"}) {
+  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam", "mhfu"}) {
     for (const auto& e : fs::directory_iterator(root / sub, ec)) files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());

@@ -1,0 +1,110 @@
+#include "model/bwm.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace remodel {
+
+std::size_t bwm_format_size(BwmFormat f) {
+  switch (f) {
+    case BwmFormat::f32: return 4;
+    case BwmFormat::f32x2: return 8;
+    case BwmFormat::f32x3: return 12;
+    case BwmFormat::i32: return 4;
+    case BwmFormat::u8: return 1;
+  }
+  return 0;
+}
+
+std::size_t BwmStride::size() const {
+  std::size_t n = 0;
+  for (const BwmAttribute& a : attributes) n += bwm_format_size(a.format);
+  return n;
+}
+
+std::size_t verbatim_bytes(const Bwm& bwm) {
+  std::size_t n = 0;
+  for (const BwmStride& s : bwm.strides) n += s.tail.size();
+  return n;
+}
+
+bool looks_like_bwm(ByteSpan b) {
+  static const std::uint8_t magic[4] = {0xE5, 0xB1, 0x00, 0x2B};
+  return b.size() >= 0x30 && std::memcmp(b.data(), "LiOnHeAdMODEL", 13) == 0 && std::memcmp(b.data() + 0x2C, magic, 4) == 0;
+}
+
+namespace {
+
+float f32_at(const Bytes& b, std::size_t at) {
+  float f;
+  std::memcpy(&f, b.data() + at, 4);  // BWM is little-endian, as is every host remodel builds on
+  return f;
+}
+
+}  // namespace
+
+Result<BwmVertices> decode_bwm_vertices(const Bwm& bwm) {
+  BwmVertices out;
+  const std::size_t n = bwm.vertex_count;
+  std::size_t joint_slot = 0, weight_slot = 0;
+  for (std::size_t s = 0; s < bwm.strides.size(); ++s) {
+    const BwmStride& stride = bwm.strides[s];
+    const std::size_t size = stride.size();
+    if (stride.vertices.size() != n * size) {
+      return Error{ErrorCode::inconsistent, 0, "stride[" + std::to_string(s) + "].vertices",
+                   "holds " + std::to_string(stride.vertices.size()) + " bytes, not " + std::to_string(n) + " x " +
+                       std::to_string(size)};
+    }
+    std::size_t offset = 0;
+    for (const BwmAttribute& a : stride.attributes) {
+      const auto field = [&](std::size_t v, std::size_t k) { return f32_at(stride.vertices, v * size + offset + 4 * k); };
+      if (a.id == 0 && a.format == BwmFormat::f32x3) {
+        out.positions.resize(n);
+        for (std::size_t v = 0; v < n; ++v) out.positions[v] = {field(v, 0), field(v, 1), field(v, 2)};
+      } else if (a.id == 1 && a.format == BwmFormat::f32x3) {
+        out.normals.resize(n);
+        for (std::size_t v = 0; v < n; ++v) out.normals[v] = {field(v, 0), field(v, 1), field(v, 2)};
+      } else if (a.id == 2 && a.format == BwmFormat::f32x2) {
+        auto& set = out.uv_sets.emplace_back(n);
+        for (std::size_t v = 0; v < n; ++v) set[v] = {field(v, 0), field(v, 1)};
+      } else if (a.id == 6 && a.format == BwmFormat::u8 && joint_slot < 4) {
+        out.joints.resize(n);
+        for (std::size_t v = 0; v < n; ++v) out.joints[v][joint_slot] = stride.vertices[v * size + offset];
+        ++joint_slot;
+      } else if (a.id == 7 && a.format == BwmFormat::f32 && weight_slot < 4) {
+        out.weights.resize(n);
+        for (std::size_t v = 0; v < n; ++v) out.weights[v][weight_slot] = field(v, 0);
+        ++weight_slot;
+      }
+      offset += bwm_format_size(a.format);
+    }
+  }
+  return out;
+}
+
+Result<std::vector<std::array<std::uint32_t, 3>>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef& ref) {
+  const bool strip = bwm.type == 3;
+  const std::uint64_t count = std::uint64_t{ref.indices_size} + (strip && ref.indices_size > 0 ? 2 : 0);
+  if (std::uint64_t{ref.indices_offset} + count > bwm.indices.size()) {
+    return Error{ErrorCode::bad_value, 0, "material_ref.indices_size",
+                 "the range " + std::to_string(ref.indices_offset) + "+" + std::to_string(count) +
+                     " runs past the " + std::to_string(bwm.indices.size()) + " indices"};
+  }
+  std::vector<std::array<std::uint32_t, 3>> out;
+  const std::uint16_t* ix = bwm.indices.data() + ref.indices_offset;
+  if (!strip) {
+    for (std::size_t i = 0; i + 2 < count; i += 3) out.push_back({ix[i], ix[i + 1], ix[i + 2]});
+    return out;
+  }
+  for (std::size_t i = 0; i + 2 < count; ++i) {
+    if (ix[i] == ix[i + 1] || ix[i + 1] == ix[i + 2] || ix[i] == ix[i + 2]) continue;
+    if (i % 2 == 0) {
+      out.push_back({ix[i], ix[i + 1], ix[i + 2]});
+    } else {
+      out.push_back({ix[i + 1], ix[i], ix[i + 2]});  // odd triangles swap their first two
+    }
+  }
+  return out;
+}
+
+}  // namespace remodel
