@@ -70,7 +70,7 @@ VertexLayout VertexFormat::layout() const {
   std::size_t align = 1;
   auto place = [&](std::size_t elem, std::size_t count) -> std::uint8_t {
     if (elem == 0) return static_cast<std::uint8_t>(at);
-    at = (at + elem - 1) / elem * elem;  // each component aligns to its element size
+    at = (at + elem - 1) & ~(elem - 1);  // each component aligns to its element size (1, 2 or 4)
     std::uint8_t offset = static_cast<std::uint8_t>(at);
     at += elem * count;
     align = std::max(align, elem);
@@ -81,7 +81,7 @@ VertexLayout VertexFormat::layout() const {
   l.color = place(color_size(color), 1);
   l.normal = place(element_size(normal), 3);
   l.position = place(element_size(position), 3);
-  at = (at + align - 1) / align * align;
+  at = (at + align - 1) & ~(align - 1);
   l.size = static_cast<std::uint8_t>(at);
   l.alignment = static_cast<std::uint8_t>(align);
   return l;

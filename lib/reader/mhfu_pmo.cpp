@@ -38,20 +38,21 @@ MhfuBlock read_block(Cursor& c, std::size_t start, std::size_t end, MhfuListPlan
   const std::size_t vertex_at = start + *plan.vaddr;
   b.gap_after_list = c.gap(vertex_at, 16, 0, 0, "vaddr");
   const std::size_t index_size = plan.index_size();
-  std::size_t vertex_count = plan.index_count();
+  const std::size_t index_count = plan.index_count();
+  std::size_t vertex_count = index_count;
   std::size_t index_at = 0;
   if (index_size != 0) {
     index_at = start + *plan.iaddr;
     // The vertex count is the largest index + 1, so the indices are read first.
     const std::size_t resume = c.pos();
     c.seek(index_at, "iaddr");
-    c.check_count(plan.index_count(), index_size, "prim.count");
+    c.check_count(index_count, index_size, "prim.count");
     std::uint32_t largest = 0;
-    for (std::size_t i = 0; i < plan.index_count(); ++i) {
+    for (std::size_t i = 0; i < index_count; ++i) {
       largest = std::max<std::uint32_t>(largest, index_size == 1 ? c.u8("index") : c.u16("index"));
     }
     c.seek(resume, "vaddr");
-    vertex_count = plan.index_count() == 0 ? 0 : std::size_t{largest} + 1;
+    vertex_count = index_count == 0 ? 0 : std::size_t{largest} + 1;
     if (index_at < vertex_at || (index_at - vertex_at) / stride < vertex_count) {
       c.fail_at(ErrorCode::bad_value, index_at, "indices",
                 "index " + std::to_string(largest) + " needs " + std::to_string(vertex_count) + " vertices of " +
@@ -62,7 +63,7 @@ MhfuBlock read_block(Cursor& c, std::size_t start, std::size_t end, MhfuListPlan
   b.vertices = c.bytes(vertex_count * stride, "vertices");
   if (index_size != 0) {
     b.gap_after_vertices = c.gap(index_at, 16, 0, 0, "iaddr");
-    b.indices = c.bytes(plan.index_count() * index_size, "indices");
+    b.indices = c.bytes(index_count * index_size, "indices");
   }
   b.gap_after_block = c.gap(end, 16, 0, 0, "block_end");
   return b;

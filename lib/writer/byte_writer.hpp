@@ -78,12 +78,13 @@ class ByteWriter {
 
  private:
   void put_uint(std::uint64_t v, std::size_t n) {
-    std::uint8_t b[8];
+    const std::size_t at = out_.size();
+    out_.resize(at + n);
+    std::uint8_t* p = out_.data() + at;  // stored byte by byte: no memcpy for g++ 12 to misjudge
     for (std::size_t i = 0; i < n; ++i) {
-      std::size_t shift = 8 * (endian_ == Endian::little ? i : n - 1 - i);
-      b[i] = static_cast<std::uint8_t>(v >> shift);
+      const std::size_t shift = 8 * (endian_ == Endian::little ? i : n - 1 - i);
+      p[i] = static_cast<std::uint8_t>(v >> shift);
     }
-    bytes(std::span<const std::uint8_t>(b, n));
   }
 
   Bytes out_;
