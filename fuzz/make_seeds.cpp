@@ -1,4 +1,6 @@
 // Writes the seed corpus the project builds itself: fuzz/corpus/<target>/.
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -6,6 +8,7 @@
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "bwm_golden.hpp"
+#include "model/j3d.hpp"
 #include "model/mhfu_demo.hpp"
 
 int main(int argc, char** argv) {
@@ -61,5 +64,36 @@ int main(int argc, char** argv) {
   save("bwm", "v5-model.bwm", golden::bwm_v5_model());
   save("bwm", "v6-model.bwm", golden::bwm_v6_model());
   save("bwm", "skin.bwm", golden::bwm_skin());
+
+  // A small J3D: a joint, a material and a shape in INF1, three float positions, one rigid draw
+  // matrix, one joint; SHP1, MAT3 and TEX1 as short raw sections.
+  J3dFile j3d;
+  J3dInf1 inf;
+  inf.vertex_count = 3;
+  inf.packet_count = 1;
+  inf.roots = {J3dNode{0x10, 0, {J3dNode{0x11, 0, {J3dNode{0x12, 0, {}}}}}}};
+  J3dVtx1 vtx;
+  vtx.formats = {J3dVertexFormat{9, 1, 4, 0, {0xFF, 0xFF, 0xFF}}};
+  J3dVertexArray positions;
+  for (float v : {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}) {
+    const auto bits = std::bit_cast<std::uint32_t>(v);
+    for (int k = 3; k >= 0; --k) positions.data.push_back(static_cast<std::uint8_t>(bits >> (8 * k)));
+  }
+  vtx.arrays = {positions};
+  J3dDrw1 drw;
+  drw.weighted = {0};
+  drw.indices = {0};
+  J3dJnt1 jnt;
+  jnt.joints.resize(1);
+  jnt.remap = {0};
+  jnt.names.names = {"root"};
+  j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt};
+  for (const char* magic : {"SHP1", "MAT3", "TEX1"}) {
+    J3dRawSection raw;
+    std::copy(magic, magic + 4, raw.magic.begin());
+    raw.body.assign(24, 0);
+    j3d.sections.push_back(raw);
+  }
+  save("j3d", "demo.bmd", write_j3d(j3d));
   return 0;
 }

@@ -93,6 +93,19 @@ TEST(Hostile, BwmGoldenFilesTruncatedAndPatched) {
   attack(golden::bwm_skin(), "skin.bwm");
 }
 
+TEST(Hostile, J3dSamplesTruncatedAndPatched) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  std::size_t attacked = 0;
+  for (const auto& path : files) {
+    const Bytes b = test::load_file(path);
+    if (b.size() > 64 * 1024) continue;  // the small files cover every section kind
+    attack(b, path.filename().string());
+    if (HasFatalFailure()) return;
+    ++attacked;
+  }
+  EXPECT_GT(attacked, 0u);
+}
+
 TEST(Hostile, HugeCountsDoNotAllocate) {
   // A PMP claiming 65535 objects and textures in 32 bytes.
   Bytes b(0x20, 0);

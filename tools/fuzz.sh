@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
-targets=(kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm)
+targets=(kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d)
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
       -DREMODEL_FUZZ=ON -DREMODEL_BENCH=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
@@ -16,6 +16,7 @@ run_target() {
   case "$target" in
     mhfu_*|tmh) family=mhfu; dict=fuzz/mhfu.dict ;;
     bwm) family=bw2; dict=fuzz/bwm.dict ;;
+    j3d) family=j3d; dict=fuzz/j3d.dict ;;
     *) family=kh-bbs; dict=fuzz/kh_bbs.dict ;;
   esac
   local work="build-fuzz/corpus-$target" artifacts="build-fuzz/artifacts-$target" log="build-fuzz/fuzz-$target.log"

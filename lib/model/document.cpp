@@ -18,6 +18,7 @@ const char* format_name(Format f) {
     case Format::tmh: return "tmh";
     case Format::mhfu_pac: return "mhfu-pac";
     case Format::bwm: return "bwm";
+    case Format::j3d: return "j3d";
   }
   return "unknown";
 }
@@ -31,6 +32,7 @@ std::optional<Format> detect_format(ByteSpan b) {
   if (std::memcmp(b.data(), "pmo\0", 4) == 0) return Format::mhfu_pmo;
   if (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0xC0) return Format::mhfu_skeleton;
   if (b.size() >= 8 && std::memcmp(b.data(), ".TMH0.14", 8) == 0) return Format::tmh;
+  if (std::memcmp(b.data(), "J3D2", 4) == 0) return Format::j3d;
   if (looks_like_bwm(b)) return Format::bwm;
   if (looks_like_pac(b)) return Format::mhfu_pac;  // no magic: a plausible entry table
   if (looks_like_pam_anim(b)) return Format::kh_bbs_pam_anim;  // no magic: checked last
@@ -43,7 +45,8 @@ static_assert(alternative_is<Format::kh_bbs_pmo, PmoFile> && alternative_is<Form
               alternative_is<Format::tim2, Tim2File> && alternative_is<Format::kh_bbs_pam, Pam> &&
               alternative_is<Format::kh_bbs_pam_anim, PamAnimFile> && alternative_is<Format::mhfu_pmo, MhfuPmoFile> &&
               alternative_is<Format::mhfu_skeleton, MhfuSkeletonFile> && alternative_is<Format::tmh, TmhFile> &&
-              alternative_is<Format::mhfu_pac, Pac> && alternative_is<Format::bwm, Bwm>);
+              alternative_is<Format::mhfu_pac, Pac> && alternative_is<Format::bwm, Bwm> &&
+              alternative_is<Format::j3d, J3dFile>);
 
 Format format_of(const Document& d) {
   return static_cast<Format>(d.index());
@@ -73,6 +76,7 @@ Result<Document> read_document(ByteSpan bytes) {
     case Format::tmh: return lift(read_tmh_file(bytes));
     case Format::mhfu_pac: return lift(read_pac(bytes));
     case Format::bwm: return lift(read_bwm(bytes));
+    case Format::j3d: return lift(read_j3d(bytes));
   }
   return Error{ErrorCode::unsupported, 0, "", "unsupported format"};
 }
@@ -87,6 +91,7 @@ Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
   if (const auto* tmh = std::get_if<TmhFile>(&d)) return write_tmh_file(*tmh, marks);
   if (const auto* pac = std::get_if<Pac>(&d)) return write_pac(*pac, marks);
   if (const auto* bwm = std::get_if<Bwm>(&d)) return write_bwm(*bwm, marks);
+  if (const auto* j3d = std::get_if<J3dFile>(&d)) return write_j3d(*j3d, marks);
   return write_tim2_file(std::get<Tim2File>(d));
 }
 
@@ -165,6 +170,12 @@ DocumentInfo document_info(const Document& d) {
     }
     info.joints = bwm->bones.size();
     info.materials = bwm->materials.size();
+  } else if (const auto* j3d = std::get_if<J3dFile>(&d)) {
+    info.models = 1;
+    for (const J3dSection& s : j3d->sections) {
+      if (const auto* inf = std::get_if<J3dInf1>(&s)) info.vertices = inf->vertex_count;
+      if (const auto* jnt = std::get_if<J3dJnt1>(&s)) info.joints = jnt->joints.size();
+    }
   } else {
     const Pac& pac = std::get<Pac>(d);
     info.entries = pac.entries.size();

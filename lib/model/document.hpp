@@ -11,6 +11,7 @@
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
 #include "model/bwm.hpp"
+#include "model/j3d.hpp"
 #include "model/kh_bbs_pam.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "model/mhfu_pac.hpp"
@@ -21,14 +22,14 @@
 
 namespace remodel {
 
-enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim, mhfu_pmo, mhfu_skeleton, tmh, mhfu_pac, bwm };
+enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim, mhfu_pmo, mhfu_skeleton, tmh, mhfu_pac, bwm, j3d };
 
 const char* format_name(Format f);
 // By magic, never by file extension; nullopt when no supported format starts this way.
 std::optional<Format> detect_format(ByteSpan bytes);
 
 // Alternatives in the order of Format.
-using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile, MhfuPmoFile, MhfuSkeletonFile, TmhFile, Pac, Bwm>;
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile, MhfuPmoFile, MhfuSkeletonFile, TmhFile, Pac, Bwm, J3dFile>;
 
 Format format_of(const Document& d);
 Result<Document> read_document(ByteSpan bytes);

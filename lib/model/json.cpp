@@ -439,6 +439,90 @@ Json bwm_json(const Bwm& b) {
               {"strides", strides}, {"indices", b.indices}, {"cleave_points", vec3s(b.cleave_points)}};
 }
 
+void j3d_gap(Json& j, const char* key, const J3dGap& g) {
+  if (g) j[key] = hex(*g);
+}
+
+Json j3d_nodes(const std::vector<J3dNode>& nodes) {
+  Json a = Json::array();
+  for (const J3dNode& n : nodes) {
+    static const char* const kinds[3] = {"joint", "material", "shape"};
+    Json j{{"type", n.type >= 0x10 && n.type <= 0x12 ? Json(kinds[n.type - 0x10]) : Json(n.type)}, {"index", n.index}};
+    if (!n.children.empty()) j["children"] = j3d_nodes(n.children);
+    a.push_back(j);
+  }
+  return a;
+}
+
+Json j3d_section_json(const J3dSection& s) {
+  Json j{{"magic", j3d_section_magic(s)}};
+  if (const auto* inf = std::get_if<J3dInf1>(&s)) {
+    j["flags"] = inf->flags;
+    j["unknown_0x0a"] = inf->unknown_0x0a;
+    j["packet_count"] = inf->packet_count;
+    j["vertex_count"] = inf->vertex_count;
+    j["hierarchy"] = j3d_nodes(inf->roots);
+    j3d_gap(j, "gap_after_hierarchy", inf->gap_after_hierarchy);
+  } else if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {
+    Json formats = Json::array();
+    for (const J3dVertexFormat& f : vtx->formats) {
+      formats.push_back(Json{{"attribute", f.attribute}, {"components", f.components}, {"type", f.type},
+                             {"frac", f.frac}, {"unknown_0x0d", hex(f.unknown_0x0d)}});
+    }
+    Json arrays = Json::array();
+    for (const J3dVertexArray& a : vtx->arrays) {
+      Json ja{{"slot", a.slot}, {"data", hex(a.data)}};
+      j3d_gap(ja, "gap_after", a.gap_after);
+      arrays.push_back(ja);
+    }
+    j["formats"] = formats;
+    j["arrays"] = arrays;
+    j3d_gap(j, "gap_after_formats", vtx->gap_after_formats);
+  } else if (const auto* evp = std::get_if<J3dEvp1>(&s)) {
+    Json envelopes = Json::array();
+    for (const J3dEnvelope& e : evp->envelopes) envelopes.push_back(Json{{"joints", e.joints}, {"weights", floats(e.weights)}});
+    Json matrices = Json::array();
+    for (const auto& m : evp->inverse_binds) matrices.push_back(floats(m));
+    j["unknown_0x0a"] = evp->unknown_0x0a;
+    j["envelopes"] = envelopes;
+    j["inverse_binds"] = matrices;
+    j3d_gap(j, "gap_after_indices", evp->gap_after_indices);
+    j3d_gap(j, "gap_after_matrices", evp->gap_after_matrices);
+  } else if (const auto* drw = std::get_if<J3dDrw1>(&s)) {
+    j["unknown_0x0a"] = drw->unknown_0x0a;
+    j["weighted"] = drw->weighted;
+    j["indices"] = drw->indices;
+    j3d_gap(j, "gap_after_flags", drw->gap_after_flags);
+    j3d_gap(j, "gap_after_indices", drw->gap_after_indices);
+  } else if (const auto* jnt = std::get_if<J3dJnt1>(&s)) {
+    Json joints = Json::array();
+    for (std::size_t i = 0; i < jnt->joints.size(); ++i) {
+      const J3dJoint& jt = jnt->joints[i];
+      joints.push_back(Json{{"name", i < jnt->names.names.size() ? jnt->names.names[i] : ""},
+                            {"flags", jt.flags}, {"inherit_scale", jt.inherit_scale},
+                            {"unknown_0x03", jt.unknown_0x03}, {"scale", floats(jt.scale)},
+                            {"rotation", jt.rotation}, {"unknown_0x16", jt.unknown_0x16},
+                            {"translation", floats(jt.translation)}, {"radius", number(jt.radius)},
+                            {"min", floats(jt.min)}, {"max", floats(jt.max)}});
+    }
+    j["unknown_0x0a"] = jnt->unknown_0x0a;
+    j["joints"] = joints;
+    j["remap"] = jnt->remap;
+    j3d_gap(j, "gap_after_remap", jnt->gap_after_remap);
+    j3d_gap(j, "gap_after_names", jnt->gap_after_names);
+  } else {
+    j["body"] = hex(std::get<J3dRawSection>(s).body);
+  }
+  return j;
+}
+
+Json j3d_json(const J3dFile& f) {
+  Json sections = Json::array();
+  for (const J3dSection& s : f.sections) sections.push_back(j3d_section_json(s));
+  return Json{{"type", fixed_string(f.type)}, {"header_0x10", hex(f.header_0x10)}, {"padding", f.padding},
+              {"sections", sections}};
+}
+
 }  // namespace
 
 Json to_json(const Document& d) {
@@ -466,8 +550,10 @@ Json to_json(const Document& d) {
     verbatim(j, "tail", tmh->tail);
   } else if (const auto* pac = std::get_if<Pac>(&d)) {
     j["pac"] = pac_json(*pac);
+  } else if (const auto* bwm = std::get_if<Bwm>(&d)) {
+    j["bwm"] = bwm_json(*bwm);
   } else {
-    j["bwm"] = bwm_json(std::get<Bwm>(d));
+    j["j3d"] = j3d_json(std::get<J3dFile>(d));
   }
   j["verbatim_bytes"] = verbatim_bytes(d);
   return j;

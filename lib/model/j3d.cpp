@@ -1,0 +1,71 @@
+#include "model/j3d.hpp"
+
+#include <type_traits>
+
+namespace remodel {
+
+std::uint16_t j3d_name_hash(const std::string& name) {
+  std::uint16_t hash = 0;
+  for (char ch : name) {
+    hash = static_cast<std::uint16_t>(hash * 3 + static_cast<std::int16_t>(static_cast<signed char>(ch)));
+  }
+  return hash;
+}
+
+std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
+  static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+  if (slot >= 13) return 0;
+  const std::uint32_t attribute = attribute_of_slot[slot];
+  for (const J3dVertexFormat& f : vtx.formats) {
+    if (f.attribute != attribute) continue;
+    static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
+    if (attribute == 11 || attribute == 12) {
+      static const std::size_t color_size[6] = {2, 3, 4, 2, 3, 4};
+      return f.type < 6 ? color_size[f.type] : 0;
+    }
+    if (f.type >= 5) return 0;
+    std::size_t components = 0;
+    if (attribute == 9) components = f.components == 0 ? 2 : 3;
+    else if (attribute == 10) components = f.components == 1 ? 9 : 3;
+    else if (attribute == 0x19) components = 9;
+    else components = f.components == 0 ? 1 : 2;
+    return components * type_size[f.type];
+  }
+  return 0;
+}
+
+std::string j3d_section_magic(const J3dSection& s) {
+  return std::visit([](const auto& v) -> std::string {
+    using T = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<T, J3dInf1>) return "INF1";
+    else if constexpr (std::is_same_v<T, J3dVtx1>) return "VTX1";
+    else if constexpr (std::is_same_v<T, J3dEvp1>) return "EVP1";
+    else if constexpr (std::is_same_v<T, J3dDrw1>) return "DRW1";
+    else if constexpr (std::is_same_v<T, J3dJnt1>) return "JNT1";
+    else return std::string(v.magic.begin(), v.magic.end());
+  }, s);
+}
+
+namespace {
+
+std::size_t gap_size(const J3dGap& g) { return g ? g->size() : 0; }
+
+}  // namespace
+
+std::size_t verbatim_bytes(const J3dFile& f) {
+  std::size_t n = 0;
+  for (const J3dSection& s : f.sections) {
+    if (const auto* inf = std::get_if<J3dInf1>(&s)) n += gap_size(inf->gap_after_hierarchy);
+    if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {
+      n += gap_size(vtx->gap_after_formats);
+      for (const J3dVertexArray& a : vtx->arrays) n += gap_size(a.gap_after);
+    }
+    if (const auto* evp = std::get_if<J3dEvp1>(&s)) n += gap_size(evp->gap_after_indices) + gap_size(evp->gap_after_matrices);
+    if (const auto* drw = std::get_if<J3dDrw1>(&s)) n += gap_size(drw->gap_after_flags) + gap_size(drw->gap_after_indices);
+    if (const auto* jnt = std::get_if<J3dJnt1>(&s)) n += gap_size(jnt->gap_after_remap) + gap_size(jnt->gap_after_names);
+    if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
+  }
+  return n;
+}
+
+}  // namespace remodel

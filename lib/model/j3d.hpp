@@ -1,0 +1,136 @@
+// Nintendo J3D models (BMD/BDL): the file, its sections and their tables, as stored. Big-endian.
+// Layout facts: ../shared/formats/notes-j3d.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/bytes.hpp"
+#include "model/error.hpp"
+#include "model/field_mark.hpp"
+
+namespace remodel {
+
+// Gaps between tables: nullopt = the canonical filler (a prefix of "This is padding data to
+// alignment." restarted in every gap, up to the table's alignment); otherwise the bytes as stored.
+using J3dGap = std::optional<Bytes>;
+
+// ResNTAB: names with their hashes; the writer computes hashes and offsets.
+struct J3dNameTable {
+  std::uint16_t unknown_0x02 = 0xFFFF;
+  std::vector<std::string> names;
+};
+std::uint16_t j3d_name_hash(const std::string& name);  // hash * 3 + c, c a signed char
+
+// ---- INF1: the scene hierarchy ----
+struct J3dNode {
+  std::uint16_t type = 0;  // 0x10 joint, 0x11 material, 0x12 shape
+  std::uint16_t index = 0;
+  std::vector<J3dNode> children;  // written between an open (0x01) and a close (0x02) node
+};
+
+struct J3dInf1 {
+  std::uint16_t flags = 0;
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::uint32_t packet_count = 0;
+  std::uint32_t vertex_count = 0;
+  std::vector<J3dNode> roots;
+  J3dGap gap_after_hierarchy;
+};
+inline constexpr std::size_t kJ3dMaxDepth = 256;
+
+// ---- VTX1: vertex formats and attribute arrays ----
+struct J3dVertexFormat {
+  std::uint32_t attribute = 0;  // GX attribute: 9 position, 10 normal, 11-12 colour, 13-20 UV
+  std::uint32_t components = 0;
+  std::uint32_t type = 0;       // 0 u8, 1 s8, 2 u16, 3 s16, 4 f32; colours 0-5
+  std::uint8_t frac = 0;        // fixed-point shift
+  std::array<std::uint8_t, 3> unknown_0x0d{0xFF, 0xFF, 0xFF};
+};
+
+struct J3dVertexArray {
+  std::uint8_t slot = 0;  // 0 position, 1 normal, 2 NBT, 3-4 colour, 5-12 UV (the header's offset order)
+  Bytes data;             // elements as stored, big-endian
+  J3dGap gap_after;
+};
+
+struct J3dVtx1 {
+  std::vector<J3dVertexFormat> formats;  // without the 0xFF terminator
+  J3dVertexFormat terminator{0xFF, 1, 0, 0, {0xFF, 0xFF, 0xFF}};
+  J3dGap gap_after_formats;
+  std::vector<J3dVertexArray> arrays;  // in file order
+};
+
+// Bytes per element of the array in `slot`, from the format that describes it (0 when none does).
+std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot);
+
+// ---- EVP1: envelopes ----
+struct J3dEnvelope {
+  std::vector<std::uint16_t> joints;
+  std::vector<float> weights;
+};
+
+struct J3dEvp1 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<J3dEnvelope> envelopes;
+  std::vector<std::array<float, 12>> inverse_binds;  // 3x4, one per joint
+  J3dGap gap_after_indices, gap_after_matrices;
+};
+
+// ---- DRW1: draw matrices ----
+struct J3dDrw1 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<std::uint8_t> weighted;  // 0 = joint, 1 = envelope
+  std::vector<std::uint16_t> indices;  // joint or EVP1 index
+  J3dGap gap_after_flags, gap_after_indices;
+};
+
+// ---- JNT1: joints ----
+struct J3dJoint {
+  std::uint16_t flags = 0;
+  std::uint8_t inherit_scale = 0;  // 1 = do not inherit the parent's scale
+  std::uint8_t unknown_0x03 = 0xFF;
+  std::array<float, 3> scale{1, 1, 1};
+  std::array<std::int16_t, 3> rotation{};  // 0x8000 = 180 degrees
+  std::uint16_t unknown_0x16 = 0xFFFF;
+  std::array<float, 3> translation{};
+  float radius = 0;
+  std::array<float, 3> min{}, max{};
+};
+
+struct J3dJnt1 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<J3dJoint> joints;
+  std::vector<std::uint16_t> remap;
+  J3dNameTable names;
+  J3dGap gap_after_remap, gap_after_names;
+};
+
+// A section this version keeps as its bytes: counted as verbatim in full.
+struct J3dRawSection {
+  std::array<std::uint8_t, 4> magic{};
+  Bytes body;  // everything after the 8-byte section header
+};
+
+using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dRawSection>;
+std::string j3d_section_magic(const J3dSection& s);
+
+inline constexpr char kJ3dNintendoPadding[] = "This is padding data to alignment.";
+inline constexpr char kJ3dSuperBmdPadding[] = "Model made with SuperBMD";
+
+struct J3dFile {
+  std::array<std::uint8_t, 4> type{'b', 'm', 'd', '3'};  // "bmd3" or "bdl4"
+  std::string padding = kJ3dNintendoPadding;               // the gap filler this file's writer used
+  std::array<std::uint8_t, 16> header_0x10{};              // "SVR3" + FF x 12, FF x 16, a tool's name...
+  std::vector<J3dSection> sections;
+};
+
+Result<J3dFile> read_j3d(ByteSpan bytes);
+Result<Bytes> write_j3d(const J3dFile& file, std::vector<FieldMark>* marks = nullptr);
+std::size_t verbatim_bytes(const J3dFile& file);
+
+}  // namespace remodel

@@ -1,0 +1,18 @@
+// Internal: what every J3D section reader shares: padding gaps and name tables.
+#pragma once
+
+#include "model/j3d.hpp"
+#include "reader/cursor.hpp"
+
+namespace remodel {
+
+// The bytes from the cursor to `target` (relative to the section start, which is offset 0 of the
+// section's cursor): nullopt when they are exactly the canonical filler up to `alignment`.
+J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field);
+// Whether the bytes are the filler, restarted at their first byte and repeated as needed.
+bool j3d_is_filler(ByteSpan bytes, const std::string& filler);
+// A name table at the cursor; fails on tables the writer could not reproduce (hash or offset
+// layout other than Nintendo's).
+J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
+
+}  // namespace remodel

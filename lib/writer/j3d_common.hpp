@@ -1,0 +1,13 @@
+// Internal: what every J3D section writer shares: padding gaps and name tables.
+#pragma once
+
+#include "model/j3d.hpp"
+#include "writer/byte_writer.hpp"
+
+namespace remodel {
+
+// Pads to `alignment` relative to `base` with the canonical filler, or writes the stored gap.
+void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap);
+void write_j3d_names(ByteWriter& w, const J3dNameTable& names);
+
+}  // namespace remodel

@@ -1,0 +1,169 @@
+#include <gtest/gtest.h>
+
+#include "model/document.hpp"
+#include "model/j3d.hpp"
+#include "round_trip.hpp"
+#include "samples.hpp"
+
+namespace remodel {
+namespace {
+
+// ---- a J3D file with one INF1 section, written by hand from j3d-bmd-bdl.md and notes-j3d.md ----
+
+void be16(Bytes& b, std::uint16_t v) {
+  b.push_back(static_cast<std::uint8_t>(v >> 8));
+  b.push_back(static_cast<std::uint8_t>(v));
+}
+void be32(Bytes& b, std::uint32_t v) {
+  be16(b, static_cast<std::uint16_t>(v >> 16));
+  be16(b, static_cast<std::uint16_t>(v));
+}
+void text(Bytes& b, const char* s) {
+  for (; *s != '\0'; ++s) b.push_back(static_cast<std::uint8_t>(*s));
+}
+
+// Joint 0 { material 0 { shape 0 } }, shape 1: 9 nodes + terminator = 0x28 bytes after the
+// 0x18 header, so 0x40 with 0x18 bytes of "This is padding data to" filler... up to 0x60.
+Bytes golden_inf1_file(const std::vector<std::pair<std::uint16_t, std::uint16_t>>& nodes) {
+  Bytes section;
+  text(section, "INF1");
+  be32(section, 0);  // size, patched below
+  be16(section, 1);  // flags
+  be16(section, 0xFFFF);
+  be32(section, 3);    // packets
+  be32(section, 100);  // vertices
+  be32(section, 0x18);
+  for (auto [type, index] : nodes) {
+    be16(section, type);
+    be16(section, index);
+  }
+  const char* filler = "This is padding data to alignment.";
+  for (std::size_t i = 0; section.size() % 32 != 0; ++i) section.push_back(static_cast<std::uint8_t>(filler[i]));
+  for (int k = 0; k < 4; ++k) section[4 + k] = static_cast<std::uint8_t>(section.size() >> (24 - 8 * k));
+  Bytes file;
+  text(file, "J3D2bmd3");
+  be32(file, static_cast<std::uint32_t>(0x20 + section.size()));
+  be32(file, 1);
+  text(file, "SVR3");
+  file.insert(file.end(), 12, 0xFF);
+  file.insert(file.end(), section.begin(), section.end());
+  return file;
+}
+
+const std::vector<std::pair<std::uint16_t, std::uint16_t>> kHierarchy = {
+    {0x10, 0}, {1, 0}, {0x11, 0}, {1, 0}, {0x12, 0}, {2, 0}, {2, 0}, {0x12, 1}, {0, 0}};
+
+TEST(J3dGolden, HierarchyReadsAsATree) {
+  const Bytes b = golden_inf1_file(kHierarchy);
+  ASSERT_EQ(b.size(), 0x60u);
+  ASSERT_EQ(detect_format(b), Format::j3d);
+  auto r = read_j3d(b);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->sections.size(), 1u);
+  const auto& inf = std::get<J3dInf1>(r->sections[0]);
+  EXPECT_EQ(inf.vertex_count, 100u);
+  ASSERT_EQ(inf.roots.size(), 2u);
+  EXPECT_EQ(inf.roots[0].type, 0x10);
+  ASSERT_EQ(inf.roots[0].children.size(), 1u);
+  EXPECT_EQ(inf.roots[0].children[0].type, 0x11);
+  ASSERT_EQ(inf.roots[0].children[0].children.size(), 1u);
+  EXPECT_EQ(inf.roots[0].children[0].children[0].type, 0x12);
+  EXPECT_EQ(inf.roots[1].index, 1);
+  EXPECT_FALSE(inf.gap_after_hierarchy.has_value());
+  EXPECT_EQ(r->padding, kJ3dNintendoPadding);
+  EXPECT_EQ(verbatim_bytes(*r), 0u);
+  auto w = write_j3d(*r);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(*w, b);
+}
+
+TEST(J3dGolden, EditedHierarchyWritesSizesAndPadding) {
+  auto r = read_j3d(golden_inf1_file(kHierarchy));
+  ASSERT_TRUE(r.ok());
+  auto& inf = std::get<J3dInf1>(r->sections[0]);
+  inf.roots[1].children.push_back(J3dNode{0x11, 1, {}});  // adds open, material, close: 12 bytes
+  auto w = write_j3d(*r);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*w, golden_inf1_file({{0x10, 0}, {1, 0}, {0x11, 0}, {1, 0}, {0x12, 0}, {2, 0}, {2, 0}, {0x12, 1}, {1, 0},
+                                  {0x11, 1}, {2, 0}, {0, 0}}));
+}
+
+TEST(J3dGolden, NameHashUsesSignedChars) {
+  EXPECT_EQ(j3d_name_hash(""), 0);
+  EXPECT_EQ(j3d_name_hash("a"), 97);
+  EXPECT_EQ(j3d_name_hash("ab"), 97 * 3 + 98);
+  EXPECT_EQ(j3d_name_hash("\xE9"), 0xFFE9);  // -23 as a signed char
+}
+
+TEST(J3dBadInput, HierarchyTooDeep) {
+  std::vector<std::pair<std::uint16_t, std::uint16_t>> nodes;
+  for (int i = 0; i < 300; ++i) {
+    nodes.push_back({0x10, 0});
+    nodes.push_back({1, 0});
+  }
+  nodes.push_back({0x10, 0});
+  for (int i = 0; i < 300; ++i) nodes.push_back({2, 0});
+  nodes.push_back({0, 0});
+  auto r = read_j3d(golden_inf1_file(nodes));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "INF1.node.type");
+  EXPECT_NE(r.error().message.find("deeper"), std::string::npos);
+}
+
+TEST(J3dBadInput, HierarchyThatClosesTooMuchOrNeverEnds) {
+  auto closes = read_j3d(golden_inf1_file({{0x10, 0}, {2, 0}, {0, 0}}));
+  ASSERT_FALSE(closes.ok());
+  EXPECT_EQ(closes.error().code, ErrorCode::bad_value);
+  EXPECT_EQ(closes.error().offset, 0x20u + 0x18 + 4);
+  Bytes open = golden_inf1_file({{0x10, 0}, {1, 0}, {0x10, 1}, {0x10, 2}});  // no terminator
+  auto r = read_j3d(open);
+  ASSERT_FALSE(r.ok());
+}
+
+TEST(J3dSamples, RoundTripWithStructuredSectionsFullyExplained) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  for (const auto& path : files) {
+    ASSERT_TRUE(test::expect_round_trip(path).has_value()) << path;
+    auto f = read_j3d(test::load_file(path));
+    ASSERT_TRUE(f.ok());
+    // Every byte of INF1, VTX1, EVP1, DRW1 and JNT1 comes from the structure and the file's filler.
+    std::size_t raw = 0;
+    for (const J3dSection& s : f->sections) {
+      if (const auto* r = std::get_if<J3dRawSection>(&s)) raw += 8 + r->body.size();
+    }
+    EXPECT_EQ(verbatim_bytes(*f), raw) << path;
+  }
+}
+
+TEST(J3dSamples, KnownFacts) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  for (const auto& path : files) {
+    auto f = read_j3d(test::load_file(path));
+    ASSERT_TRUE(f.ok()) << path;
+    const std::string name = path.filename().string();
+    if (name.rfind("superbmd_", 0) == 0) {
+      EXPECT_EQ(f->padding, kJ3dSuperBmdPadding) << name;
+    }
+    if (name.rfind("ww_", 0) == 0) {
+      EXPECT_EQ(f->padding, kJ3dNintendoPadding) << name;
+    }
+    for (const J3dSection& s : f->sections) {
+      if (const auto* drw = std::get_if<J3dDrw1>(&s); drw && name == "ww_cl.bdl") {
+        // The envelope run is written twice in skinned Nintendo files.
+        std::size_t weighted = 0;
+        for (std::uint8_t w : drw->weighted) weighted += w;
+        EXPECT_EQ(weighted % 2, 0u);
+      }
+      if (const auto* evp = std::get_if<J3dEvp1>(&s); evp && !evp->envelopes.empty()) {
+        for (const J3dEnvelope& e : evp->envelopes) {
+          float sum = 0;
+          for (float w : e.weights) sum += w;
+          EXPECT_NEAR(sum, 1.0f, 1e-3) << name;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace remodel
