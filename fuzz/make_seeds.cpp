@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   save("bwm", "skin.bwm", golden::bwm_skin());
 
   // A small J3D: a joint, a material and a shape in INF1, three float positions, one rigid draw
-  // matrix, one joint; SHP1, MAT3 and TEX1 as short raw sections.
+  // matrix, one joint, one 8x4 I8 texture; SHP1 and MAT3 as short raw sections.
   J3dFile j3d;
   J3dInf1 inf;
   inf.vertex_count = 3;
@@ -87,13 +87,22 @@ int main(int argc, char** argv) {
   jnt.joints.resize(1);
   jnt.remap = {0};
   jnt.names.names = {"root"};
+  J3dTex1 tex;
+  tex.textures.resize(1);
+  tex.textures[0].format = 1;  // I8, 8x4: one 32-byte tile
+  tex.textures[0].width = 8;
+  tex.textures[0].height = 4;
+  tex.textures[0].palette_block = 0;
+  tex.blocks.push_back(J3dTexBlock{Bytes(32, 0x80), std::nullopt});
+  tex.names.names = {"grey"};
   j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt};
-  for (const char* magic : {"SHP1", "MAT3", "TEX1"}) {
+  for (const char* magic : {"SHP1", "MAT3"}) {
     J3dRawSection raw;
     std::copy(magic, magic + 4, raw.magic.begin());
     raw.body.assign(24, 0);
     j3d.sections.push_back(raw);
   }
+  j3d.sections.push_back(tex);
   save("j3d", "demo.bmd", write_j3d(j3d));
   return 0;
 }

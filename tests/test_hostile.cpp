@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
 #include "bwm_golden.hpp"
@@ -104,6 +105,19 @@ TEST(Hostile, J3dSamplesTruncatedAndPatched) {
     ++attacked;
   }
   EXPECT_GT(attacked, 0u);
+}
+
+// The committed seeds are the project's own files: each must read and write back exactly.
+TEST(Hostile, CommittedSeedsRoundTrip) {
+  std::size_t seeds = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(REMODEL_CORPUS)) {
+    if (!e.is_regular_file()) continue;
+    const Bytes b = test::load_file(e.path());
+    test::expect_clean(b, e.path().string());
+    EXPECT_TRUE(read_document(b).ok()) << e.path() << " does not read";
+    ++seeds;
+  }
+  EXPECT_GT(seeds, 10u);
 }
 
 TEST(Hostile, HugeCountsDoNotAllocate) {

@@ -1,5 +1,6 @@
 #include "model/j3d.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace remodel {
@@ -34,6 +35,24 @@ std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
   return 0;
 }
 
+std::size_t gx_image_size(std::uint8_t format, std::uint16_t width, std::uint16_t height, std::uint8_t levels) {
+  struct Tile {
+    std::uint8_t w, h, bytes;
+  };
+  static const Tile tiles[15] = {{8, 8, 32}, {8, 4, 32}, {8, 4, 32}, {4, 4, 32}, {4, 4, 32}, {4, 4, 32}, {4, 4, 64}, {0, 0, 0},
+                                 {8, 8, 32}, {8, 4, 32}, {4, 4, 32}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {8, 8, 32}};
+  if (format >= 15 || tiles[format].bytes == 0) return 0;
+  const Tile t = tiles[format];
+  std::size_t total = 0;
+  std::size_t w = width, h = height;
+  for (std::size_t level = 0; level < std::max<std::size_t>(levels, 1); ++level) {
+    total += (w + t.w - 1) / t.w * ((h + t.h - 1) / t.h) * t.bytes;
+    w = std::max<std::size_t>(w / 2, 1);
+    h = std::max<std::size_t>(h / 2, 1);
+  }
+  return total;
+}
+
 std::string j3d_section_magic(const J3dSection& s) {
   return std::visit([](const auto& v) -> std::string {
     using T = std::decay_t<decltype(v)>;
@@ -42,6 +61,7 @@ std::string j3d_section_magic(const J3dSection& s) {
     else if constexpr (std::is_same_v<T, J3dEvp1>) return "EVP1";
     else if constexpr (std::is_same_v<T, J3dDrw1>) return "DRW1";
     else if constexpr (std::is_same_v<T, J3dJnt1>) return "JNT1";
+    else if constexpr (std::is_same_v<T, J3dTex1>) return "TEX1";
     else return std::string(v.magic.begin(), v.magic.end());
   }, s);
 }
@@ -63,6 +83,10 @@ std::size_t verbatim_bytes(const J3dFile& f) {
     if (const auto* evp = std::get_if<J3dEvp1>(&s)) n += gap_size(evp->gap_after_indices) + gap_size(evp->gap_after_matrices);
     if (const auto* drw = std::get_if<J3dDrw1>(&s)) n += gap_size(drw->gap_after_flags) + gap_size(drw->gap_after_indices);
     if (const auto* jnt = std::get_if<J3dJnt1>(&s)) n += gap_size(jnt->gap_after_remap) + gap_size(jnt->gap_after_names);
+    if (const auto* tex = std::get_if<J3dTex1>(&s)) {
+      n += gap_size(tex->gap_after_header) + gap_size(tex->gap_after_names);
+      for (const J3dTexBlock& b : tex->blocks) n += gap_size(b.gap_after);
+    }
     if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
   }
   return n;

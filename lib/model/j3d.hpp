@@ -110,13 +110,49 @@ struct J3dJnt1 {
   J3dGap gap_after_remap, gap_after_names;
 };
 
+// ---- TEX1: BTI headers and their image and palette data ----
+struct J3dTexture {  // the 0x20-byte BTI header; data offsets resolved to blocks
+  std::uint8_t format = 0;  // GX: 0 I4, 1 I8, 2 IA4, 3 IA8, 4 RGB565, 5 RGB5A3, 6 RGBA8, 8 C4, 9 C8, 10 C14X2, 14 CMPR
+  std::uint8_t alpha = 0;
+  std::uint16_t width = 0, height = 0;
+  std::uint8_t wrap_s = 0, wrap_t = 0;
+  std::uint8_t palette_enable = 0;
+  std::uint8_t palette_format = 0;
+  std::uint16_t palette_count = 0;
+  // The block the palette offset points at; for textures without a palette Nintendo's tool stores
+  // its palette cursor there, RiiStudio's resave stores 0 (the header itself).
+  std::optional<std::uint32_t> palette_block;
+  std::uint8_t mip_enable = 0, edge_lod = 0, bias_clamp = 0, max_aniso = 0, min_filter = 0, mag_filter = 0;
+  std::int8_t min_lod = 0, max_lod = 0;
+  std::uint8_t mip_count = 1;
+  std::uint8_t unknown_0x19 = 0;  // often non-zero: kept
+  std::int16_t lod_bias = 0;
+  std::uint32_t image_block = 0;
+};
+
+struct J3dTexBlock {  // image or palette data, shared by every header that points at it
+  Bytes data;
+  J3dGap gap_after;
+};
+
+struct J3dTex1 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<J3dTexture> textures;
+  std::vector<J3dTexBlock> blocks;  // in file order
+  J3dNameTable names;
+  J3dGap gap_after_header, gap_after_names;
+};
+
+// Bytes of a GX image: every mip level in whole tiles (0 for an unknown format).
+std::size_t gx_image_size(std::uint8_t format, std::uint16_t width, std::uint16_t height, std::uint8_t levels);
+
 // A section this version keeps as its bytes: counted as verbatim in full.
 struct J3dRawSection {
   std::array<std::uint8_t, 4> magic{};
   Bytes body;  // everything after the 8-byte section header
 };
 
-using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dRawSection>;
+using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dTex1, J3dRawSection>;
 std::string j3d_section_magic(const J3dSection& s);
 
 inline constexpr char kJ3dNintendoPadding[] = "This is padding data to alignment.";

@@ -510,6 +510,31 @@ Json j3d_section_json(const J3dSection& s) {
     j["remap"] = jnt->remap;
     j3d_gap(j, "gap_after_remap", jnt->gap_after_remap);
     j3d_gap(j, "gap_after_names", jnt->gap_after_names);
+  } else if (const auto* tex = std::get_if<J3dTex1>(&s)) {
+    Json textures = Json::array();
+    for (std::size_t i = 0; i < tex->textures.size(); ++i) {
+      const J3dTexture& t = tex->textures[i];
+      textures.push_back(Json{{"name", i < tex->names.names.size() ? tex->names.names[i] : ""},
+                              {"format", t.format}, {"alpha", t.alpha}, {"width", t.width}, {"height", t.height},
+                              {"wrap_s", t.wrap_s}, {"wrap_t", t.wrap_t}, {"palette_enable", t.palette_enable},
+                              {"palette_format", t.palette_format}, {"palette_count", t.palette_count},
+                              {"palette_block", t.palette_block ? Json(*t.palette_block) : Json()},
+                              {"mip_enable", t.mip_enable}, {"edge_lod", t.edge_lod}, {"bias_clamp", t.bias_clamp},
+                              {"max_aniso", t.max_aniso}, {"min_filter", t.min_filter}, {"mag_filter", t.mag_filter},
+                              {"min_lod", t.min_lod}, {"max_lod", t.max_lod}, {"mip_count", t.mip_count},
+                              {"unknown_0x19", t.unknown_0x19}, {"lod_bias", t.lod_bias}, {"image_block", t.image_block}});
+    }
+    Json blocks = Json::array();
+    for (const J3dTexBlock& b : tex->blocks) {
+      Json jb{{"data", hex(b.data)}};
+      j3d_gap(jb, "gap_after", b.gap_after);
+      blocks.push_back(jb);
+    }
+    j["unknown_0x0a"] = tex->unknown_0x0a;
+    j["textures"] = textures;
+    j["blocks"] = blocks;
+    j3d_gap(j, "gap_after_header", tex->gap_after_header);
+    j3d_gap(j, "gap_after_names", tex->gap_after_names);
   } else {
     j["body"] = hex(std::get<J3dRawSection>(s).body);
   }

@@ -215,6 +215,7 @@ J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, con
   if (m == "EVP1") return read_evp1(c, filler);
   if (m == "DRW1") return read_drw1(c, filler);
   if (m == "JNT1") return read_jnt1(c, filler);
+  if (m == "TEX1") return read_j3d_tex1(c, filler);
   return J3dRawSection{magic, c.bytes(c.remaining(), "body")};
 }
 

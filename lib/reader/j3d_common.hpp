@@ -15,4 +15,7 @@ bool j3d_is_filler(ByteSpan bytes, const std::string& filler);
 // layout other than Nintendo's).
 J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
 
+// Section readers kept in their own files; the cursor is on the section, after its 8-byte header.
+J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler);
+
 }  // namespace remodel

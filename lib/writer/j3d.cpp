@@ -203,6 +203,7 @@ Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
       else if (const auto* evp = std::get_if<J3dEvp1>(&s)) write_evp1(w, *evp, base, filler);
       else if (const auto* drw = std::get_if<J3dDrw1>(&s)) write_drw1(w, *drw, base, filler);
       else if (const auto* jnt = std::get_if<J3dJnt1>(&s)) write_jnt1(w, *jnt, base, filler);
+      else if (const auto* tex = std::get_if<J3dTex1>(&s)) write_j3d_tex1(w, *tex, base, filler);
       else w.bytes(std::get<J3dRawSection>(s).body);
       if (w.pos() - base > 0xFFFFFFFFu) w.fail(magic, "the section is larger than 4 GiB");
       w.patch_u32(section_size_at, static_cast<std::uint32_t>(w.pos() - base));
