@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   save("bwm", "skin.bwm", golden::bwm_skin());
 
   // A small J3D: a joint, a material and a shape in INF1, three float positions, one rigid draw
-  // matrix, one joint, one 8x4 I8 texture; SHP1 and MAT3 as short raw sections.
+  // matrix, one joint, a shape drawing one strip, one 8x4 I8 texture; MAT3 as a short raw section.
   J3dFile j3d;
   J3dInf1 inf;
   inf.vertex_count = 3;
@@ -95,8 +95,17 @@ int main(int argc, char** argv) {
   tex.textures[0].palette_block = 0;
   tex.blocks.push_back(J3dTexBlock{Bytes(32, 0x80), std::nullopt});
   tex.names.names = {"grey"};
-  j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt};
-  for (const char* magic : {"SHP1", "MAT3"}) {
+  J3dShp1 shp;
+  shp.shapes.resize(1);
+  shp.shapes[0].packet_count = 1;
+  shp.remap = {0};
+  shp.descriptor_lists = {{J3dVertexDescriptor{9, 3}}};  // 16-bit position indices
+  shp.matrix_table = {0};
+  shp.matrix_groups = {J3dMatrixGroup{0, 1, 0}};
+  shp.packets.resize(1);
+  shp.packets[0].primitives = {J3dPrimitive{0x98, 3, {0, 1, 2}}};
+  j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt, shp};
+  for (const char* magic : {"MAT3"}) {
     J3dRawSection raw;
     std::copy(magic, magic + 4, raw.magic.begin());
     raw.body.assign(24, 0);

@@ -95,6 +95,16 @@ TEST(J3dGolden, NameHashUsesSignedChars) {
   EXPECT_EQ(j3d_name_hash("\xE9"), 0xFFE9);  // -23 as a signed char
 }
 
+TEST(J3dDecode, TrianglesFromStripsFansAndLists) {
+  using Tris = std::vector<std::array<std::uint32_t, 3>>;
+  EXPECT_EQ(j3d_triangles(J3dPrimitive{0x98, 5, {}}), (Tris{{0, 1, 2}, {2, 1, 3}, {2, 3, 4}}));
+  EXPECT_EQ(j3d_triangles(J3dPrimitive{0xA0, 4, {}}), (Tris{{0, 1, 2}, {0, 2, 3}}));
+  EXPECT_EQ(j3d_triangles(J3dPrimitive{0x90, 6, {}}), (Tris{{0, 1, 2}, {3, 4, 5}}));
+  EXPECT_EQ(j3d_triangles(J3dPrimitive{0x99, 3, {}}), (Tris{{0, 1, 2}}));  // VAT 1 is still a strip
+  EXPECT_EQ(j3d_dl_vertex_size({{0, 1}, {9, 3}, {10, 3}, {13, 2}}), 6u);
+  EXPECT_EQ(j3d_dl_vertex_size({{9, 1}}), 0u);  // direct positions: not supported
+}
+
 TEST(J3dBadInput, HierarchyTooDeep) {
   std::vector<std::pair<std::uint16_t, std::uint16_t>> nodes;
   for (int i = 0; i < 300; ++i) {
@@ -118,6 +128,32 @@ TEST(J3dBadInput, HierarchyThatClosesTooMuchOrNeverEnds) {
   Bytes open = golden_inf1_file({{0x10, 0}, {1, 0}, {0x10, 1}, {0x10, 2}});  // no terminator
   auto r = read_j3d(open);
   ASSERT_FALSE(r.ok());
+}
+
+TEST(J3dBadInput, DisplayListOverrunsItsPacket) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  for (const auto& path : files) {
+    if (path.filename() != "sms_watermask.bmd") continue;
+    Bytes b = test::load_file(path);
+    auto f = read_j3d(b);
+    ASSERT_TRUE(f.ok());
+    // Find SHP1's first packet and claim 0xFFFF vertices in its first draw command.
+    std::size_t at = 0x20;
+    while (std::string(b.begin() + at, b.begin() + at + 4) != "SHP1") {
+      at += static_cast<std::size_t>(b[at + 4]) << 24 | b[at + 5] << 16 | b[at + 6] << 8 | b[at + 7];
+    }
+    const std::size_t dl = at + (static_cast<std::size_t>(b[at + 0x20]) << 24 | b[at + 0x21] << 16 | b[at + 0x22] << 8 | b[at + 0x23]);
+    ASSERT_EQ(b[dl] & 0xF8, 0x98);
+    b[dl + 1] = 0xFF;
+    b[dl + 2] = 0xFF;
+    auto r = read_j3d(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::bad_count);
+    EXPECT_EQ(r.error().field, "SHP1.packet[0].vertex_count");
+    EXPECT_EQ(r.error().offset, dl + 1);
+    return;
+  }
+  GTEST_SKIP() << "sms_watermask.bmd not present";
 }
 
 TEST(J3dSamples, RoundTripWithStructuredSectionsFullyExplained) {

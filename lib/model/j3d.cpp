@@ -53,6 +53,49 @@ std::size_t gx_image_size(std::uint8_t format, std::uint16_t width, std::uint16_
   return total;
 }
 
+std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descriptors) {
+  std::size_t n = 0;
+  for (const J3dVertexDescriptor& d : descriptors) {
+    switch (d.type) {
+      case 0: break;
+      case 1:
+        if (d.attribute > 8) return 0;  // direct data other than matrix indices is not supported
+        n += 1;
+        break;
+      case 2: n += 1; break;
+      case 3: n += 2; break;
+      default: return 0;
+    }
+  }
+  return n;
+}
+
+std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p) {
+  std::vector<std::array<std::uint32_t, 3>> out;
+  const std::uint32_t n = p.vertex_count;
+  switch (p.opcode & 0xF8) {
+    case 0x90:
+      for (std::uint32_t i = 0; i + 2 < n; i += 3) out.push_back({i, i + 1, i + 2});
+      break;
+    case 0x98:  // strips alternate winding
+      for (std::uint32_t i = 0; i + 2 < n; ++i) {
+        out.push_back(i % 2 == 0 ? std::array<std::uint32_t, 3>{i, i + 1, i + 2} : std::array<std::uint32_t, 3>{i + 1, i, i + 2});
+      }
+      break;
+    case 0xA0:
+      for (std::uint32_t i = 1; i + 1 < n; ++i) out.push_back({0, i, i + 1});
+      break;
+    case 0x80:  // quads as two triangles each
+      for (std::uint32_t i = 0; i + 3 < n; i += 4) {
+        out.push_back({i, i + 1, i + 2});
+        out.push_back({i, i + 2, i + 3});
+      }
+      break;
+    default: break;
+  }
+  return out;
+}
+
 std::string j3d_section_magic(const J3dSection& s) {
   return std::visit([](const auto& v) -> std::string {
     using T = std::decay_t<decltype(v)>;
@@ -62,6 +105,7 @@ std::string j3d_section_magic(const J3dSection& s) {
     else if constexpr (std::is_same_v<T, J3dDrw1>) return "DRW1";
     else if constexpr (std::is_same_v<T, J3dJnt1>) return "JNT1";
     else if constexpr (std::is_same_v<T, J3dTex1>) return "TEX1";
+    else if constexpr (std::is_same_v<T, J3dShp1>) return "SHP1";
     else return std::string(v.magic.begin(), v.magic.end());
   }, s);
 }
@@ -86,6 +130,10 @@ std::size_t verbatim_bytes(const J3dFile& f) {
     if (const auto* tex = std::get_if<J3dTex1>(&s)) {
       n += gap_size(tex->gap_after_header) + gap_size(tex->gap_after_names);
       for (const J3dTexBlock& b : tex->blocks) n += gap_size(b.gap_after);
+    }
+    if (const auto* shp = std::get_if<J3dShp1>(&s)) {
+      n += gap_size(shp->gap_after_remap) + gap_size(shp->gap_after_matrix_table) + gap_size(shp->gap_after_tables);
+      for (const J3dPacket& p : shp->packets) n += p.raw ? p.raw->size() : 0;
     }
     if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
   }

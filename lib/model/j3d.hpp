@@ -110,6 +110,62 @@ struct J3dJnt1 {
   J3dGap gap_after_remap, gap_after_names;
 };
 
+// ---- SHP1: shapes, vertex descriptors, matrix groups and display-list packets ----
+struct J3dVertexDescriptor {
+  std::uint32_t attribute = 0;  // GX attribute (0 PNMTXIDX, 1-8 TEXnMTXIDX, 9 POS, 10 NRM, 11-12 CLR, 13-20 TEX)
+  std::uint32_t type = 0;       // 0 none, 1 direct, 2 8-bit index, 3 16-bit index
+};
+
+struct J3dShape {  // 0x28 bytes
+  std::uint8_t matrix_type = 0;  // 0 single, 1 billboard, 2 billboard Y, 3 multi
+  std::uint8_t unknown_0x01 = 0xFF;
+  std::uint16_t packet_count = 0;
+  std::uint32_t descriptors = 0;  // index into J3dShp1::descriptor_lists
+  std::uint16_t first_matrix_group = 0;
+  std::uint16_t first_packet = 0;
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  float radius = 0;
+  std::array<float, 3> min{}, max{};
+};
+
+struct J3dMatrixGroup {  // mtx-init, 8 bytes: the matrix table run a packet loads
+  std::uint16_t use_matrix = 0;
+  std::uint16_t count = 0;
+  std::uint32_t first = 0;  // into J3dShp1::matrix_table
+};
+
+struct J3dPrimitive {
+  std::uint8_t opcode = 0x98;  // GX draw command with its VAT in the low 3 bits: 0x90 list, 0x98 strip, 0xA0 fan
+  std::uint16_t vertex_count = 0;
+  std::vector<std::uint16_t> values;  // vertex_count x (descriptors that are present), as stored
+};
+
+struct J3dPacket {
+  std::vector<J3dPrimitive> primitives;  // then GX NOPs (zeros) to the next 32 bytes
+  // Set when the packet holds more zero bytes than the pad to 32 (its stored size).
+  std::optional<std::uint32_t> stored_size;
+  // Set when the packet is not a plain run of draw commands: its bytes, kept as they are.
+  std::optional<Bytes> raw;
+};
+
+struct J3dShp1 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<J3dShape> shapes;
+  std::vector<std::uint16_t> remap;
+  std::vector<std::vector<J3dVertexDescriptor>> descriptor_lists;  // each ends with (0xFF, 0) on disk
+  std::vector<std::uint16_t> matrix_table;                         // DRW1 indices; 0xFFFF = keep
+  std::vector<J3dPacket> packets;
+  std::vector<J3dMatrixGroup> matrix_groups;
+  // Some versions of Nintendo's tool fill to 4 after the remap table before filling to 32.
+  bool remap_filled_to_4 = true;
+  J3dGap gap_after_remap, gap_after_matrix_table, gap_after_tables;
+};
+
+// Bytes one vertex takes in a display list for these descriptors (0 when one is not supported).
+std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descriptors);
+// Triangles (three vertex numbers within the primitive's run, in file order) of one primitive.
+std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p);
+
 // ---- TEX1: BTI headers and their image and palette data ----
 struct J3dTexture {  // the 0x20-byte BTI header; data offsets resolved to blocks
   std::uint8_t format = 0;  // GX: 0 I4, 1 I8, 2 IA4, 3 IA8, 4 RGB565, 5 RGB5A3, 6 RGBA8, 8 C4, 9 C8, 10 C14X2, 14 CMPR
@@ -152,7 +208,7 @@ struct J3dRawSection {
   Bytes body;  // everything after the 8-byte section header
 };
 
-using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dTex1, J3dRawSection>;
+using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dShp1, J3dTex1, J3dRawSection>;
 std::string j3d_section_magic(const J3dSection& s);
 
 inline constexpr char kJ3dNintendoPadding[] = "This is padding data to alignment.";

@@ -510,6 +510,49 @@ Json j3d_section_json(const J3dSection& s) {
     j["remap"] = jnt->remap;
     j3d_gap(j, "gap_after_remap", jnt->gap_after_remap);
     j3d_gap(j, "gap_after_names", jnt->gap_after_names);
+  } else if (const auto* shp = std::get_if<J3dShp1>(&s)) {
+    Json shapes = Json::array();
+    for (const J3dShape& sh : shp->shapes) {
+      shapes.push_back(Json{{"matrix_type", sh.matrix_type}, {"unknown_0x01", sh.unknown_0x01},
+                            {"packet_count", sh.packet_count}, {"descriptors", sh.descriptors},
+                            {"first_matrix_group", sh.first_matrix_group}, {"first_packet", sh.first_packet},
+                            {"unknown_0x0a", sh.unknown_0x0a}, {"radius", number(sh.radius)},
+                            {"min", floats(sh.min)}, {"max", floats(sh.max)}});
+    }
+    Json lists = Json::array();
+    for (const auto& list : shp->descriptor_lists) {
+      Json l = Json::array();
+      for (const J3dVertexDescriptor& d : list) l.push_back(Json::array({d.attribute, d.type}));
+      lists.push_back(l);
+    }
+    Json groups = Json::array();
+    for (const J3dMatrixGroup& g : shp->matrix_groups) groups.push_back(Json{{"use_matrix", g.use_matrix}, {"count", g.count}, {"first", g.first}});
+    Json packets = Json::array();
+    for (const J3dPacket& p : shp->packets) {
+      Json jp = Json::object();
+      if (p.raw) {
+        jp["raw"] = hex(*p.raw);
+      } else {
+        Json prims = Json::array();
+        for (const J3dPrimitive& prim : p.primitives) {
+          prims.push_back(Json{{"opcode", prim.opcode}, {"vertex_count", prim.vertex_count}, {"values", prim.values}});
+        }
+        jp["primitives"] = prims;
+      }
+      if (p.stored_size) jp["stored_size"] = *p.stored_size;
+      packets.push_back(jp);
+    }
+    j["unknown_0x0a"] = shp->unknown_0x0a;
+    j["shapes"] = shapes;
+    j["remap"] = shp->remap;
+    j["descriptor_lists"] = lists;
+    j["matrix_table"] = shp->matrix_table;
+    j["matrix_groups"] = groups;
+    j["packets"] = packets;
+    j["remap_filled_to_4"] = shp->remap_filled_to_4;
+    j3d_gap(j, "gap_after_remap", shp->gap_after_remap);
+    j3d_gap(j, "gap_after_matrix_table", shp->gap_after_matrix_table);
+    j3d_gap(j, "gap_after_tables", shp->gap_after_tables);
   } else if (const auto* tex = std::get_if<J3dTex1>(&s)) {
     Json textures = Json::array();
     for (std::size_t i = 0; i < tex->textures.size(); ++i) {
@@ -535,8 +578,8 @@ Json j3d_section_json(const J3dSection& s) {
     j["blocks"] = blocks;
     j3d_gap(j, "gap_after_header", tex->gap_after_header);
     j3d_gap(j, "gap_after_names", tex->gap_after_names);
-  } else {
-    j["body"] = hex(std::get<J3dRawSection>(s).body);
+  } else if (const auto* raw = std::get_if<J3dRawSection>(&s)) {
+    j["body"] = hex(raw->body);
   }
   return j;
 }

@@ -216,6 +216,7 @@ J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, con
   if (m == "DRW1") return read_drw1(c, filler);
   if (m == "JNT1") return read_jnt1(c, filler);
   if (m == "TEX1") return read_j3d_tex1(c, filler);
+  if (m == "SHP1") return read_j3d_shp1(c, filler);
   return J3dRawSection{magic, c.bytes(c.remaining(), "body")};
 }
 
@@ -229,12 +230,17 @@ bool j3d_is_filler(ByteSpan bytes, const std::string& filler) {
   return true;
 }
 
-J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field) {
+J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field,
+                    std::size_t first_alignment) {
   if (target < c.pos()) c.fail_at(ErrorCode::bad_offset, target, field, "points back inside the table before it");
   if (target > c.size()) c.fail_at(ErrorCode::bad_offset, target, field, "points past the end of the section");
-  const std::size_t canonical = (alignment - c.pos() % alignment) % alignment;
-  ByteSpan s = c.span(target - c.pos(), field);
-  if (s.size() == canonical && j3d_is_filler(s, filler)) return std::nullopt;
+  const std::size_t start = c.pos();
+  const std::size_t first = (first_alignment - start % first_alignment) % first_alignment;
+  const std::size_t second = (alignment - (start + first) % alignment) % alignment;
+  ByteSpan s = c.span(target - start, field);
+  if (s.size() == first + second && j3d_is_filler(s.first(first), filler) && j3d_is_filler(s.subspan(first), filler)) {
+    return std::nullopt;
+  }
   return Bytes(s.begin(), s.end());
 }
 

@@ -8,7 +8,9 @@ namespace remodel {
 
 // The bytes from the cursor to `target` (relative to the section start, which is offset 0 of the
 // section's cursor): nullopt when they are exactly the canonical filler up to `alignment`.
-J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field);
+// With `first_alignment`, the canonical gap is two fills: to that alignment, then restarted to `alignment`.
+J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field,
+                    std::size_t first_alignment = 1);
 // Whether the bytes are the filler, restarted at their first byte and repeated as needed.
 bool j3d_is_filler(ByteSpan bytes, const std::string& filler);
 // A name table at the cursor; fails on tables the writer could not reproduce (hash or offset
@@ -17,5 +19,6 @@ J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
 
 // Section readers kept in their own files; the cursor is on the section, after its 8-byte header.
 J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler);
+J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler);
 
 }  // namespace remodel

@@ -153,14 +153,17 @@ void write_jnt1(ByteWriter& w, const J3dJnt1& s, std::size_t base, const std::st
 
 }  // namespace
 
-void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap) {
+void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap,
+                   std::size_t first_alignment) {
   if (gap) {
     w.bytes(*gap);
     return;
   }
-  const std::size_t n = (alignment - (w.pos() - base) % alignment) % alignment;
-  if (n != 0 && filler.empty()) w.fail("padding", "the file's filler text is empty but a gap needs filling");
-  for (std::size_t i = 0; i < n; ++i) w.u8(static_cast<std::uint8_t>(filler[i % filler.size()]));
+  for (std::size_t a : {first_alignment, alignment}) {
+    const std::size_t n = (a - (w.pos() - base) % a) % a;
+    if (n != 0 && filler.empty()) w.fail("padding", "the file's filler text is empty but a gap needs filling");
+    for (std::size_t i = 0; i < n; ++i) w.u8(static_cast<std::uint8_t>(filler[i % filler.size()]));
+  }
 }
 
 void write_j3d_names(ByteWriter& w, const J3dNameTable& t) {
@@ -204,6 +207,7 @@ Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
       else if (const auto* drw = std::get_if<J3dDrw1>(&s)) write_drw1(w, *drw, base, filler);
       else if (const auto* jnt = std::get_if<J3dJnt1>(&s)) write_jnt1(w, *jnt, base, filler);
       else if (const auto* tex = std::get_if<J3dTex1>(&s)) write_j3d_tex1(w, *tex, base, filler);
+      else if (const auto* shp = std::get_if<J3dShp1>(&s)) write_j3d_shp1(w, *shp, base, filler);
       else w.bytes(std::get<J3dRawSection>(s).body);
       if (w.pos() - base > 0xFFFFFFFFu) w.fail(magic, "the section is larger than 4 GiB");
       w.patch_u32(section_size_at, static_cast<std::uint32_t>(w.pos() - base));

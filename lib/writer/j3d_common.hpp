@@ -7,10 +7,12 @@
 namespace remodel {
 
 // Pads to `alignment` relative to `base` with the canonical filler, or writes the stored gap.
-void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap);
+void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap,
+                   std::size_t first_alignment = 1);
 void write_j3d_names(ByteWriter& w, const J3dNameTable& names);
 
 // Section writers kept in their own files; `base` is the section's start.
 void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std::string& filler);
+void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std::string& filler);
 
 }  // namespace remodel

@@ -1,0 +1,124 @@
+// Writes SHP1: every offset, the descriptor list offsets, packet sizes and offsets from the layout.
+#include <string>
+
+#include "writer/j3d_common.hpp"
+
+namespace remodel {
+
+namespace {
+
+void write_packet(ByteWriter& w, const J3dPacket& p, const std::vector<J3dVertexDescriptor>& descriptors, std::size_t index) {
+  const std::size_t start = w.pos();
+  if (p.raw) {
+    w.bytes(*p.raw);
+    return;
+  }
+  std::size_t present = 0;
+  for (const J3dVertexDescriptor& d : descriptors) present += d.type != 0;
+  for (const J3dPrimitive& prim : p.primitives) {
+    if (prim.values.size() != std::size_t{prim.vertex_count} * present) {
+      w.fail("SHP1.packet[" + std::to_string(index) + "]", "a primitive needs one value per present descriptor per vertex");
+    }
+    w.u8(prim.opcode);
+    w.u16(prim.vertex_count);
+    std::size_t k = 0;
+    for (std::size_t v = 0; v < prim.vertex_count; ++v) {
+      for (const J3dVertexDescriptor& d : descriptors) {
+        if (d.type == 0) continue;
+        if (d.type == 3) {
+          w.u16(prim.values[k++]);
+        } else {
+          w.u8(static_cast<std::uint8_t>(prim.values[k++]));
+        }
+      }
+    }
+  }
+  const std::size_t used = w.pos() - start;
+  const std::size_t size = p.stored_size.value_or(used + (32 - used % 32) % 32);
+  if (size < used) w.fail("SHP1.packet[" + std::to_string(index) + "]", "its stored size is smaller than its primitives");
+  w.fill(size - used, 0);  // GX NOPs
+}
+
+}  // namespace
+
+void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std::string& filler) {
+  if (s.shapes.size() > 0xFFFF || s.remap.size() != s.shapes.size()) w.fail("SHP1", "needs one remap entry per shape");
+  w.u16(static_cast<std::uint16_t>(s.shapes.size()));
+  w.u16(s.unknown_0x0a);
+  const std::size_t offsets_at = w.pos();
+  w.fill(32, 0);
+  const auto offset_here = [&](std::size_t k) { w.patch_u32(offsets_at + 4 * k, static_cast<std::uint32_t>(w.pos() - base)); };
+  offset_here(0);
+  std::vector<std::size_t> shape_at(s.shapes.size());
+  for (std::size_t i = 0; i < s.shapes.size(); ++i) {
+    const J3dShape& sh = s.shapes[i];
+    if (sh.descriptors >= s.descriptor_lists.size()) w.fail("SHP1.shape[" + std::to_string(i) + "]", "refers to a missing descriptor list");
+    if (std::size_t{sh.first_packet} + sh.packet_count > s.packets.size() ||
+        std::size_t{sh.first_matrix_group} + sh.packet_count > s.matrix_groups.size()) {
+      w.fail("SHP1.shape[" + std::to_string(i) + "]", "its packets or matrix groups run past their tables");
+    }
+    shape_at[i] = w.pos();
+    w.mark([&] { return "SHP1.shape[" + std::to_string(i) + "]"; });
+    w.u8(sh.matrix_type);
+    w.u8(sh.unknown_0x01);
+    w.u16(sh.packet_count);
+    w.u16(0);  // descriptor list offset, patched
+    w.u16(sh.first_matrix_group);
+    w.u16(sh.first_packet);
+    w.u16(sh.unknown_0x0a);
+    w.f32(sh.radius);
+    for (float v : sh.min) w.f32(v);
+    for (float v : sh.max) w.f32(v);
+  }
+  offset_here(1);
+  for (std::uint16_t r : s.remap) w.u16(r);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_remap, s.remap_filled_to_4 ? 4 : 1);
+  offset_here(3);
+  const std::size_t pool = w.pos();
+  std::vector<std::size_t> list_at(s.descriptor_lists.size());
+  w.mark([] { return std::string("SHP1.descriptors"); });
+  for (std::size_t i = 0; i < s.descriptor_lists.size(); ++i) {
+    list_at[i] = w.pos() - pool;
+    if (list_at[i] > 0xFFFF) w.fail("SHP1.descriptors", "the pool is larger than a u16 offset reaches");
+    for (const J3dVertexDescriptor& d : s.descriptor_lists[i]) {
+      w.u32(d.attribute);
+      w.u32(d.type);
+    }
+    w.u32(0xFF);
+    w.u32(0);
+  }
+  for (std::size_t i = 0; i < s.shapes.size(); ++i) w.patch_u16(shape_at[i] + 4, static_cast<std::uint16_t>(list_at[s.shapes[i].descriptors]));
+  offset_here(4);
+  w.mark([] { return std::string("SHP1.matrix_table"); });
+  for (std::uint16_t m : s.matrix_table) w.u16(m);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_matrix_table);
+  offset_here(5);
+  const std::size_t dl = w.pos();
+  std::vector<const std::vector<J3dVertexDescriptor>*> owner(s.packets.size(), nullptr);
+  for (const J3dShape& sh : s.shapes) {
+    for (std::size_t k = 0; k < sh.packet_count; ++k) owner[sh.first_packet + k] = &s.descriptor_lists[sh.descriptors];
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> placed(s.packets.size());
+  for (std::size_t i = 0; i < s.packets.size(); ++i) {
+    if (owner[i] == nullptr && !s.packets[i].raw) w.fail("SHP1.packet[" + std::to_string(i) + "]", "no shape draws this packet");
+    const std::size_t at = w.pos();
+    w.mark([&] { return "SHP1.packet[" + std::to_string(i) + "]"; });
+    write_packet(w, s.packets[i], owner[i] != nullptr ? *owner[i] : s.descriptor_lists.front(), i);
+    placed[i] = {w.pos() - at, at - dl};
+  }
+  offset_here(6);
+  w.mark([] { return std::string("SHP1.matrix_groups"); });
+  for (const J3dMatrixGroup& g : s.matrix_groups) {
+    w.u16(g.use_matrix);
+    w.u16(g.count);
+    w.u32(g.first);
+  }
+  offset_here(7);
+  for (const auto& [size, offset] : placed) {
+    w.u32(static_cast<std::uint32_t>(size));
+    w.u32(static_cast<std::uint32_t>(offset));
+  }
+  write_j3d_gap(w, filler, 32, base, s.gap_after_tables);
+}
+
+}  // namespace remodel
