@@ -96,6 +96,20 @@ std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p) {
   return out;
 }
 
+std::size_t j3d_gx_command_size(ByteSpan at) {
+  if (at.empty()) return 0;
+  switch (at[0]) {
+    case 0x61: return 4;
+    case 0x08: return 5;
+    case 0x10: {
+      if (at.size() < 3) return 0;
+      const std::size_t count = (std::size_t{at[1]} << 8 | at[2]) + 1;
+      return 4 + 4 * count;
+    }
+    default: return 0;
+  }
+}
+
 std::string j3d_section_magic(const J3dSection& s) {
   return std::visit([](const auto& v) -> std::string {
     using T = std::decay_t<decltype(v)>;
@@ -106,6 +120,7 @@ std::string j3d_section_magic(const J3dSection& s) {
     else if constexpr (std::is_same_v<T, J3dJnt1>) return "JNT1";
     else if constexpr (std::is_same_v<T, J3dTex1>) return "TEX1";
     else if constexpr (std::is_same_v<T, J3dShp1>) return "SHP1";
+    else if constexpr (std::is_same_v<T, J3dMdl3>) return "MDL3";
     else return std::string(v.magic.begin(), v.magic.end());
   }, s);
 }
@@ -134,6 +149,11 @@ std::size_t verbatim_bytes(const J3dFile& f) {
     if (const auto* shp = std::get_if<J3dShp1>(&s)) {
       n += gap_size(shp->gap_after_remap) + gap_size(shp->gap_after_matrix_table) + gap_size(shp->gap_after_tables);
       for (const J3dPacket& p : shp->packets) n += p.raw ? p.raw->size() : 0;
+    }
+    if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
+      n += gap_size(mdl->gap_after_header) + gap_size(mdl->gap_after_packet_table) + gap_size(mdl->gap_after_pe_modes) +
+           gap_size(mdl->gap_after_indices) + gap_size(mdl->gap_after_names);
+      for (const J3dMdlPacket& p : mdl->packets) n += p.raw ? p.raw->size() : 0;
     }
     if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
   }

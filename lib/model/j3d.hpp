@@ -166,6 +166,37 @@ std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descripto
 // Triangles (three vertex numbers within the primitive's run, in file order) of one primitive.
 std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p);
 
+// ---- MDL3: each material as GX command packets ----
+struct J3dGxCommand {
+  std::uint8_t opcode = 0x61;  // 0x61 BP (4 bytes), 0x10 XF (count-1, address, values), 0x08 CP (register, value)
+  Bytes args;                  // what follows the opcode, as stored
+};
+
+struct J3dMdlPacket {
+  std::vector<J3dGxCommand> commands;  // then zeros (GX NOPs) to the next 32 bytes
+  std::optional<std::uint32_t> stored_size;  // when more zeros follow than the pad to 32
+  std::optional<Bytes> raw;                  // when the packet is not a plain BP/XF/CP stream
+};
+
+struct J3dMdlSubpacket {  // where each part of the material starts inside its packet
+  std::array<std::uint16_t, 6> offsets{};
+  std::uint32_t unknown_0x0c = 0xFFFFFFFF;
+};
+
+struct J3dMdl3 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<J3dMdlPacket> packets;
+  std::vector<J3dMdlSubpacket> subpackets;
+  std::vector<std::array<std::uint32_t, 2>> matrix_info;  // CP MATINDEX A and B
+  std::vector<std::uint8_t> pe_modes;
+  std::vector<std::uint16_t> indices;
+  J3dNameTable names;
+  J3dGap gap_after_header, gap_after_packet_table, gap_after_pe_modes, gap_after_indices, gap_after_names;
+};
+
+// Bytes of a GX command's arguments from its opcode and first bytes; 0 when not a known command.
+std::size_t j3d_gx_command_size(ByteSpan at);
+
 // ---- TEX1: BTI headers and their image and palette data ----
 struct J3dTexture {  // the 0x20-byte BTI header; data offsets resolved to blocks
   std::uint8_t format = 0;  // GX: 0 I4, 1 I8, 2 IA4, 3 IA8, 4 RGB565, 5 RGB5A3, 6 RGBA8, 8 C4, 9 C8, 10 C14X2, 14 CMPR
@@ -208,7 +239,7 @@ struct J3dRawSection {
   Bytes body;  // everything after the 8-byte section header
 };
 
-using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dShp1, J3dTex1, J3dRawSection>;
+using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dShp1, J3dMdl3, J3dTex1, J3dRawSection>;
 std::string j3d_section_magic(const J3dSection& s);
 
 inline constexpr char kJ3dNintendoPadding[] = "This is padding data to alignment.";

@@ -553,6 +553,34 @@ Json j3d_section_json(const J3dSection& s) {
     j3d_gap(j, "gap_after_remap", shp->gap_after_remap);
     j3d_gap(j, "gap_after_matrix_table", shp->gap_after_matrix_table);
     j3d_gap(j, "gap_after_tables", shp->gap_after_tables);
+  } else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
+    Json packets = Json::array();
+    for (const J3dMdlPacket& p : mdl->packets) {
+      Json jp = Json::object();
+      if (p.raw) {
+        jp["raw"] = hex(*p.raw);
+      } else {
+        Json cmds = Json::array();
+        for (const J3dGxCommand& cmd : p.commands) cmds.push_back(Json::array({cmd.opcode, hex(cmd.args)}));
+        jp["commands"] = cmds;
+      }
+      if (p.stored_size) jp["stored_size"] = *p.stored_size;
+      packets.push_back(jp);
+    }
+    Json subpackets = Json::array();
+    for (const J3dMdlSubpacket& sp : mdl->subpackets) subpackets.push_back(Json{{"offsets", sp.offsets}, {"unknown_0x0c", sp.unknown_0x0c}});
+    j["unknown_0x0a"] = mdl->unknown_0x0a;
+    j["names"] = mdl->names.names;
+    j["packets"] = packets;
+    j["subpackets"] = subpackets;
+    j["matrix_info"] = mdl->matrix_info;
+    j["pe_modes"] = mdl->pe_modes;
+    j["indices"] = mdl->indices;
+    j3d_gap(j, "gap_after_header", mdl->gap_after_header);
+    j3d_gap(j, "gap_after_packet_table", mdl->gap_after_packet_table);
+    j3d_gap(j, "gap_after_pe_modes", mdl->gap_after_pe_modes);
+    j3d_gap(j, "gap_after_indices", mdl->gap_after_indices);
+    j3d_gap(j, "gap_after_names", mdl->gap_after_names);
   } else if (const auto* tex = std::get_if<J3dTex1>(&s)) {
     Json textures = Json::array();
     for (std::size_t i = 0; i < tex->textures.size(); ++i) {

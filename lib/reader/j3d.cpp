@@ -217,6 +217,7 @@ J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, con
   if (m == "JNT1") return read_jnt1(c, filler);
   if (m == "TEX1") return read_j3d_tex1(c, filler);
   if (m == "SHP1") return read_j3d_shp1(c, filler);
+  if (m == "MDL3") return read_j3d_mdl3(c, filler);
   return J3dRawSection{magic, c.bytes(c.remaining(), "body")};
 }
 

@@ -20,5 +20,6 @@ J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
 // Section readers kept in their own files; the cursor is on the section, after its 8-byte header.
 J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler);
 J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler);
+J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler);
 
 }  // namespace remodel
