@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   save("bwm", "skin.bwm", golden::bwm_skin());
 
   // A small J3D: a joint, a material and a shape in INF1, three float positions, one rigid draw
-  // matrix, one joint, a shape drawing one strip, one 8x4 I8 texture; MAT3 as a short raw section.
+  // matrix, one joint, a shape drawing one strip, one white material, one 8x4 I8 texture.
   J3dFile j3d;
   J3dInf1 inf;
   inf.vertex_count = 3;
@@ -105,12 +105,35 @@ int main(int argc, char** argv) {
   shp.packets.resize(1);
   shp.packets[0].primitives = {J3dPrimitive{0x98, 3, {0, 1, 2}}};
   j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt, shp};
-  for (const char* magic : {"MAT3"}) {
-    J3dRawSection raw;
-    std::copy(magic, magic + 4, raw.magic.begin());
-    raw.body.assign(24, 0);
-    j3d.sections.push_back(raw);
+  J3dMat3 mat;
+  mat.entries.resize(1);
+  mat.remap = {0};
+  mat.names.names = {"white"};
+  mat.cull_modes = {2, 1, 0};  // Nintendo's pre-seeded back, front, none
+  mat.material_colors = {J3dColor8{255, 255, 255, 255}};
+  mat.channel_counts = {1};
+  mat.color_channels.resize(1);
+  mat.ambient_colors = {J3dColor8{50, 50, 50, 50}};
+  mat.texgen_counts = {1};
+  mat.texgens = {J3dTexGen{1, 4, 60, 0xFF}};
+  mat.textures = {0};
+  mat.tev_orders = {J3dTevOrder{0, 0, 4, 0xFF}};
+  mat.tev_colors = {J3dTevColor{255, 255, 255, 255}};
+  mat.tev_kcolors = {J3dColor8{255, 255, 255, 255}};
+  mat.tev_stage_counts = {1};
+  mat.tev_stages.resize(1);
+  mat.swap_modes.resize(1);
+  mat.swap_tables = {J3dSwapTable{0, 1, 2, 3}};
+  mat.alpha_compares.resize(1);
+  mat.blends.resize(1);
+  mat.zmodes = {J3dZMode{1, 3, 1, 0xFF}};
+  mat.zcompare_locations = {0, 1};
+  mat.dithers = {0, 1};
+  mat.nbt_scales.resize(1);
+  for (std::size_t t = 0; t < kJ3dMatTables; ++t) {
+    if (j3d_mat_table_size(mat, static_cast<J3dMatTable>(t)) != 0) mat.order.push_back(static_cast<J3dMatTable>(t));
   }
+  j3d.sections.push_back(mat);
   j3d.sections.push_back(tex);
   save("j3d", "demo.bmd", write_j3d(j3d));
   return 0;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "model/document.hpp"
 #include "model/j3d.hpp"
 #include "round_trip.hpp"
@@ -156,19 +158,29 @@ TEST(J3dBadInput, DisplayListOverrunsItsPacket) {
   GTEST_SKIP() << "sms_watermask.bmd not present";
 }
 
-TEST(J3dSamples, RoundTripWithStructuredSectionsFullyExplained) {
+TEST(J3dSamples, RoundTripWithEverySectionStructured) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  std::size_t total = 0, verbatim = 0, unexplained_gaps = 0;
   for (const auto& path : files) {
     ASSERT_TRUE(test::expect_round_trip(path).has_value()) << path;
-    auto f = read_j3d(test::load_file(path));
+    const Bytes b = test::load_file(path);
+    auto f = read_j3d(b);
     ASSERT_TRUE(f.ok());
-    // Every byte of INF1, VTX1, EVP1, DRW1 and JNT1 comes from the structure and the file's filler.
-    std::size_t raw = 0;
-    for (const J3dSection& s : f->sections) {
-      if (const auto* r = std::get_if<J3dRawSection>(&s)) raw += 8 + r->body.size();
+    for (const J3dSection& s : f->sections) EXPECT_FALSE(std::holds_alternative<J3dRawSection>(s)) << path;
+    // Besides the uninitialised bytes in material entries and BTI headers, only the two SMS test
+    // maps keep a gap: their MAT3 light table offset points into the colour-channel pool (32 bytes).
+    const std::size_t gaps = verbatim_bytes(*f) - j3d_uninitialised_bytes(*f);
+    if (path.filename().string().rfind("sms_testmap_", 0) == 0) {
+      EXPECT_LE(gaps, 32u) << path;
+    } else {
+      EXPECT_EQ(gaps, 0u) << path;
     }
-    EXPECT_EQ(verbatim_bytes(*f), raw) << path;
+    unexplained_gaps += gaps;
+    total += b.size();
+    verbatim += verbatim_bytes(*f);
   }
+  EXPECT_LT(verbatim * 1000, total);  // under 0.1 percent over all samples
+  std::printf("j3d samples: %zu bytes, %zu verbatim (%zu of them gaps)\n", total, verbatim, unexplained_gaps);
 }
 
 TEST(J3dSamples, KnownFacts) {

@@ -110,6 +110,66 @@ std::size_t j3d_gx_command_size(ByteSpan at) {
   }
 }
 
+std::size_t j3d_mat_table_size(const J3dMat3& m, J3dMatTable t) {
+  switch (t) {
+    case J3dMatTable::entries: return m.entries.size();
+    case J3dMatTable::remap: return m.remap.size();
+    case J3dMatTable::names: return m.names.names.size();
+    case J3dMatTable::indirect: return m.indirect.size();
+    case J3dMatTable::cull: return m.cull_modes.size();
+    case J3dMatTable::material_color: return m.material_colors.size();
+    case J3dMatTable::channel_count: return m.channel_counts.size();
+    case J3dMatTable::color_channel: return m.color_channels.size();
+    case J3dMatTable::ambient_color: return m.ambient_colors.size();
+    case J3dMatTable::light: return m.lights.size();
+    case J3dMatTable::texgen_count: return m.texgen_counts.size();
+    case J3dMatTable::texgen: return m.texgens.size();
+    case J3dMatTable::post_texgen: return m.post_texgens.size();
+    case J3dMatTable::tex_matrix: return m.tex_matrices.size();
+    case J3dMatTable::post_tex_matrix: return m.post_tex_matrices.size();
+    case J3dMatTable::texture: return m.textures.size();
+    case J3dMatTable::tev_order: return m.tev_orders.size();
+    case J3dMatTable::tev_color: return m.tev_colors.size();
+    case J3dMatTable::tev_kcolor: return m.tev_kcolors.size();
+    case J3dMatTable::tev_stage_count: return m.tev_stage_counts.size();
+    case J3dMatTable::tev_stage: return m.tev_stages.size();
+    case J3dMatTable::swap_mode: return m.swap_modes.size();
+    case J3dMatTable::swap_table: return m.swap_tables.size();
+    case J3dMatTable::fog: return m.fogs.size();
+    case J3dMatTable::alpha_compare: return m.alpha_compares.size();
+    case J3dMatTable::blend: return m.blends.size();
+    case J3dMatTable::zmode: return m.zmodes.size();
+    case J3dMatTable::zcompare_location: return m.zcompare_locations.size();
+    case J3dMatTable::dither: return m.dithers.size();
+    case J3dMatTable::nbt_scale: return m.nbt_scales.size();
+  }
+  return 0;
+}
+
+std::size_t j3d_mat_verbatim_bytes(const J3dMat3& m) {
+  std::size_t n = 0;
+  for (const J3dGap& g : m.gaps) n += g ? g->size() : 0;
+  for (const J3dMaterialEntry& e : m.entries) {
+    for (std::uint16_t v : e.unknown_0x12c) n += ((v >> 8) != 0xFF) + ((v & 0xFF) != 0xFF);  // bytes not the 0xFF fill
+  }
+  return n;
+}
+
+std::size_t j3d_uninitialised_bytes(const J3dFile& f) {
+  std::size_t n = 0;
+  for (const J3dSection& s : f.sections) {
+    if (const auto* mat = std::get_if<J3dMat3>(&s)) {
+      for (const J3dMaterialEntry& e : mat->entries) {
+        for (std::uint16_t v : e.unknown_0x12c) n += ((v >> 8) != 0xFF) + ((v & 0xFF) != 0xFF);
+      }
+    }
+    if (const auto* tex = std::get_if<J3dTex1>(&s)) {
+      for (const J3dTexture& t : tex->textures) n += t.unknown_0x19 != 0;
+    }
+  }
+  return n;
+}
+
 std::string j3d_section_magic(const J3dSection& s) {
   return std::visit([](const auto& v) -> std::string {
     using T = std::decay_t<decltype(v)>;
@@ -121,6 +181,7 @@ std::string j3d_section_magic(const J3dSection& s) {
     else if constexpr (std::is_same_v<T, J3dTex1>) return "TEX1";
     else if constexpr (std::is_same_v<T, J3dShp1>) return "SHP1";
     else if constexpr (std::is_same_v<T, J3dMdl3>) return "MDL3";
+    else if constexpr (std::is_same_v<T, J3dMat3>) return "MAT3";
     else return std::string(v.magic.begin(), v.magic.end());
   }, s);
 }
@@ -144,6 +205,7 @@ std::size_t verbatim_bytes(const J3dFile& f) {
     if (const auto* jnt = std::get_if<J3dJnt1>(&s)) n += gap_size(jnt->gap_after_remap) + gap_size(jnt->gap_after_names);
     if (const auto* tex = std::get_if<J3dTex1>(&s)) {
       n += gap_size(tex->gap_after_header) + gap_size(tex->gap_after_names);
+      for (const J3dTexture& t : tex->textures) n += t.unknown_0x19 != 0;  // uninitialised in many files
       for (const J3dTexBlock& b : tex->blocks) n += gap_size(b.gap_after);
     }
     if (const auto* shp = std::get_if<J3dShp1>(&s)) {
@@ -155,6 +217,7 @@ std::size_t verbatim_bytes(const J3dFile& f) {
            gap_size(mdl->gap_after_indices) + gap_size(mdl->gap_after_names);
       for (const J3dMdlPacket& p : mdl->packets) n += p.raw ? p.raw->size() : 0;
     }
+    if (const auto* mat = std::get_if<J3dMat3>(&s)) n += j3d_mat_verbatim_bytes(*mat);
     if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
   }
   return n;

@@ -12,6 +12,7 @@
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/j3d_mat.hpp"
 
 namespace remodel {
 
@@ -166,6 +167,49 @@ std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descripto
 // Triangles (three vertex numbers within the primitive's run, in file order) of one primitive.
 std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p);
 
+// ---- MAT3: materials ----
+struct J3dMat3 {
+  std::uint16_t unknown_0x0a = 0xFFFF;
+  std::vector<J3dMaterialEntry> entries;  // de-duplicated; materials reach them through remap
+  std::vector<std::uint16_t> remap;       // one per material
+  J3dNameTable names;
+  std::vector<J3dIndirectEntry> indirect;
+  std::vector<std::uint32_t> cull_modes;
+  std::vector<J3dColor8> material_colors;
+  std::vector<std::uint8_t> channel_counts;
+  std::vector<J3dColorChannel> color_channels;
+  std::vector<J3dColor8> ambient_colors;
+  std::vector<J3dLight> lights;
+  std::vector<std::uint8_t> texgen_counts;
+  std::vector<J3dTexGen> texgens;
+  std::vector<J3dTexGen> post_texgens;
+  std::vector<J3dTexMatrix> tex_matrices;
+  std::vector<J3dTexMatrix> post_tex_matrices;
+  std::vector<std::uint16_t> textures;
+  std::vector<J3dTevOrder> tev_orders;
+  std::vector<J3dTevColor> tev_colors;
+  std::vector<J3dColor8> tev_kcolors;
+  std::vector<std::uint8_t> tev_stage_counts;
+  std::vector<J3dTevStage> tev_stages;
+  std::vector<J3dSwapMode> swap_modes;
+  std::vector<J3dSwapTable> swap_tables;
+  std::vector<J3dFog> fogs;
+  std::vector<J3dAlphaCompare> alpha_compares;
+  std::vector<J3dBlend> blends;
+  std::vector<J3dZMode> zmodes;
+  std::vector<std::uint8_t> zcompare_locations;
+  std::vector<std::uint8_t> dithers;
+  std::vector<J3dNbtScale> nbt_scales;
+  // Layout facts. `order`: the tables in file order; a table not listed has offset 0. A listed table
+  // whose bit is set in `points_at_next` is empty and shares the next table's offset (no gap).
+  std::vector<J3dMatTable> order;
+  std::uint32_t points_at_next = 0;
+  std::array<J3dGap, kJ3dMatTables> gaps{};  // after each table: canonical = fill to 4 (32 after the last)
+};
+
+std::size_t j3d_mat_table_size(const J3dMat3& m, J3dMatTable t);  // items in a table
+std::size_t j3d_mat_verbatim_bytes(const J3dMat3& m);              // gaps and uninitialised entry bytes
+
 // ---- MDL3: each material as GX command packets ----
 struct J3dGxCommand {
   std::uint8_t opcode = 0x61;  // 0x61 BP (4 bytes), 0x10 XF (count-1, address, values), 0x08 CP (register, value)
@@ -212,7 +256,7 @@ struct J3dTexture {  // the 0x20-byte BTI header; data offsets resolved to block
   std::uint8_t mip_enable = 0, edge_lod = 0, bias_clamp = 0, max_aniso = 0, min_filter = 0, mag_filter = 0;
   std::int8_t min_lod = 0, max_lod = 0;
   std::uint8_t mip_count = 1;
-  std::uint8_t unknown_0x19 = 0;  // often non-zero: kept
+  std::uint8_t unknown_0x19 = 0;  // often non-zero, never explained: kept and counted as verbatim
   std::int16_t lod_bias = 0;
   std::uint32_t image_block = 0;
 };
@@ -239,7 +283,7 @@ struct J3dRawSection {
   Bytes body;  // everything after the 8-byte section header
 };
 
-using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dShp1, J3dMdl3, J3dTex1, J3dRawSection>;
+using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dShp1, J3dMat3, J3dMdl3, J3dTex1, J3dRawSection>;
 std::string j3d_section_magic(const J3dSection& s);
 
 inline constexpr char kJ3dNintendoPadding[] = "This is padding data to alignment.";
@@ -255,5 +299,8 @@ struct J3dFile {
 Result<J3dFile> read_j3d(ByteSpan bytes);
 Result<Bytes> write_j3d(const J3dFile& file, std::vector<FieldMark>* marks = nullptr);
 std::size_t verbatim_bytes(const J3dFile& file);
+// The bytes the structure keeps but cannot explain: material entries' uninitialised run (bytes not
+// 0xFF) and BTI headers' byte 0x19 (when not 0). Part of verbatim_bytes.
+std::size_t j3d_uninitialised_bytes(const J3dFile& file);
 
 }  // namespace remodel

@@ -454,6 +454,141 @@ Json j3d_nodes(const std::vector<J3dNode>& nodes) {
   return a;
 }
 
+template <std::size_t N>
+Json u16s(const std::array<std::uint16_t, N>& a) {
+  return Json(std::vector<std::uint16_t>(a.begin(), a.end()));
+}
+
+Json mat_entry_json(const J3dMaterialEntry& e) {
+  return Json{{"flag", e.flag}, {"cull", e.cull}, {"channel_count", e.channel_count}, {"texgen_count", e.texgen_count},
+              {"tev_stage_count", e.tev_stage_count}, {"zcompare_location", e.zcompare_location}, {"zmode", e.zmode},
+              {"dither", e.dither}, {"material_colors", u16s(e.material_colors)},
+              {"color_channels", u16s(e.color_channels)}, {"ambient_colors", u16s(e.ambient_colors)},
+              {"lights", u16s(e.lights)}, {"texgens", u16s(e.texgens)}, {"post_texgens", u16s(e.post_texgens)},
+              {"tex_matrices", u16s(e.tex_matrices)}, {"post_tex_matrices", u16s(e.post_tex_matrices)},
+              {"textures", u16s(e.textures)}, {"tev_kcolors", u16s(e.tev_kcolors)},
+              {"kcolor_selections", hex(e.kcolor_selections)}, {"kalpha_selections", hex(e.kalpha_selections)},
+              {"tev_orders", u16s(e.tev_orders)}, {"tev_colors", u16s(e.tev_colors)},
+              {"tev_stages", u16s(e.tev_stages)}, {"swap_modes", u16s(e.swap_modes)},
+              {"swap_tables", u16s(e.swap_tables)}, {"unknown_0x12c", u16s(e.unknown_0x12c)}, {"fog", e.fog},
+              {"alpha_compare", e.alpha_compare}, {"blend", e.blend}, {"nbt_scale", e.nbt_scale}};
+}
+
+Json tex_matrix_json(const J3dTexMatrix& m) {
+  return Json{{"projection", m.projection}, {"info", m.info}, {"unknown_0x02", m.unknown_0x02},
+              {"center", floats(m.center)}, {"scale", floats(m.scale)}, {"rotation", m.rotation},
+              {"unknown_0x1a", m.unknown_0x1a}, {"translation", floats(m.translation)},
+              {"effect_matrix", floats(m.effect_matrix)}};
+}
+
+Json mat3_json(const J3dMat3& m) {
+  Json j = Json::object();
+  Json entries = Json::array();
+  for (const J3dMaterialEntry& e : m.entries) entries.push_back(mat_entry_json(e));
+  j["materials"] = m.names.names;
+  j["remap"] = m.remap;
+  j["entries"] = entries;
+  Json indirect = Json::array();
+  for (const J3dIndirectEntry& e : m.indirect) {
+    Json mats = Json::array();
+    for (const J3dIndirectMatrix& im : e.matrices) mats.push_back(Json{{"matrix", floats(im.matrix)}, {"exponent", im.exponent}});
+    Json stages = Json::array();
+    for (const auto& st : e.stages) stages.push_back(hex(st));
+    Json orders = Json::array();
+    for (const auto& o : e.orders) orders.push_back(hex(o));
+    Json scales = Json::array();
+    for (const auto& sc : e.scales) scales.push_back(hex(sc));
+    indirect.push_back(Json{{"enable", e.enable}, {"stage_count", e.stage_count}, {"orders", orders},
+                            {"matrices", mats}, {"scales", scales}, {"stages", stages}});
+  }
+  j["indirect"] = indirect;
+  j["cull_modes"] = m.cull_modes;
+  j["material_colors"] = m.material_colors;
+  j["channel_counts"] = m.channel_counts;
+  Json channels = Json::array();
+  for (const J3dColorChannel& c : m.color_channels) {
+    channels.push_back(Json{{"enable", c.enable}, {"material_source", c.material_source}, {"light_mask", c.light_mask},
+                            {"diffuse_function", c.diffuse_function}, {"attenuation_function", c.attenuation_function},
+                            {"ambient_source", c.ambient_source}});
+  }
+  j["color_channels"] = channels;
+  j["ambient_colors"] = m.ambient_colors;
+  Json lights = Json::array();
+  for (const J3dLight& l : m.lights) {
+    lights.push_back(Json{{"position", floats(l.position)}, {"direction", floats(l.direction)}, {"color", l.color},
+                          {"cos_attenuation", floats(l.cos_attenuation)}, {"distance_attenuation", floats(l.distance_attenuation)}});
+  }
+  j["lights"] = lights;
+  j["texgen_counts"] = m.texgen_counts;
+  const auto texgens = [](const std::vector<J3dTexGen>& v) {
+    Json a = Json::array();
+    for (const J3dTexGen& g : v) a.push_back(Json{{"type", g.type}, {"source", g.source}, {"matrix", g.matrix}});
+    return a;
+  };
+  j["texgens"] = texgens(m.texgens);
+  j["post_texgens"] = texgens(m.post_texgens);
+  Json tm = Json::array();
+  for (const J3dTexMatrix& t : m.tex_matrices) tm.push_back(tex_matrix_json(t));
+  j["tex_matrices"] = tm;
+  Json ptm = Json::array();
+  for (const J3dTexMatrix& t : m.post_tex_matrices) ptm.push_back(tex_matrix_json(t));
+  j["post_tex_matrices"] = ptm;
+  j["textures"] = m.textures;
+  Json orders = Json::array();
+  for (const J3dTevOrder& o : m.tev_orders) orders.push_back(Json{{"texcoord", o.texcoord}, {"texmap", o.texmap}, {"channel", o.channel}});
+  j["tev_orders"] = orders;
+  j["tev_colors"] = m.tev_colors;
+  j["tev_kcolors"] = m.tev_kcolors;
+  j["tev_stage_counts"] = m.tev_stage_counts;
+  Json stages = Json::array();
+  for (const J3dTevStage& t : m.tev_stages) {
+    stages.push_back(Json{{"unknown_0x00", t.unknown_0x00}, {"color_in", t.color_in}, {"color_op", t.color_op},
+                          {"color_bias", t.color_bias}, {"color_scale", t.color_scale}, {"color_clamp", t.color_clamp},
+                          {"color_register", t.color_register}, {"alpha_in", t.alpha_in}, {"alpha_op", t.alpha_op},
+                          {"alpha_bias", t.alpha_bias}, {"alpha_scale", t.alpha_scale}, {"alpha_clamp", t.alpha_clamp},
+                          {"alpha_register", t.alpha_register}, {"unknown_0x13", t.unknown_0x13}});
+  }
+  j["tev_stages"] = stages;
+  Json swaps = Json::array();
+  for (const J3dSwapMode& sm : m.swap_modes) swaps.push_back(Json{{"raster", sm.raster}, {"texture", sm.texture}});
+  j["swap_modes"] = swaps;
+  j["swap_tables"] = m.swap_tables;
+  Json fogs = Json::array();
+  for (const J3dFog& f : m.fogs) {
+    fogs.push_back(Json{{"type", f.type}, {"enable", f.enable}, {"center", f.center}, {"start_z", number(f.start_z)},
+                        {"end_z", number(f.end_z)}, {"near_z", number(f.near_z)}, {"far_z", number(f.far_z)},
+                        {"color", f.color}, {"range_adjustment", f.range_adjustment}});
+  }
+  j["fogs"] = fogs;
+  Json alphas = Json::array();
+  for (const J3dAlphaCompare& a : m.alpha_compares) {
+    alphas.push_back(Json{{"compare0", a.compare0}, {"reference0", a.reference0}, {"operation", a.operation},
+                          {"compare1", a.compare1}, {"reference1", a.reference1}});
+  }
+  j["alpha_compares"] = alphas;
+  Json blends = Json::array();
+  for (const J3dBlend& b : m.blends) blends.push_back(Json{{"type", b.type}, {"source", b.source}, {"destination", b.destination}, {"operation", b.operation}});
+  j["blends"] = blends;
+  Json zmodes = Json::array();
+  for (const J3dZMode& z : m.zmodes) zmodes.push_back(Json{{"enable", z.enable}, {"function", z.function}, {"update", z.update}});
+  j["zmodes"] = zmodes;
+  j["zcompare_locations"] = m.zcompare_locations;
+  j["dithers"] = m.dithers;
+  Json nbts = Json::array();
+  for (const J3dNbtScale& n : m.nbt_scales) nbts.push_back(Json{{"enable", n.enable}, {"scale", floats(n.scale)}});
+  j["nbt_scales"] = nbts;
+  Json order = Json::array();
+  for (J3dMatTable t : m.order) order.push_back(static_cast<int>(t));
+  j["order"] = order;
+  j["points_at_next"] = m.points_at_next;
+  Json gaps = Json::object();
+  for (std::size_t t = 0; t < kJ3dMatTables; ++t) {
+    if (m.gaps[t]) gaps[std::to_string(t)] = hex(*m.gaps[t]);
+  }
+  if (!gaps.empty()) j["gaps"] = gaps;
+  return j;
+}
+
 Json j3d_section_json(const J3dSection& s) {
   Json j{{"magic", j3d_section_magic(s)}};
   if (const auto* inf = std::get_if<J3dInf1>(&s)) {
@@ -606,6 +741,8 @@ Json j3d_section_json(const J3dSection& s) {
     j["blocks"] = blocks;
     j3d_gap(j, "gap_after_header", tex->gap_after_header);
     j3d_gap(j, "gap_after_names", tex->gap_after_names);
+  } else if (const auto* mat = std::get_if<J3dMat3>(&s)) {
+    j.update(mat3_json(*mat));
   } else if (const auto* raw = std::get_if<J3dRawSection>(&s)) {
     j["body"] = hex(raw->body);
   }

@@ -11,14 +11,6 @@ namespace remodel {
 namespace {
 
 
-// The table must start right where the previous one ended: other layouts are not handled yet.
-void expect_at(Cursor& c, std::uint64_t target, const char* field) {
-  if (target != c.pos()) {
-    c.fail(ErrorCode::unsupported, field,
-           "points to " + std::to_string(target) + " but the previous table ends at " + std::to_string(c.pos()) +
-               "; this layout is not supported");
-  }
-}
 
 J3dInf1 read_inf1(Cursor& c, const std::string& filler) {
   J3dInf1 s;
@@ -26,7 +18,7 @@ J3dInf1 read_inf1(Cursor& c, const std::string& filler) {
   s.unknown_0x0a = c.u16("unknown_0x0a");
   s.packet_count = c.u32("packet_count");
   s.vertex_count = c.u32("vertex_count");
-  expect_at(c, c.u32("hierarchy_offset"), "hierarchy_offset");
+  j3d_expect_at(c, c.u32("hierarchy_offset"), "hierarchy_offset");
   // Open (1) and close (2) nodes bracket the children of the node before them.
   std::vector<std::vector<J3dNode>*> stack{&s.roots};
   for (;;) {
@@ -57,23 +49,12 @@ J3dInf1 read_inf1(Cursor& c, const std::string& filler) {
   return s;
 }
 
-std::size_t padding_match(ByteSpan region, std::size_t element, const std::string& filler) {
-  // The longest run at the end that is the filler's prefix and leaves whole elements before it.
-  const std::size_t most = std::min<std::size_t>(31, region.size());
-  for (std::size_t k = most; k > 0; --k) {
-    const std::size_t data = region.size() - k;
-    if (element != 0 && data % element != 0) continue;
-    if (j3d_is_filler(region.subspan(data), filler)) return data;
-  }
-  return element == 0 ? region.size() : region.size() / element * element;
-}
-
 J3dVtx1 read_vtx1(Cursor& c, const std::string& filler) {
   J3dVtx1 s;
   const std::uint32_t format_offset = c.u32("format_offset");
   std::array<std::uint32_t, 13> offsets;
   for (std::uint32_t& o : offsets) o = c.u32("array_offset");
-  expect_at(c, format_offset, "format_offset");
+  j3d_expect_at(c, format_offset, "format_offset");
   for (;;) {
     PathScope scope(c, "format", static_cast<std::int64_t>(s.formats.size()));
     J3dVertexFormat f;
@@ -105,7 +86,7 @@ J3dVtx1 read_vtx1(Cursor& c, const std::string& filler) {
     if (end > c.size() || end < c.pos()) c.fail(ErrorCode::bad_offset, "offset", "points outside the section");
     J3dVertexArray a;
     a.slot = order[i].second;
-    const std::size_t length = padding_match(c.data().subspan(c.pos(), end - c.pos()), j3d_vertex_element_size(s, a.slot), filler);
+    const std::size_t length = j3d_data_length(c.data().subspan(c.pos(), end - c.pos()), j3d_vertex_element_size(s, a.slot), filler);
     a.data = c.bytes(length, "data");
     a.gap_after = read_j3d_gap(c, filler, end, 32, "padding");
     s.arrays.push_back(std::move(a));
@@ -125,12 +106,12 @@ J3dEvp1 read_evp1(Cursor& c, const std::string& filler) {
     s.gap_after_matrices = read_j3d_gap(c, filler, c.size(), 32, "size");
     return s;
   }
-  expect_at(c, counts_at, "counts_offset");
+  j3d_expect_at(c, counts_at, "counts_offset");
   c.check_count(count, 1, "count");
   std::vector<std::uint8_t> counts(count);
   std::size_t total = 0;
   for (std::uint8_t& n : counts) total += (n = c.u8("influence_count"));
-  expect_at(c, indices_at, "indices_offset");
+  j3d_expect_at(c, indices_at, "indices_offset");
   c.check_count(total, 6, "influence_count");
   s.envelopes.resize(count);
   for (std::size_t e = 0; e < count; ++e) {
@@ -142,7 +123,7 @@ J3dEvp1 read_evp1(Cursor& c, const std::string& filler) {
     e.weights.resize(e.joints.size());
     for (float& w : e.weights) w = c.f32("weight");
   }
-  expect_at(c, matrices_at, "matrices_offset");
+  j3d_expect_at(c, matrices_at, "matrices_offset");
   const std::size_t matrices = (c.size() - c.pos()) / 48;  // one per joint up to the section's end pad
   s.inverse_binds.resize(matrices);
   for (auto& m : s.inverse_binds) {
@@ -161,7 +142,7 @@ J3dDrw1 read_drw1(Cursor& c, const std::string& filler) {
   s.unknown_0x0a = c.u16("unknown_0x0a");
   const std::uint32_t flags_at = c.u32("flags_offset");
   const std::uint32_t indices_at = c.u32("indices_offset");
-  expect_at(c, flags_at, "flags_offset");
+  j3d_expect_at(c, flags_at, "flags_offset");
   c.check_count(count, 3, "count");
   s.weighted.resize(count);
   for (std::uint8_t& f : s.weighted) f = c.u8("weighted");
@@ -179,7 +160,7 @@ J3dJnt1 read_jnt1(Cursor& c, const std::string& filler) {
   const std::uint32_t joints_at = c.u32("joints_offset");
   const std::uint32_t remap_at = c.u32("remap_offset");
   const std::uint32_t names_at = c.u32("names_offset");
-  expect_at(c, joints_at, "joints_offset");
+  j3d_expect_at(c, joints_at, "joints_offset");
   c.check_count(count, 0x40, "count");
   s.joints.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
@@ -196,7 +177,7 @@ J3dJnt1 read_jnt1(Cursor& c, const std::string& filler) {
     for (float& v : j.min) v = c.f32("min");
     for (float& v : j.max) v = c.f32("max");
   }
-  expect_at(c, remap_at, "remap_offset");
+  j3d_expect_at(c, remap_at, "remap_offset");
   s.remap.resize(count);
   for (std::uint16_t& r : s.remap) r = c.u16("remap");
   s.gap_after_remap = read_j3d_gap(c, filler, names_at, 4, "names_offset");
@@ -218,10 +199,30 @@ J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, con
   if (m == "TEX1") return read_j3d_tex1(c, filler);
   if (m == "SHP1") return read_j3d_shp1(c, filler);
   if (m == "MDL3") return read_j3d_mdl3(c, filler);
+  if (m == "MAT3") return read_j3d_mat3(c, filler);
   return J3dRawSection{magic, c.bytes(c.remaining(), "body")};
 }
 
 }  // namespace
+
+std::size_t j3d_data_length(ByteSpan region, std::size_t element, const std::string& filler) {
+  // The longest run at the end that is the filler's prefix and leaves whole elements before it.
+  const std::size_t most = std::min<std::size_t>(31, region.size());
+  for (std::size_t k = most; k > 0; --k) {
+    const std::size_t data = region.size() - k;
+    if (element != 0 && data % element != 0) continue;
+    if (j3d_is_filler(region.subspan(data), filler)) return data;
+  }
+  return element == 0 ? region.size() : region.size() / element * element;
+}
+
+void j3d_expect_at(Cursor& c, std::uint64_t target, const char* field) {
+  if (target != c.pos()) {
+    c.fail(ErrorCode::unsupported, field,
+           "points to " + std::to_string(target) + " but the previous table ends at " + std::to_string(c.pos()) +
+               "; this layout is not supported");
+  }
+}
 
 bool j3d_is_filler(ByteSpan bytes, const std::string& filler) {
   if (filler.empty()) return bytes.empty();

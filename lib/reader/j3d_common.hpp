@@ -11,6 +11,11 @@ namespace remodel {
 // With `first_alignment`, the canonical gap is two fills: to that alignment, then restarted to `alignment`.
 J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field,
                     std::size_t first_alignment = 1);
+// Fails unless `target` is where the cursor is: tables that do not follow each other are not handled.
+void j3d_expect_at(Cursor& c, std::uint64_t target, const char* field);
+// How much of `region` is data of `element`-byte items: what is left after the longest trailing run
+// of filler (under 32 bytes) that leaves whole items.
+std::size_t j3d_data_length(ByteSpan region, std::size_t element, const std::string& filler);
 // Whether the bytes are the filler, restarted at their first byte and repeated as needed.
 bool j3d_is_filler(ByteSpan bytes, const std::string& filler);
 // A name table at the cursor; fails on tables the writer could not reproduce (hash or offset
@@ -21,5 +26,6 @@ J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
 J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler);
 J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler);
 J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler);
+J3dMat3 read_j3d_mat3(Cursor& c, const std::string& filler);
 
 }  // namespace remodel

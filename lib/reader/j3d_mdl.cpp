@@ -23,13 +23,6 @@ std::optional<J3dMdlPacket> decode_packet(ByteSpan b) {
   return p;
 }
 
-void expect_here(Cursor& c, std::uint64_t target, const char* field) {
-  if (target != c.pos()) {
-    c.fail(ErrorCode::unsupported, field,
-           "points to " + std::to_string(target) + " but the previous table ends at " + std::to_string(c.pos()) +
-               "; this layout is not supported");
-  }
-}
 
 }  // namespace
 
@@ -55,7 +48,7 @@ J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler) {
   s.packets.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     PathScope scope(c, "packet", static_cast<std::int64_t>(i));
-    expect_here(c, table[i].first, "offset");
+    j3d_expect_at(c, table[i].first, "offset");
     ByteSpan bytes = c.span(table[i].second, "size");
     std::optional<J3dMdlPacket> p = decode_packet(bytes);
     if (!p) {
@@ -64,20 +57,20 @@ J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler) {
     }
     s.packets.push_back(std::move(*p));
   }
-  expect_here(c, subpackets_at, "subpackets_offset");
+  j3d_expect_at(c, subpackets_at, "subpackets_offset");
   c.check_count(count, 16, "count");
   s.subpackets.resize(count);
   for (J3dMdlSubpacket& sp : s.subpackets) {
     for (std::uint16_t& o : sp.offsets) o = c.u16("subpacket.offset");
     sp.unknown_0x0c = c.u32("subpacket.unknown_0x0c");
   }
-  expect_here(c, matrix_at, "matrix_info_offset");
+  j3d_expect_at(c, matrix_at, "matrix_info_offset");
   s.matrix_info.resize(count);
   for (auto& m : s.matrix_info) {
     m[0] = c.u32("matrix_info");
     m[1] = c.u32("matrix_info");
   }
-  expect_here(c, pe_at, "pe_modes_offset");
+  j3d_expect_at(c, pe_at, "pe_modes_offset");
   s.pe_modes.resize(count);
   for (std::uint8_t& m : s.pe_modes) m = c.u8("pe_mode");
   s.gap_after_pe_modes = read_j3d_gap(c, filler, indices_at, 4, "indices_offset");

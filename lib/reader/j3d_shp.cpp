@@ -60,13 +60,6 @@ std::optional<J3dPacket> decode_packet(Cursor& c, std::size_t packet_at, ByteSpa
   return p;
 }
 
-void expect_here(Cursor& c, std::uint64_t target, const char* field) {
-  if (target != c.pos()) {
-    c.fail(ErrorCode::unsupported, field,
-           "points to " + std::to_string(target) + " but the previous table ends at " + std::to_string(c.pos()) +
-               "; this layout is not supported");
-  }
-}
 
 }  // namespace
 
@@ -84,7 +77,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
   const std::uint32_t packets_at = c.u32("packets_offset");
   if (names_at != 0) c.fail_at(ErrorCode::unsupported, 0x14, "names_offset", "SHP1 name tables are not supported");
 
-  expect_here(c, shapes_at, "shapes_offset");
+  j3d_expect_at(c, shapes_at, "shapes_offset");
   c.check_count(count, kShapeSize, "count");
   s.shapes.resize(count);
   std::vector<std::uint16_t> descriptor_offsets(count);
@@ -105,7 +98,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
     group_count = std::max<std::size_t>(group_count, std::size_t{sh.first_matrix_group} + sh.packet_count);
     packet_count = std::max<std::size_t>(packet_count, std::size_t{sh.first_packet} + sh.packet_count);
   }
-  expect_here(c, remap_at, "remap_offset");
+  j3d_expect_at(c, remap_at, "remap_offset");
   s.remap.resize(count);
   for (std::uint16_t& r : s.remap) r = c.u16("remap");
   const std::size_t remap_end = c.pos();
@@ -136,7 +129,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
     }
     s.descriptor_lists.push_back(std::move(list));
   }
-  expect_here(c, matrix_table_at, "matrix_table_offset");
+  j3d_expect_at(c, matrix_table_at, "matrix_table_offset");
   for (std::size_t i = 0; i < count; ++i) {
     const auto it = list_at.find(descriptor_offsets[i]);
     if (it == list_at.end()) {
@@ -157,7 +150,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
     g.first = c.u32("first");
     table_length = std::max<std::size_t>(table_length, std::size_t{g.first} + g.count);
   }
-  expect_here(c, packets_at, "packets_offset");
+  j3d_expect_at(c, packets_at, "packets_offset");
   c.check_count(packet_count, 8, "packets");
   std::vector<std::pair<std::uint32_t, std::uint32_t>> packet_info(packet_count);  // size, offset
   for (auto& p : packet_info) {
@@ -180,7 +173,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
   s.packets.reserve(packet_count);
   for (std::size_t i = 0; i < packet_count; ++i) {
     PathScope scope(c, "packet", static_cast<std::int64_t>(i));
-    expect_here(c, std::uint64_t{dl_at} + packet_info[i].second, "offset");
+    j3d_expect_at(c, std::uint64_t{dl_at} + packet_info[i].second, "offset");
     const std::size_t packet_at = c.pos();
     ByteSpan bytes = c.span(packet_info[i].first, "size");
     std::optional<J3dPacket> p = decode_packet(c, packet_at, bytes, owner[i]);
@@ -190,7 +183,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
     }
     s.packets.push_back(std::move(*p));
   }
-  expect_here(c, groups_at, "matrix_groups_offset");
+  j3d_expect_at(c, groups_at, "matrix_groups_offset");
   c.seek(tables_end, "packets");
   s.gap_after_tables = read_j3d_gap(c, filler, c.size(), 32, "size");
   return s;

@@ -209,6 +209,7 @@ Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
       else if (const auto* tex = std::get_if<J3dTex1>(&s)) write_j3d_tex1(w, *tex, base, filler);
       else if (const auto* shp = std::get_if<J3dShp1>(&s)) write_j3d_shp1(w, *shp, base, filler);
       else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) write_j3d_mdl3(w, *mdl, base, filler);
+      else if (const auto* mat = std::get_if<J3dMat3>(&s)) write_j3d_mat3(w, *mat, base, filler);
       else w.bytes(std::get<J3dRawSection>(s).body);
       if (w.pos() - base > 0xFFFFFFFFu) w.fail(magic, "the section is larger than 4 GiB");
       w.patch_u32(section_size_at, static_cast<std::uint32_t>(w.pos() - base));

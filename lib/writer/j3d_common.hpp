@@ -15,5 +15,6 @@ void write_j3d_names(ByteWriter& w, const J3dNameTable& names);
 void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std::string& filler);
 void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std::string& filler);
 void write_j3d_mdl3(ByteWriter& w, const J3dMdl3& s, std::size_t base, const std::string& filler);
+void write_j3d_mat3(ByteWriter& w, const J3dMat3& s, std::size_t base, const std::string& filler);
 
 }  // namespace remodel
