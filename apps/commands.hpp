@@ -12,5 +12,6 @@ int cmd_info(const Args& args);
 int cmd_check(const Args& args);
 int cmd_dump(const Args& args);
 int cmd_demo(const Args& args);
+int cmd_diff(const Args& args);
 
 }  // namespace remodel::cli

@@ -16,6 +16,7 @@ const char* kUsage =
     "  info FILE [--json]         format, counts and sizes of one file\n"
     "  check PATH... [--json]     read, write and compare every file (directories recursively)\n"
     "  dump FILE                  the file's structure (its Document) as JSON\n"
+    "  diff A B [--json]          the fields in which two files' Documents differ\n"
     "  demo OUT.pmo               write a small skinned, textured PMO built from code\n"
     "\n"
     "Run 'remodel <command> --help' for a command's options.\n"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   if (command == "info") return remodel::cli::cmd_info(args);
   if (command == "check") return remodel::cli::cmd_check(args);
   if (command == "dump") return remodel::cli::cmd_dump(args);
+  if (command == "diff") return remodel::cli::cmd_diff(args);
   if (command == "demo") return remodel::cli::cmd_demo(args);
   std::fprintf(stderr, "remodel: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "samples.hpp"
@@ -88,6 +89,24 @@ TEST(Cli, CheckSamplesDirectory) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find("DIFFERENT"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("kh-bbs-pam-anim"), std::string::npos) << r.out;
+}
+
+TEST(Cli, DiffNamesTheChangedField) {
+  const fs::path dir = temp_dir();
+  const fs::path a = dir / "a.pmo", b = dir / "b.pmo";
+  ASSERT_EQ(run("demo " + a.string()).status, 0);
+  std::ifstream in(a, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bytes[0x18] = static_cast<char>(bytes[0x18] ^ 0x01);  // the lowest bit of the header scale
+  std::ofstream(b, std::ios::binary) << bytes;
+  CliRun same = run("diff " + a.string() + " " + a.string());
+  EXPECT_EQ(same.status, 0) << same.out;
+  CliRun differ = run("diff " + a.string() + " " + b.string());
+  EXPECT_EQ(differ.status, 1) << differ.out;
+  EXPECT_NE(differ.out.find("1 differing field"), std::string::npos) << differ.out;
+  CliRun json = run("diff --json " + a.string() + " " + b.string());
+  EXPECT_NE(json.out.find("\"differences\": 1"), std::string::npos) << json.out;
+  EXPECT_EQ(run("diff " + a.string()).status, 2);
 }
 
 TEST(Cli, InfoAndDumpOnAnimations) {
