@@ -4,6 +4,7 @@
 
 #include "model/document.hpp"
 #include "model/j3d.hpp"
+#include "model/j3d_decode.hpp"
 #include "round_trip.hpp"
 #include "samples.hpp"
 
@@ -107,6 +108,59 @@ TEST(J3dDecode, TrianglesFromStripsFansAndLists) {
   EXPECT_EQ(j3d_dl_vertex_size({{9, 1}}), 0u);  // direct positions: not supported
 }
 
+TEST(J3dDecode, FixedPointArrays) {
+  J3dVtx1 vtx;
+  vtx.formats = {J3dVertexFormat{9, 1, 3, 8, {0xFF, 0xFF, 0xFF}}};  // XYZ s16, 8 fraction bits
+  vtx.arrays = {J3dVertexArray{0, Bytes{0x01, 0x00, 0xFF, 0x00, 0x00, 0x80}, std::nullopt}};
+  auto a = j3d_decode_array(vtx, 0);
+  ASSERT_TRUE(a.ok()) << a.error().describe();
+  EXPECT_EQ(a->components, 3u);
+  EXPECT_EQ(a->values, (std::vector<float>{1.0f, -1.0f, 0.5f}));
+  vtx.formats.push_back(J3dVertexFormat{11, 1, 5, 0, {0xFF, 0xFF, 0xFF}});  // RGBA8
+  vtx.arrays.push_back(J3dVertexArray{3, Bytes{255, 0, 51, 255}, std::nullopt});
+  auto c = j3d_decode_array(vtx, 3);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->values, (std::vector<float>{1.0f, 0.0f, 0.2f, 1.0f}));
+}
+
+TEST(J3dDecode, PacketMatricesKeepSlotsOn0xFFFF) {
+  J3dShp1 shp;
+  shp.shapes.resize(1);
+  shp.shapes[0].packet_count = 2;
+  shp.matrix_table = {5, 6, 0xFFFF, 7};
+  shp.matrix_groups = {J3dMatrixGroup{0xFFFF, 2, 0}, J3dMatrixGroup{0xFFFF, 2, 2}};
+  auto m = j3d_packet_matrices(shp, 0);
+  ASSERT_TRUE(m.ok());
+  ASSERT_EQ(m->size(), 2u);
+  EXPECT_EQ((*m)[0][0], 5);
+  EXPECT_EQ((*m)[0][1], 6);
+  EXPECT_EQ((*m)[1][0], 5);  // kept
+  EXPECT_EQ((*m)[1][1], 7);
+  EXPECT_EQ((*m)[1][2], 0xFFFF);
+}
+
+TEST(J3dDecode, JointWorldMatricesThroughTheHierarchy) {
+  J3dFile f;
+  J3dInf1 inf;
+  inf.roots = {J3dNode{0x10, 0, {J3dNode{0x10, 1, {}}}}};
+  J3dJnt1 jnt;
+  jnt.joints.resize(2);
+  jnt.joints[0].translation = {1, 0, 0};
+  jnt.joints[1].translation = {0, 2, 0};
+  jnt.joints[1].rotation = {0, 0, 0x4000};  // 90 degrees about Z
+  f.sections = {inf, jnt};
+  auto w = j3d_joint_world_matrices(f);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  const auto& child = (*w)[1];
+  EXPECT_NEAR(child[12], 1.0f, 1e-6);  // translation
+  EXPECT_NEAR(child[13], 2.0f, 1e-6);
+  EXPECT_NEAR(child[0], 0.0f, 1e-6);  // the X axis now points along Y
+  EXPECT_NEAR(child[1], 1.0f, 1e-6);
+  inf.roots[0].children.push_back(J3dNode{0x10, 0, {}});  // joint 0 twice: a cycle in disguise
+  f.sections[0] = inf;
+  EXPECT_FALSE(j3d_joint_world_matrices(f).ok());
+}
+
 TEST(J3dBadInput, HierarchyTooDeep) {
   std::vector<std::pair<std::uint16_t, std::uint16_t>> nodes;
   for (int i = 0; i < 300; ++i) {
@@ -181,6 +235,45 @@ TEST(J3dSamples, RoundTripWithEverySectionStructured) {
   }
   EXPECT_LT(verbatim * 1000, total);  // under 0.1 percent over all samples
   std::printf("j3d samples: %zu bytes, %zu verbatim (%zu of them gaps)\n", total, verbatim, unexplained_gaps);
+}
+
+TEST(J3dSamples, DecodersAgreeWithTheFile) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  for (const auto& path : files) {
+    auto f = read_j3d(test::load_file(path));
+    ASSERT_TRUE(f.ok());
+    auto checked = j3d_check_indices(*f);
+    ASSERT_TRUE(checked.ok()) << path << ": " << checked.error().describe();
+    EXPECT_GT(*checked, 0u) << path;
+    ASSERT_TRUE(j3d_joint_world_matrices(*f).ok()) << path;
+    const J3dInf1* inf = nullptr;
+    const J3dVtx1* vtx = nullptr;
+    const J3dShp1* shp = nullptr;
+    const J3dDrw1* drw = nullptr;
+    const J3dEvp1* evp = nullptr;
+    for (const J3dSection& s : f->sections) {
+      if (const auto* p = std::get_if<J3dInf1>(&s)) inf = p;
+      if (const auto* p = std::get_if<J3dVtx1>(&s)) vtx = p;
+      if (const auto* p = std::get_if<J3dShp1>(&s)) shp = p;
+      if (const auto* p = std::get_if<J3dDrw1>(&s)) drw = p;
+      if (const auto* p = std::get_if<J3dEvp1>(&s)) evp = p;
+    }
+    ASSERT_TRUE(inf && vtx && shp && drw && evp);
+    auto positions = j3d_decode_array(*vtx, 0);
+    ASSERT_TRUE(positions.ok());
+    EXPECT_EQ(positions->count(), inf->vertex_count) << path;  // INF1 counts positions
+    for (std::size_t s = 0; s < shp->shapes.size(); ++s) {
+      auto slots = j3d_packet_matrices(*shp, s);
+      ASSERT_TRUE(slots.ok()) << path;
+      for (const auto& packet : *slots) {
+        for (std::uint16_t d : packet) {
+          if (d == 0xFFFF) continue;
+          auto influences = j3d_draw_influences(*drw, *evp, d);
+          ASSERT_TRUE(influences.ok()) << path << ": " << influences.error().describe();
+        }
+      }
+    }
+  }
 }
 
 TEST(J3dSamples, KnownFacts) {

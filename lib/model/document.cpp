@@ -175,6 +175,14 @@ DocumentInfo document_info(const Document& d) {
     for (const J3dSection& s : j3d->sections) {
       if (const auto* inf = std::get_if<J3dInf1>(&s)) info.vertices = inf->vertex_count;
       if (const auto* jnt = std::get_if<J3dJnt1>(&s)) info.joints = jnt->joints.size();
+      if (const auto* tex = std::get_if<J3dTex1>(&s)) info.textures = tex->textures.size();
+      if (const auto* mat = std::get_if<J3dMat3>(&s)) info.materials = mat->remap.size();
+      if (const auto* shp = std::get_if<J3dShp1>(&s)) {
+        info.sections = shp->shapes.size();
+        for (const J3dPacket& p : shp->packets) {
+          for (const J3dPrimitive& prim : p.primitives) info.triangles += j3d_triangles(prim).size();
+        }
+      }
     }
   } else {
     const Pac& pac = std::get<Pac>(d);

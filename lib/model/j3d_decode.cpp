@@ -1,0 +1,243 @@
+#include "model/j3d_decode.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace remodel {
+
+namespace {
+
+template <typename T>
+const T* section(const J3dFile& f) {
+  for (const J3dSection& s : f.sections) {
+    if (const auto* p = std::get_if<T>(&s)) return p;
+  }
+  return nullptr;
+}
+
+const J3dVertexFormat* format_for(const J3dVtx1& vtx, std::uint8_t slot) {
+  static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+  if (slot >= 13) return nullptr;
+  for (const J3dVertexFormat& f : vtx.formats) {
+    if (f.attribute == attribute_of_slot[slot]) return &f;
+  }
+  return nullptr;
+}
+
+std::array<float, 16> multiply(const std::array<float, 16>& a, const std::array<float, 16>& b) {
+  std::array<float, 16> r{};
+  for (int c = 0; c < 4; ++c) {
+    for (int row = 0; row < 4; ++row) {
+      float v = 0;
+      for (int k = 0; k < 4; ++k) v += a[k * 4 + row] * b[c * 4 + k];
+      r[c * 4 + row] = v;
+    }
+  }
+  return r;
+}
+
+std::array<float, 16> local_matrix(const J3dJoint& j) {
+  constexpr float kPi = 3.14159265358979f;
+  const float rx = j.rotation[0] * kPi / 32768.0f, ry = j.rotation[1] * kPi / 32768.0f, rz = j.rotation[2] * kPi / 32768.0f;
+  const float cx = std::cos(rx), sx = std::sin(rx), cy = std::cos(ry), sy = std::sin(ry), cz = std::cos(rz), sz = std::sin(rz);
+  // R = Rz * Ry * Rx, columns scaled by S, translation in the last column.
+  const float r[3][3] = {{cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx},
+                         {sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx},
+                         {-sy, cy * sx, cy * cx}};
+  std::array<float, 16> m{};
+  for (int c = 0; c < 3; ++c) {
+    for (int row = 0; row < 3; ++row) m[c * 4 + row] = r[row][c] * j.scale[c];
+  }
+  m[12] = j.translation[0];
+  m[13] = j.translation[1];
+  m[14] = j.translation[2];
+  m[15] = 1;
+  return m;
+}
+
+void walk(const std::vector<J3dNode>& nodes, const std::array<float, 16>& parent, const J3dJnt1& jnt,
+          std::vector<std::array<float, 16>>& out, std::vector<bool>& seen, std::optional<Error>& error) {
+  for (const J3dNode& n : nodes) {
+    if (error) return;
+    std::array<float, 16> here = parent;
+    if (n.type == 0x10) {
+      if (n.index >= jnt.joints.size() || seen[n.index]) {
+        error = Error{ErrorCode::bad_value, 0, "INF1.node.index",
+                      "joint " + std::to_string(n.index) + " is missing from JNT1 or placed twice in the hierarchy"};
+        return;
+      }
+      seen[n.index] = true;
+      here = multiply(parent, local_matrix(jnt.joints[n.index]));
+      out[n.index] = here;
+    }
+    walk(n.children, here, jnt, out, seen, error);
+  }
+}
+
+}  // namespace
+
+Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) {
+  const J3dVertexFormat* f = format_for(vtx, slot);
+  const J3dVertexArray* array = nullptr;
+  for (const J3dVertexArray& a : vtx.arrays) {
+    if (a.slot == slot) array = &a;
+  }
+  J3dDecodedArray out;
+  if (array == nullptr) return out;
+  if (f == nullptr) return Error{ErrorCode::bad_value, 0, "VTX1.formats", "no vertex format describes array " + std::to_string(slot)};
+  const std::size_t element = j3d_vertex_element_size(vtx, slot);
+  if (element == 0) return Error{ErrorCode::unsupported, 0, "VTX1.formats", "array " + std::to_string(slot) + " has an unknown component type"};
+  const Bytes& d = array->data;
+  const std::size_t n = d.size() / element;
+  if (slot == 3 || slot == 4) {  // colours to 0-1 RGBA
+    out.components = 4;
+    out.values.reserve(n * 4);
+    for (std::size_t e = 0; e < n; ++e) {
+      const std::uint8_t* p = d.data() + e * element;
+      std::array<float, 4> rgba{};
+      switch (f->type) {
+        case 0: {  // RGB565
+          const unsigned v = static_cast<unsigned>(p[0] << 8 | p[1]);
+          rgba = {((v >> 11) & 31) / 31.0f, ((v >> 5) & 63) / 63.0f, (v & 31) / 31.0f, 1.0f};
+          break;
+        }
+        case 1: case 2: rgba = {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, 1.0f}; break;
+        case 3: {  // RGBA4
+          const unsigned v = static_cast<unsigned>(p[0] << 8 | p[1]);
+          rgba = {(v >> 12) / 15.0f, ((v >> 8) & 15) / 15.0f, ((v >> 4) & 15) / 15.0f, (v & 15) / 15.0f};
+          break;
+        }
+        case 4: {  // RGBA6
+          const unsigned v = static_cast<unsigned>(p[0] << 16 | p[1] << 8 | p[2]);
+          rgba = {(v >> 18) / 63.0f, ((v >> 12) & 63) / 63.0f, ((v >> 6) & 63) / 63.0f, (v & 63) / 63.0f};
+          break;
+        }
+        default: rgba = {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f}; break;
+      }
+      out.values.insert(out.values.end(), rgba.begin(), rgba.end());
+    }
+    return out;
+  }
+  static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
+  const std::size_t size = type_size[f->type];
+  out.components = element / size;
+  out.values.reserve(n * out.components);
+  const float scale = 1.0f / static_cast<float>(1u << (f->frac & 31));
+  for (std::size_t i = 0; i < n * out.components; ++i) {
+    const std::uint8_t* p = d.data() + i * size;
+    float v = 0;
+    switch (f->type) {
+      case 0: v = p[0] * scale; break;
+      case 1: v = static_cast<std::int8_t>(p[0]) * scale; break;
+      case 2: v = static_cast<std::uint16_t>(p[0] << 8 | p[1]) * scale; break;
+      case 3: v = static_cast<std::int16_t>(p[0] << 8 | p[1]) * scale; break;
+      default: {
+        const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3];
+        std::memcpy(&v, &bits, 4);
+      }
+    }
+    out.values.push_back(v);
+  }
+  return out;
+}
+
+Result<std::vector<std::array<std::uint16_t, 10>>> j3d_packet_matrices(const J3dShp1& shp, std::size_t shape) {
+  if (shape >= shp.shapes.size()) return Error{ErrorCode::bad_value, 0, "SHP1.shape", "no such shape"};
+  const J3dShape& s = shp.shapes[shape];
+  std::vector<std::array<std::uint16_t, 10>> out;
+  std::array<std::uint16_t, 10> slots;
+  slots.fill(0xFFFF);
+  for (std::size_t k = 0; k < s.packet_count; ++k) {
+    const std::size_t g = std::size_t{s.first_matrix_group} + k;
+    if (g >= shp.matrix_groups.size()) return Error{ErrorCode::bad_value, 0, "SHP1.shape.first_matrix_group", "runs past the matrix groups"};
+    const J3dMatrixGroup& group = shp.matrix_groups[g];
+    if (group.count > 10 || std::size_t{group.first} + group.count > shp.matrix_table.size()) {
+      return Error{ErrorCode::bad_value, 0, "SHP1.matrix_group[" + std::to_string(g) + "]",
+                   "loads more than 10 matrices or runs past the matrix table"};
+    }
+    for (std::size_t i = 0; i < group.count; ++i) {
+      const std::uint16_t m = shp.matrix_table[group.first + i];
+      if (m != 0xFFFF) slots[i] = m;  // 0xFFFF keeps what the previous packet loaded
+    }
+    out.push_back(slots);
+  }
+  return out;
+}
+
+Result<std::vector<J3dInfluence>> j3d_draw_influences(const J3dDrw1& drw, const J3dEvp1& evp, std::size_t index) {
+  if (index >= drw.indices.size()) return Error{ErrorCode::bad_value, 0, "DRW1.index", "draw matrix " + std::to_string(index) + " does not exist"};
+  if (drw.weighted[index] == 0) return std::vector<J3dInfluence>{{drw.indices[index], 1.0f}};
+  const std::size_t e = drw.indices[index];
+  if (e >= evp.envelopes.size()) return Error{ErrorCode::bad_value, 0, "DRW1.index", "envelope " + std::to_string(e) + " does not exist"};
+  std::vector<J3dInfluence> out;
+  for (std::size_t k = 0; k < evp.envelopes[e].joints.size(); ++k) out.push_back({evp.envelopes[e].joints[k], evp.envelopes[e].weights[k]});
+  return out;
+}
+
+Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFile& file) {
+  const J3dInf1* inf = section<J3dInf1>(file);
+  const J3dJnt1* jnt = section<J3dJnt1>(file);
+  if (inf == nullptr || jnt == nullptr) return Error{ErrorCode::bad_value, 0, "sections", "the file has no INF1 or no JNT1"};
+  std::array<float, 16> identity{};
+  identity[0] = identity[5] = identity[10] = identity[15] = 1;
+  std::vector<std::array<float, 16>> out(jnt->joints.size(), identity);
+  std::vector<bool> seen(jnt->joints.size(), false);
+  std::optional<Error> error;
+  walk(inf->roots, identity, *jnt, out, seen, error);
+  if (error) return *error;
+  return out;
+}
+
+Result<std::size_t> j3d_check_indices(const J3dFile& file) {
+  const J3dVtx1* vtx = section<J3dVtx1>(file);
+  const J3dShp1* shp = section<J3dShp1>(file);
+  if (vtx == nullptr || shp == nullptr) return std::size_t{0};
+  std::array<std::size_t, 21> limit{};  // by GX attribute; 0 = no array
+  for (std::uint8_t slot = 0; slot < 13; ++slot) {
+    static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    const std::size_t element = j3d_vertex_element_size(*vtx, slot);
+    for (const J3dVertexArray& a : vtx->arrays) {
+      if (a.slot == slot && element != 0 && attribute_of_slot[slot] < limit.size()) limit[attribute_of_slot[slot]] = a.data.size() / element;
+    }
+  }
+  std::size_t checked = 0;
+  for (std::size_t s = 0; s < shp->shapes.size(); ++s) {
+    const J3dShape& shape = shp->shapes[s];
+    if (shape.descriptors >= shp->descriptor_lists.size() || std::size_t{shape.first_packet} + shape.packet_count > shp->packets.size()) {
+      return Error{ErrorCode::bad_value, 0, "SHP1.shape[" + std::to_string(s) + "]", "refers past the descriptor lists or packets"};
+    }
+    const auto& descriptors = shp->descriptor_lists[shape.descriptors];
+    std::size_t present = 0;
+    for (const J3dVertexDescriptor& d : descriptors) present += d.type != 0;
+    for (std::size_t k = 0; k < shape.packet_count; ++k) {
+      const J3dPacket& packet = shp->packets[shape.first_packet + k];
+      for (std::size_t p = 0; p < packet.primitives.size(); ++p) {
+        const J3dPrimitive& prim = packet.primitives[p];
+        if (prim.values.size() != std::size_t{prim.vertex_count} * present) {
+          return Error{ErrorCode::inconsistent, 0, "SHP1.packet", "a primitive's values do not match its descriptors"};
+        }
+        std::size_t i = 0;
+        for (std::size_t v = 0; v < prim.vertex_count; ++v) {
+          for (const J3dVertexDescriptor& d : descriptors) {
+            if (d.type == 0) continue;
+            const std::uint16_t value = prim.values[i++];
+            ++checked;
+            const bool matrix = d.attribute <= 8;
+            // Position matrices are rows 0-27 (3 per slot); texture matrices 30-57, 60 = identity.
+            const std::size_t bound = d.attribute == 0 ? 30 : matrix ? 61 : (d.attribute < limit.size() ? limit[d.attribute] : 0);
+            if (value >= bound) {
+              return Error{ErrorCode::bad_value, 0,
+                           "SHP1.packet[" + std::to_string(shape.first_packet + k) + "].primitive[" + std::to_string(p) + "]",
+                           "vertex " + std::to_string(v) + " uses index " + std::to_string(value) + " of attribute " +
+                               std::to_string(d.attribute) + ", which has " + std::to_string(bound) + (matrix ? " slots" : " elements")};
+            }
+          }
+        }
+      }
+    }
+  }
+  return checked;
+}
+
+}  // namespace remodel
