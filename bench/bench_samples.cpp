@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(REMODEL_DEFAULT_SAMPLES);
   std::vector<fs::path> files;
   std::error_code ec;
-  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam", "mhfu"}) {
+  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam", "mhfu", "j3d"}) {
     for (const auto& e : fs::directory_iterator(root / sub, ec)) files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
