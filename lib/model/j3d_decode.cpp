@@ -189,10 +189,74 @@ Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFil
   return out;
 }
 
+namespace {
+
+// Every index a material entry holds is unused (all ones) or inside its table.
+std::optional<Error> check_material(const J3dMat3& m, std::size_t& checked) {
+  const auto bad = [&](std::size_t entry, const char* field, std::size_t value, std::size_t size) {
+    return Error{ErrorCode::bad_value, 0, "MAT3.entry[" + std::to_string(entry) + "]." + field,
+                 "index " + std::to_string(value) + " is past the table's " + std::to_string(size) + " records"};
+  };
+  for (std::size_t i = 0; i < m.remap.size(); ++i) {
+    ++checked;
+    if (m.remap[i] >= m.entries.size()) return bad(i, "remap", m.remap[i], m.entries.size());
+  }
+  for (std::size_t e = 0; e < m.entries.size(); ++e) {
+    const J3dMaterialEntry& x = m.entries[e];
+    const std::pair<const char*, std::pair<std::size_t, std::size_t>> bytes[] = {
+        {"cull", {x.cull, m.cull_modes.size()}}, {"channel_count", {x.channel_count, m.channel_counts.size()}},
+        {"texgen_count", {x.texgen_count, m.texgen_counts.size()}}, {"tev_stage_count", {x.tev_stage_count, m.tev_stage_counts.size()}},
+        {"zcompare_location", {x.zcompare_location, m.zcompare_locations.size()}}, {"zmode", {x.zmode, m.zmodes.size()}},
+        {"dither", {x.dither, m.dithers.size()}}};
+    for (const auto& [field, v] : bytes) {
+      ++checked;
+      if (v.first != 0xFF && v.first >= v.second) return bad(e, field, v.first, v.second);
+    }
+    // Post-transform slots hold stale values (0 from RiiStudio, small numbers in SMG) when those
+    // tables are empty: they are checked only when the table has records.
+    const auto each = [&](const char* field, const auto& indices, std::size_t size, bool unused_when_empty = false) -> std::optional<Error> {
+      for (std::uint16_t v : indices) {
+        ++checked;
+        if (unused_when_empty && size == 0) continue;
+        if (v != 0xFFFF && v >= size) return bad(e, field, v, size);
+      }
+      return std::nullopt;
+    };
+    std::optional<Error> err;
+    if ((err = each("material_colors", x.material_colors, m.material_colors.size()))) return err;
+    if ((err = each("color_channels", x.color_channels, m.color_channels.size()))) return err;
+    if ((err = each("ambient_colors", x.ambient_colors, m.ambient_colors.size()))) return err;
+    if ((err = each("lights", x.lights, m.lights.size()))) return err;
+    if ((err = each("texgens", x.texgens, m.texgens.size()))) return err;
+    if ((err = each("post_texgens", x.post_texgens, m.post_texgens.size(), true))) return err;
+    if ((err = each("tex_matrices", x.tex_matrices, m.tex_matrices.size()))) return err;
+    if ((err = each("post_tex_matrices", x.post_tex_matrices, m.post_tex_matrices.size(), true))) return err;
+    if ((err = each("textures", x.textures, m.textures.size()))) return err;
+    if ((err = each("tev_kcolors", x.tev_kcolors, m.tev_kcolors.size()))) return err;
+    if ((err = each("tev_orders", x.tev_orders, m.tev_orders.size()))) return err;
+    if ((err = each("tev_colors", x.tev_colors, m.tev_colors.size()))) return err;
+    if ((err = each("tev_stages", x.tev_stages, m.tev_stages.size()))) return err;
+    if ((err = each("swap_modes", x.swap_modes, m.swap_modes.size()))) return err;
+    if ((err = each("swap_tables", x.swap_tables, m.swap_tables.size()))) return err;
+    const std::array<std::uint16_t, 1> fog{x.fog}, alpha{x.alpha_compare}, blend{x.blend}, nbt{x.nbt_scale};
+    if ((err = each("fog", fog, m.fogs.size()))) return err;
+    if ((err = each("alpha_compare", alpha, m.alpha_compares.size()))) return err;
+    if ((err = each("blend", blend, m.blends.size()))) return err;
+    if ((err = each("nbt_scale", nbt, m.nbt_scales.size()))) return err;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::size_t> j3d_check_indices(const J3dFile& file) {
+  std::size_t checked = 0;
+  if (const J3dMat3* mat = section<J3dMat3>(file)) {
+    if (auto err = check_material(*mat, checked)) return *err;
+  }
   const J3dVtx1* vtx = section<J3dVtx1>(file);
   const J3dShp1* shp = section<J3dShp1>(file);
-  if (vtx == nullptr || shp == nullptr) return std::size_t{0};
+  if (vtx == nullptr || shp == nullptr) return checked;
   std::array<std::size_t, 21> limit{};  // by GX attribute; 0 = no array
   for (std::uint8_t slot = 0; slot < 13; ++slot) {
     static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
@@ -201,7 +265,6 @@ Result<std::size_t> j3d_check_indices(const J3dFile& file) {
       if (a.slot == slot && element != 0 && attribute_of_slot[slot] < limit.size()) limit[attribute_of_slot[slot]] = a.data.size() / element;
     }
   }
-  std::size_t checked = 0;
   for (std::size_t s = 0; s < shp->shapes.size(); ++s) {
     const J3dShape& shape = shp->shapes[s];
     if (shape.descriptors >= shp->descriptor_lists.size() || std::size_t{shape.first_packet} + shape.packet_count > shp->packets.size()) {

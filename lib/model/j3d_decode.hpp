@@ -34,7 +34,8 @@ Result<std::vector<J3dInfluence>> j3d_draw_influences(const J3dDrw1& drw, const 
 // Each joint's world matrix (4x4, column-major) through the INF1 hierarchy: local = T * Rz * Ry * Rx * S.
 Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFile& file);
 
-// Every display-list index is inside the array or table it indexes (positions, normals, colours,
+// Every material entry index is unused or inside its MAT3 table, and every display-list index is
+// inside the array or table it indexes (positions, normals, colours,
 // UVs by VTX1 counts; position matrix rows below 30, texture matrix rows up to 60): the first one
 // that is not, as an error.
 Result<std::size_t> j3d_check_indices(const J3dFile& file);  // the number of indices checked
