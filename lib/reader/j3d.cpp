@@ -325,11 +325,12 @@ Result<J3dFile> read_j3d(ByteSpan bytes) {
     // The filler is a fact about the file: Nintendo's text, or a tool's. The one that explains the
     // most gaps wins; the structure is the same whichever it is.
     J3dFile best = read_with_filler(bytes, kJ3dNintendoPadding);
-    std::size_t best_verbatim = verbatim_bytes(best);
+    // Only the gaps depend on the filler; uninitialised bytes are the same whichever it is.
+    std::size_t best_verbatim = verbatim_bytes(best) - j3d_uninitialised_bytes(best);
     for (const char* other : {kJ3dSuperBmdPadding}) {
       if (best_verbatim == 0) break;
       J3dFile f = read_with_filler(bytes, other);
-      if (const std::size_t v = verbatim_bytes(f); v < best_verbatim) {
+      if (const std::size_t v = verbatim_bytes(f) - j3d_uninitialised_bytes(f); v < best_verbatim) {
         best = std::move(f);
         best_verbatim = v;
       }
