@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "model/mhfu_pmo.hpp"
+#include "mutators.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -21,3 +22,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)mhfu_group_palettes(f->pmo);
   return 0;
 }
+
+#ifdef REMODEL_LIBFUZZER
+// Half the mutations edit the Document and write it back, to get past the outer checks.
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed) {
+  if (seed % 2 == 0) {
+    const std::size_t n = remodel::fuzz::structured_mutate(data, size, max_size, seed, remodel::read_mhfu_pmo_file, [](const remodel::MhfuPmoFile& d) { return remodel::write_mhfu_pmo_file(d); });
+    if (n != 0) return n;
+  }
+  return LLVMFuzzerMutate(data, size, max_size);
+}
+#endif

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "model/document.hpp"
 #include "model/j3d.hpp"
@@ -176,6 +177,19 @@ TEST(J3dBadInput, MaterialIndexPastItsTable) {
     return;
   }
   GTEST_SKIP() << "ww_letter.bdl not present";
+}
+
+// Found by the structure-aware fuzzer: a MAT3 whose name-table offset is 0 read, then could not be written.
+TEST(J3dBadInput, MaterialsWithoutNameTable) {
+  Bytes b = test::load_file(std::filesystem::path(REMODEL_CORPUS) / "j3d" / "demo.bmd");
+  std::size_t at = 0x20;
+  while (std::string(b.begin() + at, b.begin() + at + 4) != "MAT3") {
+    at += static_cast<std::size_t>(b[at + 4]) << 24 | b[at + 5] << 16 | b[at + 6] << 8 | b[at + 7];
+  }
+  for (int k = 0; k < 4; ++k) b[at + 0x14 + k] = 0;  // names offset
+  auto r = read_j3d(b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "MAT3.remap_offset");
 }
 
 TEST(J3dBadInput, HierarchyTooDeep) {

@@ -281,6 +281,10 @@ J3dMat3 read_j3d_mat3(Cursor& c, const std::string& filler) {
     m.gaps[t] = read_j3d_gap(c, filler, end, i + 1 < sorted.size() ? 4 : 32, "padding");
   }
   if (m.order.empty()) m.gaps[0] = read_j3d_gap(c, filler, c.size(), 32, "size");
+  if (m.remap.size() != count || m.names.names.size() != count) {
+    c.fail_at(ErrorCode::bad_value, 0x10, "remap_offset", "a MAT3 with " + std::to_string(count) +
+                                                             " materials needs its remap and name tables");
+  }
   return m;
 }
 
