@@ -13,10 +13,14 @@ std::uint16_t j3d_name_hash(const std::string& name) {
   return hash;
 }
 
-std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
+std::uint32_t j3d_slot_attribute(std::uint8_t slot) {
   static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+  return slot < 13 ? attribute_of_slot[slot] : 0xFF;
+}
+
+std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
   if (slot >= 13) return 0;
-  const std::uint32_t attribute = attribute_of_slot[slot];
+  const std::uint32_t attribute = j3d_slot_attribute(slot);
   for (const J3dVertexFormat& f : vtx.formats) {
     if (f.attribute != attribute) continue;
     static const std::size_t type_size[5] = {1, 1, 2, 2, 4};

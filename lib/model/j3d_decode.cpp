@@ -17,10 +17,9 @@ const T* section(const J3dFile& f) {
 }
 
 const J3dVertexFormat* format_for(const J3dVtx1& vtx, std::uint8_t slot) {
-  static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
   if (slot >= 13) return nullptr;
   for (const J3dVertexFormat& f : vtx.formats) {
-    if (f.attribute == attribute_of_slot[slot]) return &f;
+    if (f.attribute == j3d_slot_attribute(slot)) return &f;
   }
   return nullptr;
 }
@@ -259,10 +258,10 @@ Result<std::size_t> j3d_check_indices(const J3dFile& file) {
   if (vtx == nullptr || shp == nullptr) return checked;
   std::array<std::size_t, 21> limit{};  // by GX attribute; 0 = no array
   for (std::uint8_t slot = 0; slot < 13; ++slot) {
-    static const std::uint32_t attribute_of_slot[13] = {9, 10, 0x19, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
     const std::size_t element = j3d_vertex_element_size(*vtx, slot);
+    const std::uint32_t attribute = j3d_slot_attribute(slot);
     for (const J3dVertexArray& a : vtx->arrays) {
-      if (a.slot == slot && element != 0 && attribute_of_slot[slot] < limit.size()) limit[attribute_of_slot[slot]] = a.data.size() / element;
+      if (a.slot == slot && element != 0 && attribute < limit.size()) limit[attribute] = a.data.size() / element;
     }
   }
   for (std::size_t s = 0; s < shp->shapes.size(); ++s) {
