@@ -13,5 +13,6 @@ int cmd_check(const Args& args);
 int cmd_dump(const Args& args);
 int cmd_demo(const Args& args);
 int cmd_diff(const Args& args);
+int cmd_textures(const Args& args);
 
 }  // namespace remodel::cli

@@ -18,6 +18,11 @@ const char* kUsage =
     "  dump FILE                  the file's structure (its Document) as JSON\n"
     "  diff A B [--json]          the fields in which two files' Documents differ\n"
     "  demo OUT.pmo               write a small skinned, textured PMO built from code\n"
+    "  textures list FILE         every texture: index, name, format, size\n"
+    "  textures extract FILE -o DIR\n"
+    "                             write every texture as DIR/<index>_<name>.png\n"
+    "  textures replace FILE INDEX|NAME IMAGE.png -o OUT [--resize]\n"
+    "                             encode a PNG into one texture's format and write OUT\n"
     "\n"
     "Run 'remodel <command> --help' for a command's options.\n"
     "Exit status: 0 success, 1 bad input or a failed check, 2 usage error.\n";
@@ -44,6 +49,7 @@ int main(int argc, char** argv) {
   if (command == "dump") return remodel::cli::cmd_dump(args);
   if (command == "diff") return remodel::cli::cmd_diff(args);
   if (command == "demo") return remodel::cli::cmd_demo(args);
+  if (command == "textures") return remodel::cli::cmd_textures(args);
   std::fprintf(stderr, "remodel: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
 }

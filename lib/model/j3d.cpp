@@ -39,24 +39,6 @@ std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
   return 0;
 }
 
-std::size_t gx_image_size(std::uint8_t format, std::uint16_t width, std::uint16_t height, std::uint8_t levels) {
-  struct Tile {
-    std::uint8_t w, h, bytes;
-  };
-  static const Tile tiles[15] = {{8, 8, 32}, {8, 4, 32}, {8, 4, 32}, {4, 4, 32}, {4, 4, 32}, {4, 4, 32}, {4, 4, 64}, {0, 0, 0},
-                                 {8, 8, 32}, {8, 4, 32}, {4, 4, 32}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {8, 8, 32}};
-  if (format >= 15 || tiles[format].bytes == 0) return 0;
-  const Tile t = tiles[format];
-  std::size_t total = 0;
-  std::size_t w = width, h = height;
-  for (std::size_t level = 0; level < std::max<std::size_t>(levels, 1); ++level) {
-    total += (w + t.w - 1) / t.w * ((h + t.h - 1) / t.h) * t.bytes;
-    w = std::max<std::size_t>(w / 2, 1);
-    h = std::max<std::size_t>(h / 2, 1);
-  }
-  return total;
-}
-
 std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descriptors) {
   std::size_t n = 0;
   for (const J3dVertexDescriptor& d : descriptors) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/bytes.hpp"
+#include "model/gx_texture.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
 #include "model/j3d_mat.hpp"
@@ -276,8 +277,6 @@ struct J3dTex1 {
   J3dGap gap_after_header, gap_after_names;
 };
 
-// Bytes of a GX image: every mip level in whole tiles (0 for an unknown format).
-std::size_t gx_image_size(std::uint8_t format, std::uint16_t width, std::uint16_t height, std::uint8_t levels);
 
 // A section this version keeps as its bytes: counted as verbatim in full.
 struct J3dRawSection {

@@ -1,0 +1,66 @@
+// PNG I/O and resampling for RgbaImage: stb_image, stb_image_write and stb_image_resize from libstb.
+#include "model/image.hpp"
+
+#include <stb/stb_image.h>
+#include <stb/stb_image_resize.h>
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace remodel {
+
+RgbaImage downsample_half(const RgbaImage& image) {
+  RgbaImage out(std::max<std::uint32_t>(1, image.width / 2), std::max<std::uint32_t>(1, image.height / 2));
+  for (std::uint32_t y = 0; y < out.height; ++y) {
+    for (std::uint32_t x = 0; x < out.width; ++x) {
+      const std::uint32_t x0 = std::min(x * 2, image.width - 1), x1 = std::min(x * 2 + 1, image.width - 1);
+      const std::uint32_t y0 = std::min(y * 2, image.height - 1), y1 = std::min(y * 2 + 1, image.height - 1);
+      for (int c = 0; c < 4; ++c) {
+        const unsigned sum = image.at(x0, y0)[c] + image.at(x1, y0)[c] + image.at(x0, y1)[c] + image.at(x1, y1)[c];
+        out.at(x, y)[c] = static_cast<std::uint8_t>((sum + 2) / 4);
+      }
+    }
+  }
+  return out;
+}
+
+RgbaImage resize_image(const RgbaImage& image, std::uint32_t width, std::uint32_t height) {
+  RgbaImage out(width, height);
+  if (image.width == 0 || image.height == 0 || width == 0 || height == 0) return out;
+  stbir_resize_uint8_srgb(image.rgba.data(), static_cast<int>(image.width), static_cast<int>(image.height), 0, out.rgba.data(),
+                          static_cast<int>(width), static_cast<int>(height), 0, 4, 3, 0);
+  return out;
+}
+
+Result<RgbaImage> read_png(ByteSpan bytes) {
+  if (bytes.size() > 0x7FFFFFFF) return Error{ErrorCode::unsupported, 0, "png", "a PNG over 2 GiB is not supported"};
+  int w = 0, h = 0, channels = 0;
+  if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels)) {
+    return Error{ErrorCode::bad_value, 0, "png", std::string("not a readable image: ") + stbi_failure_reason()};
+  }
+  // GX and PSP textures stop at 1024 texels a side; far larger images are refused before decoding.
+  if (w <= 0 || h <= 0 || w > 16384 || h > 16384) {
+    return Error{ErrorCode::unsupported, 0, "png", "image is " + std::to_string(w) + "x" + std::to_string(h) + "; at most 16384 a side is read"};
+  }
+  stbi_uc* pixels = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels, 4);
+  if (pixels == nullptr) return Error{ErrorCode::bad_value, 0, "png", std::string("not a readable image: ") + stbi_failure_reason()};
+  RgbaImage image(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h));
+  std::memcpy(image.rgba.data(), pixels, image.rgba.size());
+  stbi_image_free(pixels);
+  return image;
+}
+
+Bytes write_png(const RgbaImage& image) {
+  Bytes out;
+  const auto sink = [](void* context, void* data, int size) {
+    auto* o = static_cast<Bytes*>(context);
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    o->insert(o->end(), p, p + size);
+  };
+  stbi_write_png_to_func(sink, &out, static_cast<int>(image.width), static_cast<int>(image.height), 4, image.rgba.data(),
+                         static_cast<int>(image.width * 4));
+  return out;
+}
+
+}  // namespace remodel

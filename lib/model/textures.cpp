@@ -1,0 +1,278 @@
+// Texture access across containers: TIM2 (files, PMO, PMP), TMH (files, PAC) and J3D TEX1.
+#include "model/textures.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "model/gx_texture.hpp"
+#include "model/palette.hpp"
+#include "model/psp_texture.hpp"
+
+namespace remodel {
+
+namespace {
+
+struct TextureRef {
+  std::string name, where;
+  Tim2Picture* tim2 = nullptr;
+  TmhImage* tmh = nullptr;
+  J3dTex1* tex1 = nullptr;
+  std::size_t tex1_index = 0;
+};
+
+std::string pmo_name(const std::vector<PmoTextureInfo>& infos, std::size_t tim2) {
+  for (const PmoTextureInfo& info : infos) {
+    if (info.tim2 && *info.tim2 == tim2) {
+      const auto* p = reinterpret_cast<const char*>(info.name.data());
+      return std::string(p, strnlen(p, info.name.size()));
+    }
+  }
+  return "tim2_" + std::to_string(tim2);
+}
+
+void add_tim2s(std::vector<TextureRef>& out, std::vector<Tim2>& tim2s, const std::vector<PmoTextureInfo>& infos, const std::string& where) {
+  for (std::size_t k = 0; k < tim2s.size(); ++k) {
+    const std::string name = pmo_name(infos, k);
+    for (std::size_t p = 0; p < tim2s[k].pictures.size(); ++p) {
+      TextureRef r;
+      r.name = tim2s[k].pictures.size() == 1 ? name : name + "_" + std::to_string(p);
+      r.where = where + ".tim2s[" + std::to_string(k) + "].pictures[" + std::to_string(p) + "]";
+      r.tim2 = &tim2s[k].pictures[p];
+      out.push_back(std::move(r));
+    }
+  }
+}
+
+void add_tmh(std::vector<TextureRef>& out, Tmh& tmh, const std::string& prefix, const std::string& where) {
+  for (std::size_t i = 0; i < tmh.images.size(); ++i) {
+    TextureRef r;
+    r.name = prefix + "image" + std::to_string(i);
+    r.where = where + ".images[" + std::to_string(i) + "]";
+    r.tmh = &tmh.images[i];
+    out.push_back(std::move(r));
+  }
+}
+
+std::vector<TextureRef> texture_refs(Document& doc) {
+  std::vector<TextureRef> out;
+  if (auto* f = std::get_if<Tim2File>(&doc)) {
+    for (std::size_t p = 0; p < f->tim2.pictures.size(); ++p) {
+      TextureRef r;
+      r.name = "picture" + std::to_string(p);
+      r.where = "tim2.pictures[" + std::to_string(p) + "]";
+      r.tim2 = &f->tim2.pictures[p];
+      out.push_back(std::move(r));
+    }
+  } else if (auto* pmo = std::get_if<PmoFile>(&doc)) {
+    add_tim2s(out, pmo->pmo.tim2s, pmo->pmo.textures, "pmo");
+  } else if (auto* pmp = std::get_if<Pmp>(&doc)) {
+    add_tim2s(out, pmp->tim2s, pmp->textures, "pmp");
+  } else if (auto* tmh = std::get_if<TmhFile>(&doc)) {
+    add_tmh(out, tmh->tmh, "", "tmh");
+  } else if (auto* pac = std::get_if<Pac>(&doc)) {
+    for (std::size_t e = 0; e < pac->entries.size(); ++e) {
+      if (auto* t = std::get_if<TmhFile>(&pac->entries[e].content)) {
+        add_tmh(out, t->tmh, "entry" + std::to_string(e) + "_", "pac.entries[" + std::to_string(e) + "].tmh");
+      }
+    }
+  } else if (auto* j3d = std::get_if<J3dFile>(&doc)) {
+    for (J3dSection& s : j3d->sections) {
+      auto* tex1 = std::get_if<J3dTex1>(&s);
+      if (tex1 == nullptr) continue;
+      for (std::size_t i = 0; i < tex1->textures.size(); ++i) {
+        TextureRef r;
+        r.name = i < tex1->names.names.size() ? tex1->names.names[i] : "texture" + std::to_string(i);
+        r.where = "TEX1.texture[" + std::to_string(i) + "]";
+        r.tex1 = tex1;
+        r.tex1_index = i;
+        out.push_back(std::move(r));
+      }
+    }
+  }
+  return out;
+}
+
+Error no_texture(std::size_t index, std::size_t count) {
+  return Error{ErrorCode::bad_value, 0, "texture", "texture " + std::to_string(index) + " does not exist; the file has " + std::to_string(count)};
+}
+
+Error located(Error e, const std::string& where) {
+  e.field = e.field.empty() ? where : where + "." + e.field;
+  return e;
+}
+
+Result<std::vector<Rgba>> j3d_palette(const J3dTex1& tex1, const J3dTexture& t) {
+  if (!gx_is_indexed(t.format)) return std::vector<Rgba>{};
+  if (!t.palette_block || *t.palette_block >= tex1.blocks.size()) {
+    return Error{ErrorCode::bad_value, 0, "palette_offset", "an indexed texture has no palette"};
+  }
+  return decode_gx_palette(tex1.blocks[*t.palette_block].data, t.palette_format, t.palette_count);
+}
+
+// Maps pixels to the nearest palette colour (mip levels below a newly quantised level 0).
+std::vector<std::uint16_t> nearest_indices(const RgbaImage& image, const std::vector<Rgba>& palette) {
+  std::vector<std::uint16_t> out(std::size_t{image.width} * image.height);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::uint8_t* p = &image.rgba[i * 4];
+    int best = -1;
+    std::uint16_t best_index = 0;
+    for (std::size_t k = 0; k < palette.size(); ++k) {
+      int d = 0;
+      for (int c = 0; c < 4; ++c) d += (p[c] - palette[k][c]) * (p[c] - palette[k][c]);
+      if (best < 0 || d < best) best = d, best_index = static_cast<std::uint16_t>(k);
+    }
+    out[i] = best_index;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<RgbaImage> decode_j3d_texture(const J3dTex1& tex1, std::size_t index, unsigned level) {
+  if (index >= tex1.textures.size()) return no_texture(index, tex1.textures.size());
+  const J3dTexture& t = tex1.textures[index];
+  if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, 0, "image_offset", "the image block does not exist"};
+  if (level >= std::max<unsigned>(t.mip_count, 1)) return Error{ErrorCode::bad_value, 0, "mip_count", "the texture has no level " + std::to_string(level)};
+  auto palette = j3d_palette(tex1, t);
+  if (!palette) return palette.error();
+  const ByteSpan data = ByteSpan(tex1.blocks[t.image_block].data).subspan(
+      std::min(tex1.blocks[t.image_block].data.size(), gx_level_offset(t.format, t.width, t.height, level)));
+  return decode_gx_image(t.format, gx_level_extent(t.width, level), gx_level_extent(t.height, level), data, *palette);
+}
+
+std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaImage& image) {
+  if (index >= tex1.textures.size()) return no_texture(index, tex1.textures.size());
+  J3dTexture& t = tex1.textures[index];
+  if (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024) {
+    return Error{ErrorCode::bad_value, 0, "width",
+                 "GX textures are 1 to 1024 texels a side; this image is " + std::to_string(image.width) + "x" + std::to_string(image.height)};
+  }
+  if (gx_tile(t.format).width == 0) return Error{ErrorCode::unsupported, 0, "format", "GX texture format " + std::to_string(t.format) + " is not known"};
+  if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, 0, "image_offset", "the image block does not exist"};
+  const bool same_size = image.width == t.width && image.height == t.height;
+  for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
+    if (j != index && tex1.textures[j].image_block == t.image_block && !same_size) {
+      return Error{ErrorCode::unsupported, 0, "image_offset",
+                   "texture " + std::to_string(j) + " shares this image; resizing one of them is not supported"};
+    }
+  }
+  const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
+  // Mip levels stop at 1x1.
+  const unsigned max_levels = static_cast<unsigned>(std::bit_width(std::max<unsigned>(width, height)));
+  const unsigned levels = std::min<unsigned>(std::max<unsigned>(t.mip_count, 1), max_levels);
+  const Bytes& old = tex1.blocks[t.image_block].data;
+  auto palette = j3d_palette(tex1, t);
+  if (!palette) return palette.error();
+  std::optional<std::vector<Rgba>> new_palette;
+  Bytes data;
+  RgbaImage level_image = image;
+  for (unsigned level = 0; level < levels; ++level) {
+    if (level > 0) level_image = downsample_half(level_image);
+    const std::size_t at = gx_level_offset(t.format, width, height, level);
+    const ByteSpan reference = same_size && at <= old.size() ? ByteSpan(old).subspan(at) : ByteSpan();
+    if (!gx_is_indexed(t.format)) {
+      const Bytes bytes = encode_gx_image(t.format, level_image, reference);
+      data.insert(data.end(), bytes.begin(), bytes.end());
+      continue;
+    }
+    const auto lw = static_cast<std::uint16_t>(level_image.width), lh = static_cast<std::uint16_t>(level_image.height);
+    std::vector<std::uint16_t> before;
+    if (!reference.empty()) {
+      auto decoded = decode_gx_indices(t.format, lw, lh, reference);
+      if (decoded) before = std::move(decoded.value());
+    }
+    auto indices = new_palette ? std::nullopt : fit_palette(level_image, *palette, before.empty() ? nullptr : &before);
+    if (!indices && level == 0) {
+      const std::size_t capacity = std::min<std::size_t>(t.palette_count, gx_palette_capacity(t.format));
+      if (capacity == 0) return Error{ErrorCode::bad_value, 0, "palette_count", "the palette has no entries to encode into"};
+      for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
+        if (j != index && tex1.textures[j].palette_block == t.palette_block) {
+          return Error{ErrorCode::unsupported, 0, "palette_offset",
+                       "the image needs new palette colours but texture " + std::to_string(j) + " shares this palette"};
+        }
+      }
+      const std::uint8_t format = t.palette_format;
+      auto quantized = quantize_image(level_image, std::min<std::size_t>(capacity, 256), format == gx_palette_rgb565 ? 2 : format == gx_palette_rgb5a3 ? 3 : 0,
+                                      [format](Rgba c) { return gx_palette_representable(c, format); });
+      if (!quantized) return quantized.error();
+      new_palette = std::move(quantized->palette);
+      indices = std::move(quantized->indices);
+    } else if (!indices) {
+      indices = nearest_indices(level_image, new_palette ? *new_palette : *palette);
+    }
+    const Bytes bytes = encode_gx_indices(t.format, lw, lh, *indices, new_palette ? ByteSpan() : reference);
+    data.insert(data.end(), bytes.begin(), bytes.end());
+  }
+  if (same_size && old.size() > data.size()) data.insert(data.end(), old.begin() + static_cast<std::ptrdiff_t>(data.size()), old.end());
+  if (new_palette) {
+    Bytes& stored = tex1.blocks[*t.palette_block].data;
+    const Bytes entries = encode_gx_palette(*new_palette, t.palette_format);
+    std::fill(stored.begin(), stored.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(stored.size(), t.palette_count * std::size_t{2})), 0);
+    std::copy_n(entries.begin(), std::min(entries.size(), stored.size()), stored.begin());
+  }
+  tex1.blocks[t.image_block].data = std::move(data);
+  t.width = width;
+  t.height = height;
+  t.mip_count = static_cast<std::uint8_t>(levels);
+  return std::nullopt;
+}
+
+std::vector<TextureInfo> list_textures(const Document& doc) {
+  std::vector<TextureInfo> out;
+  for (const TextureRef& r : texture_refs(const_cast<Document&>(doc))) {
+    TextureInfo info;
+    info.name = r.name;
+    info.where = r.where;
+    if (r.tim2 != nullptr) {
+      info.format = tim2_format_name(*r.tim2);
+      info.width = r.tim2->width, info.height = r.tim2->height, info.levels = r.tim2->mipmap_count;
+    } else if (r.tmh != nullptr) {
+      info.format = tmh_format_name(*r.tmh);
+      info.width = r.tmh->width, info.height = r.tmh->height;
+    } else {
+      const J3dTexture& t = r.tex1->textures[r.tex1_index];
+      info.format = gx_format_name(t.format);
+      if (gx_is_indexed(t.format)) info.format += std::string("/") + gx_palette_format_name(t.palette_format);
+      info.width = t.width, info.height = t.height, info.levels = std::max<unsigned>(t.mip_count, 1);
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+Result<RgbaImage> decode_texture(const Document& doc, std::size_t index) {
+  const std::vector<TextureRef> refs = texture_refs(const_cast<Document&>(doc));
+  if (index >= refs.size()) return no_texture(index, refs.size());
+  const TextureRef& r = refs[index];
+  Result<RgbaImage> image = r.tim2 != nullptr ? decode_tim2_picture(*r.tim2)
+                            : r.tmh != nullptr ? decode_tmh_image(*r.tmh)
+                                               : decode_j3d_texture(*r.tex1, r.tex1_index);
+  if (!image) return located(image.error(), r.where);
+  return image;
+}
+
+std::optional<Error> replace_texture(Document& doc, std::size_t index, const RgbaImage& image) {
+  const std::vector<TextureRef> refs = texture_refs(doc);
+  if (index >= refs.size()) return no_texture(index, refs.size());
+  const TextureRef& r = refs[index];
+  std::optional<Error> error = r.tim2 != nullptr ? encode_tim2_picture(*r.tim2, image)
+                               : r.tmh != nullptr ? encode_tmh_image(*r.tmh, image)
+                                                  : replace_j3d_texture(*r.tex1, r.tex1_index, image);
+  if (error) return located(*error, r.where);
+  return std::nullopt;
+}
+
+std::optional<std::size_t> find_texture(const Document& doc, const std::string& key) {
+  const std::vector<TextureInfo> list = list_textures(doc);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].name == key) return i;
+  }
+  if (!key.empty() && key.size() < 10 && std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const std::size_t i = std::stoul(key);
+    if (i < list.size()) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace remodel

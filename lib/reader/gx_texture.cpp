@@ -1,0 +1,161 @@
+// Decodes GX textures: tiles of texels (big-endian), palettes, and CMPR's 2x2 DXT1 sub-blocks.
+#include <string>
+
+#include "model/gx_texture.hpp"
+
+namespace remodel {
+
+namespace {
+
+std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
+
+Rgba rgb565(std::uint16_t v) { return {expand5(v >> 11), expand6((v >> 5) & 0x3F), expand5(v & 0x1F), 255}; }
+
+Rgba rgb5a3(std::uint16_t v) {
+  if (v & 0x8000) return {expand5((v >> 10) & 0x1F), expand5((v >> 5) & 0x1F), expand5(v & 0x1F), 255};
+  return {expand4((v >> 8) & 0xF), expand4((v >> 4) & 0xF), expand4(v & 0xF), expand3((v >> 12) & 0x7)};
+}
+
+Rgba ia8(std::uint16_t v) {  // first byte alpha, second intensity
+  const std::uint8_t i = v & 0xFF;
+  return {i, i, i, static_cast<std::uint8_t>(v >> 8)};
+}
+
+Error short_data(std::size_t have, std::size_t need, const char* what) {
+  return Error{ErrorCode::truncated, have, "data",
+               std::string(what) + " needs " + std::to_string(need) + " bytes but " + std::to_string(have) + " are stored"};
+}
+
+// Walks the tiles of a level: fn(tile_bytes, tile_x, tile_y) with tile origin in pixels.
+template <typename Fn>
+void for_each_tile(GxTile t, std::uint16_t width, std::uint16_t height, const std::uint8_t* data, Fn fn) {
+  for (std::uint32_t ty = 0; ty < height; ty += t.height) {
+    for (std::uint32_t tx = 0; tx < width; tx += t.width) {
+      fn(data, tx, ty);
+      data += t.bytes;
+    }
+  }
+}
+
+// The texel at position n (row-major) of a tile of 4, 8 or 16 bits per texel.
+std::uint16_t texel(const std::uint8_t* tile, unsigned bits, unsigned n) {
+  if (bits == 4) return (tile[n / 2] >> (n % 2 == 0 ? 4 : 0)) & 0xF;
+  if (bits == 8) return tile[n];
+  return be16(tile + n * 2);
+}
+
+unsigned texel_bits(std::uint8_t format) {
+  const GxTile t = gx_tile(format);
+  return t.bytes * 8 / (t.width * t.height);
+}
+
+void decode_cmpr_subblock(const std::uint8_t* b, RgbaImage& image, std::uint32_t x0, std::uint32_t y0) {
+  const std::uint16_t c0 = be16(b), c1 = be16(b + 2);
+  Rgba colours[4] = {rgb565(c0), rgb565(c1), {}, {}};
+  for (int c = 0; c < 3; ++c) {
+    const unsigned a = colours[0][c], z = colours[1][c];
+    if (c0 > c1) {
+      // The GX blends with 5/8 and 3/8, not DXT1's 2/3 and 1/3.
+      colours[2][c] = static_cast<std::uint8_t>((a * 5 + z * 3) >> 3);
+      colours[3][c] = static_cast<std::uint8_t>((a * 3 + z * 5) >> 3);
+    } else {
+      colours[2][c] = static_cast<std::uint8_t>((a + z) / 2);
+      colours[3][c] = colours[2][c];
+    }
+  }
+  colours[2][3] = 255;
+  colours[3][3] = c0 > c1 ? 255 : 0;
+  for (unsigned y = 0; y < 4; ++y) {
+    for (unsigned x = 0; x < 4; ++x) {
+      if (x0 + x >= image.width || y0 + y >= image.height) continue;
+      const Rgba& c = colours[(b[4 + y] >> (6 - 2 * x)) & 3];
+      std::uint8_t* p = image.at(x0 + x, y0 + y);
+      p[0] = c[0], p[1] = c[1], p[2] = c[2], p[3] = c[3];
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::vector<Rgba>> decode_gx_palette(ByteSpan data, std::uint8_t palette_format, std::size_t count) {
+  if (palette_format > gx_palette_rgb5a3) {
+    return Error{ErrorCode::bad_value, 0, "palette_format", "palette format " + std::to_string(palette_format) + " is not IA8, RGB565 or RGB5A3"};
+  }
+  if (data.size() / 2 < count) return short_data(data.size(), count * 2, "the palette");
+  std::vector<Rgba> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint16_t v = be16(&data[i * 2]);
+    out[i] = palette_format == gx_palette_ia8 ? ia8(v) : palette_format == gx_palette_rgb565 ? rgb565(v) : rgb5a3(v);
+  }
+  return out;
+}
+
+Result<std::vector<std::uint16_t>> decode_gx_indices(std::uint8_t format, std::uint16_t width, std::uint16_t height, ByteSpan data) {
+  if (!gx_is_indexed(format)) return Error{ErrorCode::bad_value, 0, "format", std::string(gx_format_name(format)) + " is not an indexed format"};
+  const std::size_t need = gx_image_size(format, width, height, 1);
+  if (data.size() < need) return short_data(data.size(), need, "the image");
+  const GxTile t = gx_tile(format);
+  const unsigned bits = texel_bits(format);
+  std::vector<std::uint16_t> out(std::size_t{width} * height);
+  for_each_tile(t, width, height, data.data(), [&](const std::uint8_t* tile, std::uint32_t tx, std::uint32_t ty) {
+    for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
+      const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
+      if (x < width && y < height) out[std::size_t{y} * width + x] = texel(tile, bits, n) & 0x3FFF;
+    }
+  });
+  return out;
+}
+
+Result<RgbaImage> decode_gx_image(std::uint8_t format, std::uint16_t width, std::uint16_t height, ByteSpan data,
+                                  const std::vector<Rgba>& palette) {
+  const GxTile t = gx_tile(format);
+  if (t.width == 0) return Error{ErrorCode::bad_value, 0, "format", "GX texture format " + std::to_string(format) + " does not exist"};
+  const std::size_t need = gx_image_size(format, width, height, 1);
+  if (data.size() < need) return short_data(data.size(), need, "the image");
+  RgbaImage image(width, height);
+  if (gx_is_indexed(format)) {
+    auto indices = decode_gx_indices(format, width, height, data);
+    if (!indices) return indices.error();
+    for (std::size_t i = 0; i < indices->size(); ++i) {
+      const std::uint16_t index = (*indices)[i];
+      if (index >= palette.size()) {
+        return Error{ErrorCode::bad_value, 0, "palette",
+                     "texel " + std::to_string(i) + " uses palette entry " + std::to_string(index) + " but the palette has " + std::to_string(palette.size())};
+      }
+      const Rgba& c = palette[index];
+      std::copy(c.begin(), c.end(), &image.rgba[i * 4]);
+    }
+    return image;
+  }
+  if (format == gx_cmpr) {
+    for_each_tile(t, width, height, data.data(), [&](const std::uint8_t* tile, std::uint32_t tx, std::uint32_t ty) {
+      for (unsigned s = 0; s < 4; ++s) decode_cmpr_subblock(tile + s * 8, image, tx + (s % 2) * 4, ty + (s / 2) * 4);
+    });
+    return image;
+  }
+  const unsigned bits = texel_bits(format);
+  for_each_tile(t, width, height, data.data(), [&](const std::uint8_t* tile, std::uint32_t tx, std::uint32_t ty) {
+    for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
+      const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
+      if (x >= width || y >= height) continue;
+      Rgba c{};
+      if (format == gx_rgba8) {  // 16 AR pairs, then 16 GB pairs
+        c = {tile[n * 2 + 1], tile[32 + n * 2], tile[32 + n * 2 + 1], tile[n * 2]};
+      } else {
+        const std::uint16_t v = texel(tile, bits, n);
+        switch (format) {
+          case gx_i4: c = {expand4(v), expand4(v), expand4(v), expand4(v)}; break;
+          case gx_i8: c = {std::uint8_t(v), std::uint8_t(v), std::uint8_t(v), std::uint8_t(v)}; break;
+          case gx_ia4: c = {expand4(v & 0xF), expand4(v & 0xF), expand4(v & 0xF), expand4(v >> 4)}; break;
+          case gx_ia8: c = ia8(v); break;
+          case gx_rgb565: c = rgb565(v); break;
+          default: c = rgb5a3(v); break;
+        }
+      }
+      std::copy(c.begin(), c.end(), image.at(x, y));
+    }
+  });
+  return image;
+}
+
+}  // namespace remodel

@@ -1,0 +1,79 @@
+// Decodes TIM2 pictures and TMH images to RGBA through their PspLayout.
+#include <algorithm>
+
+#include "model/psp_texture.hpp"
+
+namespace remodel {
+
+namespace {
+
+Error short_data(const char* field, std::size_t have, std::size_t need) {
+  return Error{ErrorCode::truncated, have, field, std::string(field) + " needs " + std::to_string(need) + " bytes but " + std::to_string(have) + " are stored"};
+}
+
+}  // namespace
+
+Result<std::vector<Rgba>> decode_psp_clut(const PspLayout& l, ByteSpan clut) {
+  const std::size_t entry = psp_colour_size(l.clut_colour);
+  if (clut.size() / entry < l.clut_entries) return short_data("clut", clut.size(), l.clut_entries * entry);
+  std::vector<Rgba> out(l.clut_entries);
+  const std::size_t whole = l.csm1 ? l.clut_entries / 32 * 32 : 0;  // CSM1 reorders whole 32-entry groups
+  for (std::size_t i = 0; i < l.clut_entries; ++i) out[i] = decode_psp_colour(l.clut_colour, &clut[(i < whole ? csm1_slot(i) : i) * entry]);
+  return out;
+}
+
+Result<std::vector<std::uint16_t>> decode_psp_indices(const PspLayout& l, std::uint16_t width, std::uint16_t height, ByteSpan pixels) {
+  if (pixels.size() < l.pixel_bytes()) return short_data("image", pixels.size(), l.pixel_bytes());
+  std::vector<std::uint16_t> out(std::size_t{width} * height);
+  for (std::size_t y = 0; y < height; ++y) {
+    for (std::size_t x = 0; x < width; ++x) {
+      const std::uint8_t b = pixels[psp_texel_address(l, y, x * l.bits / 8)];
+      out[y * width + x] = l.bits == 4 ? (x % 2 == 0 ? b & 0xF : b >> 4) : b;  // 4-bit: low nibble first
+    }
+  }
+  return out;
+}
+
+Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std::uint16_t height, ByteSpan pixels, ByteSpan clut) {
+  if (pixels.size() < l.pixel_bytes()) return short_data("image", pixels.size(), l.pixel_bytes());
+  RgbaImage image(width, height);
+  if (!l.indexed) {
+    const std::size_t size = l.bits / 8;
+    for (std::size_t y = 0; y < height; ++y) {
+      for (std::size_t x = 0; x < width; ++x) {
+        std::uint8_t texel[4] = {};
+        for (std::size_t b = 0; b < size; ++b) texel[b] = pixels[psp_texel_address(l, y, x * size + b)];
+        const Rgba c = decode_psp_colour(l.colour, texel);
+        std::copy(c.begin(), c.end(), image.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)));
+      }
+    }
+    return image;
+  }
+  auto palette = decode_psp_clut(l, clut);
+  if (!palette) return palette.error();
+  auto indices = decode_psp_indices(l, width, height, pixels);
+  if (!indices) return indices.error();
+  for (std::size_t i = 0; i < indices->size(); ++i) {
+    const std::uint16_t index = (*indices)[i];
+    if (index >= palette->size()) {
+      return Error{ErrorCode::bad_value, 0, "clut",
+                   "texel " + std::to_string(i) + " uses palette entry " + std::to_string(index) + " but the palette has " + std::to_string(palette->size())};
+    }
+    std::copy((*palette)[index].begin(), (*palette)[index].end(), &image.rgba[i * 4]);
+  }
+  return image;
+}
+
+Result<RgbaImage> decode_tim2_picture(const Tim2Picture& p) {
+  auto layout = tim2_layout(p, p.width, p.height);
+  if (!layout) return layout.error();
+  return decode_psp_pixels(*layout, p.width, p.height, p.image, p.clut);
+}
+
+Result<RgbaImage> decode_tmh_image(const TmhImage& t) {
+  auto layout = tmh_layout(t, t.width, t.height);
+  if (!layout) return layout.error();
+  return decode_psp_pixels(*layout, t.width, t.height, t.pixels, t.clut ? ByteSpan(t.clut->data) : ByteSpan());
+}
+
+}  // namespace remodel

@@ -1,0 +1,129 @@
+// Encodes RGBA into TIM2 pictures and TMH images in their own formats: indexed images keep their
+// palette when every colour is in it, and are quantised into a new one when not.
+#include <algorithm>
+#include <bit>
+
+#include "model/palette.hpp"
+#include "model/psp_texture.hpp"
+
+namespace remodel {
+
+namespace {
+
+Error too_big(const char* container, const RgbaImage& image, unsigned limit) {
+  return Error{ErrorCode::bad_value, 0, "width",
+               std::string(container) + " images are 1 to " + std::to_string(limit) + " texels a side; this one is " + std::to_string(image.width) +
+                   "x" + std::to_string(image.height)};
+}
+
+int posterize_bits(PspColour c) { return c == PspColour::c4444 ? 4 : c == PspColour::c5551 || c == PspColour::c5650 ? 3 : 0; }
+
+// Writes the image into `pixels` (stored layout) and, for indexed layouts, `clut`. `same_size`:
+// the buffers still hold the picture being replaced, whose indices are kept where colours match.
+std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool same_size, Bytes& pixels, Bytes& clut) {
+  const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
+  if (!l.indexed) {
+    const std::size_t size = l.bits / 8;
+    for (std::size_t y = 0; y < height; ++y) {
+      for (std::size_t x = 0; x < width; ++x) {
+        std::uint8_t texel[4] = {};
+        encode_psp_colour(l.colour, image.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)), texel);
+        for (std::size_t b = 0; b < size; ++b) pixels[psp_texel_address(l, y, x * size + b)] = texel[b];
+      }
+    }
+    return std::nullopt;
+  }
+  auto palette = decode_psp_clut(l, clut);
+  if (!palette) return palette.error();
+  std::vector<std::uint16_t> reference;
+  if (same_size) {
+    auto before = decode_psp_indices(l, width, height, pixels);
+    if (before) reference = std::move(before.value());
+  }
+  const std::size_t capacity = std::min<std::size_t>(l.clut_entries, std::size_t{1} << l.bits);
+  if (capacity == 0) return Error{ErrorCode::bad_value, 0, "clut", "the palette has no entries to encode into"};
+  palette->resize(capacity);
+  auto indices = fit_palette(image, *palette, reference.empty() ? nullptr : &reference);
+  if (!indices) {
+    auto quantized = quantize_image(image, capacity, posterize_bits(l.clut_colour), [&](Rgba c) { return psp_representable(l.clut_colour, c); });
+    if (!quantized) return quantized.error();
+    const std::size_t entry = psp_colour_size(l.clut_colour);
+    const std::size_t whole = l.csm1 ? l.clut_entries / 32 * 32 : 0;
+    std::fill(clut.begin(), clut.begin() + static_cast<std::ptrdiff_t>(l.clut_entries * entry), 0);
+    for (std::size_t i = 0; i < quantized->palette.size(); ++i) {
+      encode_psp_colour(l.clut_colour, quantized->palette[i].data(), &clut[(i < whole ? csm1_slot(i) : i) * entry]);
+    }
+    indices = std::move(quantized->indices);
+  }
+  for (std::size_t y = 0; y < height; ++y) {
+    for (std::size_t x = 0; x < width; ++x) {
+      std::uint8_t& b = pixels[psp_texel_address(l, y, x * l.bits / 8)];
+      const std::uint16_t index = (*indices)[y * width + x];
+      if (l.bits == 8) {
+        b = static_cast<std::uint8_t>(index);
+      } else {
+        b = static_cast<std::uint8_t>(x % 2 == 0 ? (b & 0xF0) | index : (b & 0x0F) | index << 4);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+unsigned ceil_log2(unsigned v) { return v <= 1 ? 0 : static_cast<unsigned>(std::bit_width(v - 1)); }
+
+// GS TEX0 holds the buffer width (TBW, 64-texel units) and log2 sizes (TW, TH); each is updated only
+// where it followed that rule for the old size, so a file's own conventions survive.
+std::uint64_t resized_tex0(std::uint64_t tex0, unsigned old_w, unsigned old_h, unsigned w, unsigned h) {
+  const auto field = [&](unsigned shift, unsigned bits, unsigned old_value, unsigned new_value) {
+    const std::uint64_t mask = ((std::uint64_t{1} << bits) - 1) << shift;
+    if (((tex0 & mask) >> shift) == old_value) tex0 = (tex0 & ~mask) | (std::uint64_t{new_value} << shift & mask);
+  };
+  field(14, 6, (old_w + 63) / 64, (w + 63) / 64);
+  field(26, 4, ceil_log2(old_w), ceil_log2(w));
+  field(30, 4, ceil_log2(old_h), ceil_log2(h));
+  return tex0;
+}
+
+}  // namespace
+
+std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image) {
+  if (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024) return too_big("TIM2", image, 1024);
+  const bool same_size = image.width == p.width && image.height == p.height;
+  if (p.mipmap_count > 1) return Error{ErrorCode::unsupported, 0, "mipmap_count", "replacing a mipmapped TIM2 picture is not supported"};
+  auto layout = tim2_layout(p, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
+  if (!layout) return layout.error();
+  Tim2Picture out = p;
+  if (!same_size) {
+    out.width = static_cast<std::uint16_t>(image.width);
+    out.height = static_cast<std::uint16_t>(image.height);
+    out.gs_tex0 = resized_tex0(p.gs_tex0, p.width, p.height, out.width, out.height);
+    out.image.assign((layout->pixel_bytes() + 15) / 16 * 16, 0);  // format 0 keeps sections 16-aligned
+  } else if (out.image.size() < layout->pixel_bytes()) {
+    return Error{ErrorCode::truncated, 0, "image", "the picture holds fewer bytes than its size needs"};
+  }
+  if (auto error = encode_psp(*layout, image, same_size, out.image, out.clut)) return error;
+  p = std::move(out);
+  return std::nullopt;
+}
+
+std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
+  if (image.width == 0 || image.height == 0 || image.width > 512 || image.height > 512) return too_big("TMH", image, 512);
+  const bool same_size = image.width == t.width && image.height == t.height;
+  auto layout = tmh_layout(t, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
+  if (!layout) return layout.error();
+  TmhImage out = t;
+  if (!same_size) {
+    out.width = static_cast<std::uint16_t>(image.width);
+    out.height = static_cast<std::uint16_t>(image.height);
+    out.pixels.assign(layout->pixel_bytes(), 0);
+  } else if (out.pixels.size() < layout->pixel_bytes()) {
+    return Error{ErrorCode::truncated, 0, "pixels", "the image holds fewer bytes than its size needs"};
+  }
+  Bytes clut = out.clut ? out.clut->data : Bytes{};
+  if (auto error = encode_psp(*layout, image, same_size, out.pixels, clut)) return error;
+  if (out.clut) out.clut->data = std::move(clut);
+  t = std::move(out);
+  return std::nullopt;
+}
+
+}  // namespace remodel
