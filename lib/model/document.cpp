@@ -92,7 +92,7 @@ Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
   if (const auto* pac = std::get_if<Pac>(&d)) return write_pac(*pac, marks);
   if (const auto* bwm = std::get_if<Bwm>(&d)) return write_bwm(*bwm, marks);
   if (const auto* j3d = std::get_if<J3dFile>(&d)) return write_j3d(*j3d, marks);
-  return write_tim2_file(std::get<Tim2File>(d));
+  return write_tim2_file(std::get<Tim2File>(d), marks);
 }
 
 std::size_t verbatim_bytes(const Document& d) {

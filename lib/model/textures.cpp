@@ -167,10 +167,21 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
   std::optional<std::vector<Rgba>> new_palette;
   Bytes data;
   RgbaImage level_image = image;
+  // An unchanged top level keeps the file's own lower levels rather than regenerated ones.
+  bool top_unchanged = false;
+  if (same_size) {
+    auto before = decode_j3d_texture(tex1, index);
+    top_unchanged = before.ok() && before.value() == image;
+  }
   for (unsigned level = 0; level < levels; ++level) {
     if (level > 0) level_image = downsample_half(level_image);
     const std::size_t at = gx_level_offset(t.format, width, height, level);
     const ByteSpan reference = same_size && at <= old.size() ? ByteSpan(old).subspan(at) : ByteSpan();
+    if (level > 0 && top_unchanged) {
+      const std::size_t end = std::min(old.size(), gx_level_offset(t.format, width, height, level + 1));
+      data.insert(data.end(), old.begin() + static_cast<std::ptrdiff_t>(std::min(at, end)), old.begin() + static_cast<std::ptrdiff_t>(end));
+      continue;
+    }
     if (!gx_is_indexed(t.format)) {
       const Bytes bytes = encode_gx_image(t.format, level_image, reference);
       data.insert(data.end(), bytes.begin(), bytes.end());

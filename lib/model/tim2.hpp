@@ -8,6 +8,7 @@
 
 #include "model/error.hpp"
 #include "model/bytes.hpp"
+#include "model/field_mark.hpp"
 
 namespace remodel {
 
@@ -50,7 +51,7 @@ struct Tim2File {
 };
 
 Result<Tim2File> read_tim2_file(ByteSpan bytes);
-Result<Bytes> write_tim2_file(const Tim2File& file);
+Result<Bytes> write_tim2_file(const Tim2File& file, std::vector<FieldMark>* marks = nullptr);
 std::size_t verbatim_bytes(const Tim2File& file);
 
 }  // namespace remodel

@@ -44,12 +44,14 @@ void write_tim2_into(ByteWriter& w, const Tim2& t) {
   }
 }
 
-Result<Bytes> write_tim2_file(const Tim2File& f) {
+Result<Bytes> write_tim2_file(const Tim2File& f, std::vector<FieldMark>* marks) {
   return guarded_write([&] {
     ByteWriter w(Endian::little, tim2_size(f.tim2) + f.tail.size());
+    if (marks) w.enable_marks();
     write_tim2_into(w, f.tim2);
     w.mark([] { return std::string("tail"); });
     w.bytes(f.tail);
+    if (marks) *marks = w.take_marks();
     return w.take();
   });
 }
