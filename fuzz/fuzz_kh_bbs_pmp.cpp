@@ -11,5 +11,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Result<Pmp> pmp = read_pmp(input);
   if (!pmp.ok()) return 0;
   fuzz::expect_round_trip(input, *pmp, [](const Pmp& p) { return write_pmp(p); });
+  fuzz::expect_textures_round_trip(input, Document(std::move(*pmp)));
   return 0;
 }

@@ -9,6 +9,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace remodel;
   const ByteSpan input(data, size);
   Result<Pac> pac = read_pac(input);
-  if (pac.ok()) fuzz::expect_round_trip(input, *pac, [](const Pac& p) { return write_pac(p); });
+  if (!pac.ok()) return 0;
+  fuzz::expect_round_trip(input, *pac, [](const Pac& p) { return write_pac(p); });
+  fuzz::expect_textures_round_trip(input, Document(std::move(*pac)));
   return 0;
 }

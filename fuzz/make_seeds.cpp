@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pmo.hpp"
@@ -48,6 +49,22 @@ int main(int argc, char** argv) {
   save("kh_bbs_pmp", "demo.pmp", write_pmp(pmp));
 
   save("tim2", "demo.tm2", write_tim2_file(Tim2File{demo.pmo.tim2s[0], {}}));
+  // One picture of every other TIM2 pixel type, odd sizes, a CSM2 CLUT: the texture codec's variants.
+  for (const auto& [name, image_type, clut_type] : {std::tuple{"rgba5551.tm2", 1, 0}, {"rgb888.tm2", 2, 0}, {"rgba8888.tm2", 3, 0},
+                                                    {"clut4-odd.tm2", 4, 1}, {"clut8-csm2.tm2", 5, 0x83}}) {
+    Tim2File f{demo.pmo.tim2s[0], {}};
+    Tim2Picture& p = f.tim2.pictures[0];
+    p.image_type = static_cast<std::uint8_t>(image_type);
+    p.clut_type = static_cast<std::uint8_t>(clut_type);
+    p.width = 5, p.height = 3;
+    const unsigned bits = image_type == 1 ? 16 : image_type == 2 ? 24 : image_type == 3 ? 32 : image_type == 4 ? 4 : 8;
+    p.image.assign((5 * bits + 7) / 8 * 3, 0);
+    for (std::size_t i = 0; i < p.image.size(); ++i) p.image[i] = static_cast<std::uint8_t>(i * 37 % (bits == 4 ? 256 : 251));
+    p.clut_colors = static_cast<std::uint16_t>(image_type == 4 ? 16 : image_type == 5 ? 256 : 0);
+    p.clut.assign(p.clut_colors * tim2_clut_entry_size(p.clut_type), 0);
+    for (std::size_t i = 0; i < p.clut.size(); ++i) p.clut[i] = static_cast<std::uint8_t>(i * 13);
+    save("tim2", name, write_tim2_file(f));
+  }
 
   const Pam pam = build_demo_pam();
   save("kh_bbs_pam", "demo.pam", write_pam(pam));

@@ -7,6 +7,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
+#include "model/textures.hpp"
 
 namespace remodel::fuzz {
 
@@ -20,6 +21,38 @@ void expect_round_trip(ByteSpan input, const Doc& doc, WriteFn&& write) {
   Result<Bytes> out = write(doc);
   if (!out.ok()) die("a document that reads must write");
   if (out->size() != input.size() || !std::equal(out->begin(), out->end(), input.begin())) die("write(read(x)) != x");
+}
+
+// Every texture that decodes re-encodes, unedited, to the input's bytes; a small one replaced by
+// its negative still writes a file that reads and decodes.
+inline void expect_textures_round_trip(ByteSpan input, const Document& doc) {
+  Document same = doc;
+  const std::vector<TextureInfo> textures = list_textures(doc);
+  for (std::size_t i = 0; i < textures.size(); ++i) {
+    Result<RgbaImage> image = decode_texture(doc, i);
+    if (!image.ok()) {
+      if (image.error().message.empty()) die("a texture decode error must say why");
+      continue;
+    }
+    if (auto error = replace_texture(same, i, *image)) {
+      std::fprintf(stderr, "texture %zu: %s\n", i, error->describe().c_str());
+      die("a decoded texture must re-encode unedited");
+    }
+    if (image->width * image->height > 64 * 64) continue;
+    Document edited = doc;
+    RgbaImage negative = *image;
+    for (std::size_t k = 0; k < negative.rgba.size(); ++k) negative.rgba[k] = static_cast<std::uint8_t>(255 - negative.rgba[k]);
+    if (replace_texture(edited, i, negative)) continue;  // refused with a reason (a shared palette)
+    Result<Bytes> out = write_document(edited);
+    if (!out.ok()) die("a replaced texture must write");
+    Result<Document> again = read_document(*out);
+    if (!again.ok()) die("a file with a replaced texture must read");
+    if (!decode_texture(*again, i).ok()) die("a replaced texture must decode");
+  }
+  Result<Bytes> out = write_document(same);
+  if (!out.ok() || out->size() != input.size() || !std::equal(out->begin(), out->end(), input.begin())) {
+    die("re-encoding unedited textures changed the file");
+  }
 }
 
 }  // namespace remodel::fuzz

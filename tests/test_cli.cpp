@@ -7,11 +7,15 @@
 #include <iterator>
 #include <string>
 
+#include "model/document.hpp"
+#include "model/image.hpp"
+#include "model/textures.hpp"
 #include "samples.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using remodel::Bytes;
 
 struct CliRun {
   int status;
@@ -121,6 +125,99 @@ TEST(Cli, InfoAndDumpOnAnimations) {
   ASSERT_EQ(dump.status, 0);
   EXPECT_NE(dump.out.find("\"OpenKHAnim\""), std::string::npos);
   EXPECT_NE(dump.out.find("\"rotation_x\""), std::string::npos);
+}
+
+Bytes slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return Bytes(std::istreambuf_iterator<char>(in), {});
+}
+
+void spit(const fs::path& p, const Bytes& b) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+TEST(Cli, TexturesExtractReplaceRoundTripOnTheDemo) {
+  const fs::path dir = temp_dir() / "textures";
+  fs::create_directories(dir);
+  const fs::path pmo = dir / "cube.pmo";
+  ASSERT_EQ(run("demo " + pmo.string()).status, 0);
+  CliRun list = run("textures list " + pmo.string());
+  EXPECT_EQ(list.status, 0) << list.out;
+  EXPECT_NE(list.out.find("8x8"), std::string::npos) << list.out;
+  CliRun extract = run("textures extract " + pmo.string() + " -o " + (dir / "png").string());
+  ASSERT_EQ(extract.status, 0) << extract.out;
+  std::vector<fs::path> pngs;
+  for (const auto& e : fs::directory_iterator(dir / "png")) pngs.push_back(e.path());
+  ASSERT_EQ(pngs.size(), 1u);
+  EXPECT_EQ(pngs[0].filename().string().rfind("0_", 0), 0u) << pngs[0];
+
+  // The unedited PNG gives the same file back.
+  const fs::path same = dir / "same.pmo";
+  CliRun replace = run("textures replace " + pmo.string() + " 0 " + pngs[0].string() + " -o " + same.string());
+  ASSERT_EQ(replace.status, 0) << replace.out;
+  EXPECT_EQ(slurp(same), slurp(pmo));
+
+  // An edited PNG: the texture reads back with the new pixel (the demo's palette is 32-bit).
+  auto image = remodel::read_png(slurp(pngs[0]));
+  ASSERT_TRUE(image.ok());
+  image->at(3, 4)[0] = 0x12, image->at(3, 4)[1] = 0x34, image->at(3, 4)[2] = 0x56, image->at(3, 4)[3] = 0xFF;
+  spit(dir / "edited.png", remodel::write_png(*image));
+  const fs::path edited = dir / "edited.pmo";
+  replace = run("textures replace " + pmo.string() + " 0 " + (dir / "edited.png").string() + " -o " + edited.string());
+  ASSERT_EQ(replace.status, 0) << replace.out;
+  const Bytes before = slurp(pmo), after = slurp(edited);
+  EXPECT_EQ(before.size(), after.size());
+  EXPECT_NE(before, after);
+  auto doc = remodel::read_document(after);
+  ASSERT_TRUE(doc.ok());
+  auto back = remodel::decode_texture(*doc, 0);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->at(3, 4)[0], 0x12);
+  EXPECT_EQ(back->at(3, 4)[2], 0x56);
+
+  // A PNG of another size: taken as the new size, or scaled to the old one with --resize.
+  spit(dir / "big.png", remodel::write_png(remodel::RgbaImage(16, 16)));
+  const fs::path resized = dir / "resized.pmo";
+  ASSERT_EQ(run("textures replace " + pmo.string() + " 0 " + (dir / "big.png").string() + " -o " + resized.string() + " --resize").status, 0);
+  EXPECT_EQ(slurp(resized).size(), before.size());
+  const fs::path grown = dir / "grown.pmo";
+  ASSERT_EQ(run("textures replace " + pmo.string() + " 0 " + (dir / "big.png").string() + " -o " + grown.string()).status, 0);
+  auto grown_doc = remodel::read_document(slurp(grown));
+  ASSERT_TRUE(grown_doc.ok());
+  EXPECT_EQ(remodel::list_textures(*grown_doc)[0].width, 16u);
+
+  // Bad requests: unknown texture, broken PNG, missing -o; no output file is left behind.
+  const fs::path never = dir / "never.pmo";
+  EXPECT_EQ(run("textures replace " + pmo.string() + " 7 " + pngs[0].string() + " -o " + never.string()).status, 1);
+  spit(dir / "broken.png", Bytes{0x89, 'P', 'N', 'G', 1, 2});
+  CliRun broken = run("textures replace " + pmo.string() + " 0 " + (dir / "broken.png").string() + " -o " + never.string());
+  EXPECT_EQ(broken.status, 1);
+  EXPECT_NE(broken.out.find("png"), std::string::npos) << broken.out;
+  EXPECT_FALSE(fs::exists(never));
+  EXPECT_EQ(run("textures extract " + pmo.string()).status, 2);
+  EXPECT_EQ(run("textures").status, 2);
+  EXPECT_EQ(run("textures --help").status, 0);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, TexturesExtractEverySampleTexture) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  const fs::path dir = temp_dir() / "j3d-textures";
+  for (const fs::path& f : files) {
+    auto doc = remodel::read_document(slurp(f));
+    ASSERT_TRUE(doc.ok());
+    const std::size_t count = remodel::list_textures(*doc).size();
+    fs::remove_all(dir);
+    CliRun r = run("textures extract " + f.string() + " -o " + dir.string());
+    ASSERT_EQ(r.status, 0) << f << r.out;
+    std::size_t written = 0;
+    if (fs::exists(dir)) {
+      for (const auto& e : fs::directory_iterator(dir)) written += e.path().extension() == ".png";
+    }
+    EXPECT_EQ(written, count) << f;  // names carry the index, so repeated names do not collide
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -177,6 +177,27 @@ TEST(GxBadInput, ReplacingWithAnImageTooLargeForGxIsRefused) {
   EXPECT_EQ(tex1.blocks[0].data.size(), 4u * 32u);
 }
 
+// Found by fuzz_j3d: a stored mip count of 0 (meaning 1) and a width of 0.
+TEST(GxBadInput, MipCountZeroIsKeptAndZeroWidthDoesNotDecode) {
+  J3dTex1 tex1;
+  tex1.textures.resize(1);
+  J3dTexture& t = tex1.textures[0];
+  t.format = gx_i4;
+  t.width = 8, t.height = 8;
+  t.mip_count = 0;
+  tex1.blocks.resize(1);
+  tex1.blocks[0].data.assign(32, 0x0F);
+  auto image = decode_j3d_texture(tex1, 0);
+  ASSERT_TRUE(image.ok());
+  ASSERT_FALSE(replace_j3d_texture(tex1, 0, *image));
+  EXPECT_EQ(t.mip_count, 0);
+  EXPECT_EQ(tex1.blocks[0].data, Bytes(32, 0x0F));
+  t.width = 0;
+  auto zero = decode_j3d_texture(tex1, 0);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().field, "width");
+}
+
 // ---- TIM2 ----
 
 Tim2Picture tim2_picture(std::uint8_t image_type, std::uint8_t clut_type, std::uint16_t w, std::uint16_t h) {
@@ -269,6 +290,21 @@ TEST(Tim2BadInput, ShortDataSmallClutsAndLimits) {
   auto big = encode_tim2_picture(p, RgbaImage(2048, 4));
   ASSERT_TRUE(big.has_value());
   EXPECT_EQ(big->field, "width");
+}
+
+TEST(Tim2BadInput, AMipmappedPictureReencodesUneditedButRefusesNewPixels) {
+  Tim2Picture p = tim2_picture(3, 0, 4, 4);
+  p.mipmap_count = 2;
+  p.image.resize(p.image.size() + 16, 0xAB);  // level 1 behind level 0
+  auto image = decode_tim2_picture(p);
+  ASSERT_TRUE(image.ok());
+  const Bytes before = p.image;
+  EXPECT_FALSE(encode_tim2_picture(p, *image));
+  EXPECT_EQ(p.image, before);
+  image->rgba[0] = 1;
+  auto error = encode_tim2_picture(p, *image);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, ErrorCode::unsupported);
 }
 
 // ---- TMH ----

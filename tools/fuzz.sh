@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang 14, ASan+UBSan) and runs each for SECONDS (default 60) on the
 # committed seeds plus the samples, as many at a time as there are cores. A crash fails the run and
-# prints the input as hex.
+# prints the input as hex. REMODEL_FUZZ_TARGETS="tim2 j3d" runs only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
-targets=(kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d)
+all_targets="kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d"
+read -r -a targets <<<"${REMODEL_FUZZ_TARGETS:-$all_targets}"  # a subset: REMODEL_FUZZ_TARGETS="tim2 tmh"
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
       -DREMODEL_FUZZ=ON -DREMODEL_BENCH=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"

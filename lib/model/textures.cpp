@@ -138,19 +138,21 @@ Result<RgbaImage> decode_j3d_texture(const J3dTex1& tex1, std::size_t index, uns
   if (!palette) return palette.error();
   const ByteSpan data = ByteSpan(tex1.blocks[t.image_block].data).subspan(
       std::min(tex1.blocks[t.image_block].data.size(), gx_level_offset(t.format, t.width, t.height, level)));
+  if (t.width == 0 || t.height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
   return decode_gx_image(t.format, gx_level_extent(t.width, level), gx_level_extent(t.height, level), data, *palette);
 }
 
 std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaImage& image) {
   if (index >= tex1.textures.size()) return no_texture(index, tex1.textures.size());
   J3dTexture& t = tex1.textures[index];
-  if (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024) {
+  const bool same_size = image.width == t.width && image.height == t.height;
+  // The limits bind a new size; a texture already in the file re-encodes at its own.
+  if (!same_size && (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024)) {
     return Error{ErrorCode::bad_value, 0, "width",
                  "GX textures are 1 to 1024 texels a side; this image is " + std::to_string(image.width) + "x" + std::to_string(image.height)};
   }
   if (gx_tile(t.format).width == 0) return Error{ErrorCode::unsupported, 0, "format", "GX texture format " + std::to_string(t.format) + " is not known"};
   if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, 0, "image_offset", "the image block does not exist"};
-  const bool same_size = image.width == t.width && image.height == t.height;
   for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
     if (j != index && tex1.textures[j].image_block == t.image_block && !same_size) {
       return Error{ErrorCode::unsupported, 0, "image_offset",
@@ -225,7 +227,7 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
   tex1.blocks[t.image_block].data = std::move(data);
   t.width = width;
   t.height = height;
-  t.mip_count = static_cast<std::uint8_t>(levels);
+  if (levels != std::max<unsigned>(t.mip_count, 1)) t.mip_count = static_cast<std::uint8_t>(levels);  // a stored 0 means 1: kept
   return std::nullopt;
 }
 

@@ -110,6 +110,7 @@ Result<RgbaImage> decode_gx_image(std::uint8_t format, std::uint16_t width, std:
                                   const std::vector<Rgba>& palette) {
   const GxTile t = gx_tile(format);
   if (t.width == 0) return Error{ErrorCode::bad_value, 0, "format", "GX texture format " + std::to_string(format) + " does not exist"};
+  if (width == 0 || height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
   const std::size_t need = gx_image_size(format, width, height, 1);
   if (data.size() < need) return short_data(data.size(), need, "the image");
   RgbaImage image(width, height);

@@ -35,6 +35,7 @@ Result<std::vector<std::uint16_t>> decode_psp_indices(const PspLayout& l, std::u
 }
 
 Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std::uint16_t height, ByteSpan pixels, ByteSpan clut) {
+  if (width == 0 || height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
   if (pixels.size() < l.pixel_bytes()) return short_data("image", pixels.size(), l.pixel_bytes());
   RgbaImage image(width, height);
   if (!l.indexed) {

@@ -87,9 +87,14 @@ std::uint64_t resized_tex0(std::uint64_t tex0, unsigned old_w, unsigned old_h, u
 }  // namespace
 
 std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image) {
-  if (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024) return too_big("TIM2", image, 1024);
   const bool same_size = image.width == p.width && image.height == p.height;
-  if (p.mipmap_count > 1) return Error{ErrorCode::unsupported, 0, "mipmap_count", "replacing a mipmapped TIM2 picture is not supported"};
+  // The limits bind a new size; a picture already in the file re-encodes at its own.
+  if (!same_size && (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024)) return too_big("TIM2", image, 1024);
+  if (p.mipmap_count > 1) {
+    auto before = decode_tim2_picture(p);
+    if (same_size && before.ok() && before.value() == image) return std::nullopt;  // unedited: nothing to do
+    return Error{ErrorCode::unsupported, 0, "mipmap_count", "replacing a mipmapped TIM2 picture is not supported"};
+  }
   auto layout = tim2_layout(p, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
   if (!layout) return layout.error();
   Tim2Picture out = p;
@@ -107,8 +112,8 @@ std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image)
 }
 
 std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
-  if (image.width == 0 || image.height == 0 || image.width > 512 || image.height > 512) return too_big("TMH", image, 512);
   const bool same_size = image.width == t.width && image.height == t.height;
+  if (!same_size && (image.width == 0 || image.height == 0 || image.width > 512 || image.height > 512)) return too_big("TMH", image, 512);
   auto layout = tmh_layout(t, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
   if (!layout) return layout.error();
   TmhImage out = t;
