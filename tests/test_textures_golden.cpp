@@ -192,6 +192,14 @@ TEST(GxBadInput, MipCountZeroIsKeptAndZeroWidthDoesNotDecode) {
   ASSERT_FALSE(replace_j3d_texture(tex1, 0, *image));
   EXPECT_EQ(t.mip_count, 0);
   EXPECT_EQ(tex1.blocks[0].data, Bytes(32, 0x0F));
+  // More levels than the size allows (fuzz_j3d): kept at the same size, cut to 1x1 on a new size.
+  t.mip_count = 9;
+  tex1.blocks[0].data.assign(gx_image_size(gx_i4, 8, 8, 9), 0x0F);
+  ASSERT_FALSE(replace_j3d_texture(tex1, 0, *image));
+  EXPECT_EQ(t.mip_count, 9);
+  ASSERT_FALSE(replace_j3d_texture(tex1, 0, RgbaImage(16, 8)));
+  EXPECT_EQ(t.mip_count, 5);  // 16x8, 8x4, 4x2, 2x1, 1x1
+  EXPECT_EQ(tex1.blocks[0].data.size(), gx_image_size(gx_i4, 16, 8, 5));
   t.width = 0;
   auto zero = decode_j3d_texture(tex1, 0);
   ASSERT_FALSE(zero.ok());

@@ -162,7 +162,8 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
   const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
   // Mip levels stop at 1x1.
   const unsigned max_levels = static_cast<unsigned>(std::bit_width(std::max<unsigned>(width, height)));
-  const unsigned levels = std::min<unsigned>(std::max<unsigned>(t.mip_count, 1), max_levels);
+  // A file's own level count stands at its own size, even past 1x1; a new size stops at 1x1.
+  const unsigned levels = same_size ? std::max<unsigned>(t.mip_count, 1) : std::min<unsigned>(std::max<unsigned>(t.mip_count, 1), max_levels);
   const Bytes& old = tex1.blocks[t.image_block].data;
   auto palette = j3d_palette(tex1, t);
   if (!palette) return palette.error();
