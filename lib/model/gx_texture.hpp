@@ -20,6 +20,15 @@ struct GxTile {
   std::uint8_t width = 0, height = 0, bytes = 0;  // width 0: not a GX format
 };
 GxTile gx_tile(std::uint8_t format);
+inline unsigned gx_texel_bits(GxTile t) { return t.bytes * 8u / (t.width * t.height); }
+// Visits a level's tiles in stored order: fn(byte offset of the tile, x and y of its first texel).
+template <typename Fn>
+void gx_for_each_tile(GxTile t, std::uint32_t width, std::uint32_t height, Fn fn) {
+  std::size_t offset = 0;
+  for (std::uint32_t ty = 0; ty < height; ty += t.height) {
+    for (std::uint32_t tx = 0; tx < width; tx += t.width, offset += t.bytes) fn(offset, tx, ty);
+  }
+}
 const char* gx_format_name(std::uint8_t format);
 const char* gx_palette_format_name(std::uint8_t palette_format);
 bool gx_is_indexed(std::uint8_t format);

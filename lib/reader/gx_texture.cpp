@@ -26,27 +26,11 @@ Error short_data(std::size_t have, std::size_t need, const char* what) {
                std::string(what) + " needs " + std::to_string(need) + " bytes but " + std::to_string(have) + " are stored"};
 }
 
-// Walks the tiles of a level: fn(tile_bytes, tile_x, tile_y) with tile origin in pixels.
-template <typename Fn>
-void for_each_tile(GxTile t, std::uint16_t width, std::uint16_t height, const std::uint8_t* data, Fn fn) {
-  for (std::uint32_t ty = 0; ty < height; ty += t.height) {
-    for (std::uint32_t tx = 0; tx < width; tx += t.width) {
-      fn(data, tx, ty);
-      data += t.bytes;
-    }
-  }
-}
-
 // The texel at position n (row-major) of a tile of 4, 8 or 16 bits per texel.
 std::uint16_t texel(const std::uint8_t* tile, unsigned bits, unsigned n) {
   if (bits == 4) return (tile[n / 2] >> (n % 2 == 0 ? 4 : 0)) & 0xF;
   if (bits == 8) return tile[n];
   return be16(tile + n * 2);
-}
-
-unsigned texel_bits(std::uint8_t format) {
-  const GxTile t = gx_tile(format);
-  return t.bytes * 8 / (t.width * t.height);
 }
 
 void decode_cmpr_subblock(const std::uint8_t* b, RgbaImage& image, std::uint32_t x0, std::uint32_t y0) {
@@ -95,9 +79,10 @@ Result<std::vector<std::uint16_t>> decode_gx_indices(std::uint8_t format, std::u
   const std::size_t need = gx_image_size(format, width, height, 1);
   if (data.size() < need) return short_data(data.size(), need, "the image");
   const GxTile t = gx_tile(format);
-  const unsigned bits = texel_bits(format);
+  const unsigned bits = gx_texel_bits(t);
   std::vector<std::uint16_t> out(std::size_t{width} * height);
-  for_each_tile(t, width, height, data.data(), [&](const std::uint8_t* tile, std::uint32_t tx, std::uint32_t ty) {
+  gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
+    const std::uint8_t* tile = data.data() + offset;
     for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
       const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
       if (x < width && y < height) out[std::size_t{y} * width + x] = texel(tile, bits, n) & 0x3FFF;
@@ -129,13 +114,14 @@ Result<RgbaImage> decode_gx_image(std::uint8_t format, std::uint16_t width, std:
     return image;
   }
   if (format == gx_cmpr) {
-    for_each_tile(t, width, height, data.data(), [&](const std::uint8_t* tile, std::uint32_t tx, std::uint32_t ty) {
-      for (unsigned s = 0; s < 4; ++s) decode_cmpr_subblock(tile + s * 8, image, tx + (s % 2) * 4, ty + (s / 2) * 4);
+    gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
+      for (unsigned s = 0; s < 4; ++s) decode_cmpr_subblock(data.data() + offset + s * 8, image, tx + (s % 2) * 4, ty + (s / 2) * 4);
     });
     return image;
   }
-  const unsigned bits = texel_bits(format);
-  for_each_tile(t, width, height, data.data(), [&](const std::uint8_t* tile, std::uint32_t tx, std::uint32_t ty) {
+  const unsigned bits = gx_texel_bits(t);
+  gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
+    const std::uint8_t* tile = data.data() + offset;
     for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
       const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
       if (x >= width || y >= height) continue;

@@ -116,18 +116,14 @@ Bytes encode_gx_image(std::uint8_t format, const RgbaImage& image, ByteSpan refe
     auto decoded = decode_gx_image(format, width, height, reference);
     if (decoded) before = std::move(decoded.value());
   }
-  const unsigned bits = t.bytes * 8 / (t.width * t.height);
-  std::uint8_t* tile = out.data();
-  for (std::uint32_t ty = 0; ty < height; ty += t.height) {
-    for (std::uint32_t tx = 0; tx < width; tx += t.width, tile += t.bytes) {
-      if (!before.rgba.empty() && same_tile(image, before, t, tx, ty)) {
-        std::memcpy(tile, reference.data() + (tile - out.data()), t.bytes);
-        continue;
-      }
-      if (format == gx_cmpr) {
-        encode_cmpr_tile(image, tx, ty, tile);
-        continue;
-      }
+  const unsigned bits = gx_texel_bits(t);
+  gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
+    std::uint8_t* tile = out.data() + offset;
+    if (!before.rgba.empty() && same_tile(image, before, t, tx, ty)) {
+      std::memcpy(tile, reference.data() + offset, t.bytes);
+    } else if (format == gx_cmpr) {
+      encode_cmpr_tile(image, tx, ty, tile);
+    } else {
       for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
         const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
         if (x >= width || y >= height) continue;
@@ -139,7 +135,7 @@ Bytes encode_gx_image(std::uint8_t format, const RgbaImage& image, ByteSpan refe
         }
       }
     }
-  }
+  });
   return out;
 }
 
@@ -153,21 +149,19 @@ Bytes encode_gx_indices(std::uint8_t format, std::uint16_t width, std::uint16_t 
     auto decoded = decode_gx_indices(format, width, height, reference);
     if (decoded) before = std::move(decoded.value());
   }
-  const unsigned bits = t.bytes * 8 / (t.width * t.height);
-  std::uint8_t* tile = out.data();
-  for (std::uint32_t ty = 0; ty < height; ty += t.height) {
-    for (std::uint32_t tx = 0; tx < width; tx += t.width, tile += t.bytes) {
-      bool same = !before.empty();
-      for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
-        const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
-        if (x >= width || y >= height) continue;
-        const std::uint16_t index = indices[std::size_t{y} * width + x];
-        if (same && before[std::size_t{y} * width + x] != index) same = false;
-        put_texel(tile, bits, n, index);
-      }
-      if (same) std::memcpy(tile, reference.data() + (tile - out.data()), t.bytes);
+  const unsigned bits = gx_texel_bits(t);
+  gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
+    std::uint8_t* tile = out.data() + offset;
+    bool same = !before.empty();
+    for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
+      const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
+      if (x >= width || y >= height) continue;
+      const std::uint16_t index = indices[std::size_t{y} * width + x];
+      if (same && before[std::size_t{y} * width + x] != index) same = false;
+      put_texel(tile, bits, n, index);
     }
-  }
+    if (same) std::memcpy(tile, reference.data() + offset, t.bytes);
+  });
   return out;
 }
 
