@@ -23,10 +23,14 @@ void expect_round_trip(ByteSpan input, const Doc& doc, WriteFn&& write) {
   if (out->size() != input.size() || !std::equal(out->begin(), out->end(), input.begin())) die("write(read(x)) != x");
 }
 
-// Every texture that decodes re-encodes, unedited, to the input's bytes; a small one replaced by
-// its negative still writes a file that reads and decodes.
+// Every texture that decodes re-encodes, unedited, to the input's bytes. On one input in 32 the
+// first small texture is replaced by its negative (quantising or compressing, which is slow) and the
+// file must still write, read and decode. Inputs over 64 KiB (mutated samples) are checked one in 16,
+// so the fuzzer keeps its speed on them.
 inline void expect_textures_round_trip(ByteSpan input, const Document& doc) {
+  if (input.size() > 65536 && input.size() % 16 != 0) return;
   Document same = doc;
+  bool edit = input.size() % 32 == 0;
   const std::vector<TextureInfo> textures = list_textures(doc);
   for (std::size_t i = 0; i < textures.size(); ++i) {
     Result<RgbaImage> image = decode_texture(doc, i);
@@ -38,7 +42,8 @@ inline void expect_textures_round_trip(ByteSpan input, const Document& doc) {
       std::fprintf(stderr, "texture %zu: %s\n", i, error->describe().c_str());
       die("a decoded texture must re-encode unedited");
     }
-    if (image->width * image->height > 64 * 64) continue;
+    if (!edit || image->width * image->height > 32 * 32) continue;
+    edit = false;
     Document edited = doc;
     RgbaImage negative = *image;
     for (std::size_t k = 0; k < negative.rgba.size(); ++k) negative.rgba[k] = static_cast<std::uint8_t>(255 - negative.rgba[k]);

@@ -1,4 +1,8 @@
 // Decodes GX textures: tiles of texels (big-endian), palettes, and CMPR's 2x2 DXT1 sub-blocks.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <optional>
 #include <string>
 
 #include "model/gx_texture.hpp"
@@ -59,6 +63,27 @@ void decode_cmpr_subblock(const std::uint8_t* b, RgbaImage& image, std::uint32_t
   }
 }
 
+// The colours of every texel value of a direct 4, 8 or 16-bit format.
+const std::vector<Rgba>& direct_table(std::uint8_t format) {
+  static const std::array<std::vector<Rgba>, 6> tables = [] {
+    std::array<std::vector<Rgba>, 6> out;
+    for (unsigned v = 0; v < 16; ++v) out[gx_i4].push_back({expand4(v), expand4(v), expand4(v), expand4(v)});
+    for (unsigned v = 0; v < 256; ++v) {
+      const auto b = static_cast<std::uint8_t>(v);
+      out[gx_i8].push_back({b, b, b, b});
+      out[gx_ia4].push_back({expand4(v & 0xF), expand4(v & 0xF), expand4(v & 0xF), expand4(v >> 4)});
+    }
+    for (unsigned v = 0; v < 65536; ++v) {
+      const auto w = static_cast<std::uint16_t>(v);
+      out[gx_ia8].push_back(ia8(w));
+      out[gx_rgb565].push_back(rgb565(w));
+      out[gx_rgb5a3].push_back(rgb5a3(w));
+    }
+    return out;
+  }();
+  return tables[format];
+}
+
 }  // namespace
 
 Result<std::vector<Rgba>> decode_gx_palette(ByteSpan data, std::uint8_t palette_format, std::size_t count) {
@@ -99,49 +124,51 @@ Result<RgbaImage> decode_gx_image(std::uint8_t format, std::uint16_t width, std:
   const std::size_t need = gx_image_size(format, width, height, 1);
   if (data.size() < need) return short_data(data.size(), need, "the image");
   RgbaImage image(width, height);
-  if (gx_is_indexed(format)) {
-    auto indices = decode_gx_indices(format, width, height, data);
-    if (!indices) return indices.error();
-    for (std::size_t i = 0; i < indices->size(); ++i) {
-      const std::uint16_t index = (*indices)[i];
-      if (index >= palette.size()) {
-        return Error{ErrorCode::bad_value, 0, "palette",
-                     "texel " + std::to_string(i) + " uses palette entry " + std::to_string(index) + " but the palette has " + std::to_string(palette.size())};
-      }
-      const Rgba& c = palette[index];
-      std::copy(c.begin(), c.end(), &image.rgba[i * 4]);
-    }
-    return image;
-  }
   if (format == gx_cmpr) {
     gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
       for (unsigned s = 0; s < 4; ++s) decode_cmpr_subblock(data.data() + offset + s * 8, image, tx + (s % 2) * 4, ty + (s / 2) * 4);
     });
     return image;
   }
+  if (format == gx_rgba8) {
+    gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
+      const std::uint8_t* tile = data.data() + offset;
+      for (unsigned n = 0; n < 16; ++n) {
+        const std::uint32_t x = tx + n % 4, y = ty + n / 4;
+        if (x >= width || y >= height) continue;
+        std::uint8_t* p = image.at(x, y);  // 16 AR pairs, then 16 GB pairs
+        p[0] = tile[n * 2 + 1], p[1] = tile[32 + n * 2], p[2] = tile[32 + n * 2 + 1], p[3] = tile[n * 2];
+      }
+    });
+    return image;
+  }
+  // Every other format maps a 4, 8 or 16-bit texel through a table: the palette, or the format's
+  // own colours (built once).
+  const std::vector<Rgba>& table = gx_is_indexed(format) ? palette : direct_table(format);
+  const std::uint16_t mask = format == gx_c14x2 ? 0x3FFF : 0xFFFF;
   const unsigned bits = gx_texel_bits(t);
+  std::optional<std::pair<std::size_t, std::uint16_t>> bad;  // texel, index
   gx_for_each_tile(t, width, height, [&](std::size_t offset, std::uint32_t tx, std::uint32_t ty) {
     const std::uint8_t* tile = data.data() + offset;
-    for (unsigned n = 0; n < unsigned{t.width} * t.height; ++n) {
-      const std::uint32_t x = tx + n % t.width, y = ty + n / t.width;
-      if (x >= width || y >= height) continue;
-      Rgba c{};
-      if (format == gx_rgba8) {  // 16 AR pairs, then 16 GB pairs
-        c = {tile[n * 2 + 1], tile[32 + n * 2], tile[32 + n * 2 + 1], tile[n * 2]};
-      } else {
-        const std::uint16_t v = texel(tile, bits, n);
-        switch (format) {
-          case gx_i4: c = {expand4(v), expand4(v), expand4(v), expand4(v)}; break;
-          case gx_i8: c = {std::uint8_t(v), std::uint8_t(v), std::uint8_t(v), std::uint8_t(v)}; break;
-          case gx_ia4: c = {expand4(v & 0xF), expand4(v & 0xF), expand4(v & 0xF), expand4(v >> 4)}; break;
-          case gx_ia8: c = ia8(v); break;
-          case gx_rgb565: c = rgb565(v); break;
-          default: c = rgb5a3(v); break;
+    const unsigned rows = std::min<unsigned>(t.height, height - ty), columns = std::min<unsigned>(t.width, width - tx);
+    for (unsigned row = 0; row < rows; ++row) {
+      std::uint8_t* out = image.at(tx, ty + row);
+      for (unsigned column = 0; column < columns; ++column, out += 4) {
+        const std::uint16_t v = texel(tile, bits, row * t.width + column) & mask;
+        if (v >= table.size()) {
+          const std::size_t at = std::size_t{ty + row} * width + tx + column;
+          if (!bad || at < bad->first) bad = {at, v};
+          continue;
         }
+        std::memcpy(out, table[v].data(), 4);
       }
-      std::copy(c.begin(), c.end(), image.at(x, y));
     }
   });
+  if (bad) {
+    return Error{ErrorCode::bad_value, 0, "palette",
+                 "texel " + std::to_string(bad->first) + " uses palette entry " + std::to_string(bad->second) + " but the palette has " +
+                     std::to_string(table.size())};
+  }
   return image;
 }
 
