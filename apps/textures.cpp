@@ -16,7 +16,7 @@ const char* kTexturesUsage =
     "usage: remodel textures list FILE\n"
     "       remodel textures extract FILE -o DIR\n"
     "       remodel textures replace FILE INDEX|NAME IMAGE.png -o OUT [--resize]\n"
-    "  list: every texture with its index, name, format and size.\n"
+    "  list: every texture with its index, name, format, size, mip levels and (GX) wrap and filters.\n"
     "  extract: writes each texture's top level as DIR/<index>_<name>.png.\n"
     "  replace: encodes the PNG into that texture's own format (indexed formats keep their palette\n"
     "  when every colour is in it, else get a new one; CMPR is compressed) and writes OUT, which\n"
@@ -79,8 +79,8 @@ int list(const fs::path& file) {
   const std::vector<TextureInfo> textures = list_textures(*doc);
   for (std::size_t i = 0; i < textures.size(); ++i) {
     const TextureInfo& t = textures[i];
-    std::printf("%3zu  %-24s %-18s %4ux%-4u  %u level%s\n", i, t.name.c_str(), t.format.c_str(), t.width, t.height, t.levels,
-                t.levels == 1 ? "" : "s");
+    std::printf("%3zu  %-24s %-18s %4ux%-4u  %u level%s%s%s\n", i, t.name.c_str(), t.format.c_str(), t.width, t.height, t.levels,
+                t.levels == 1 ? " " : "s", t.sampling.empty() ? "" : "  ", t.sampling.c_str());
   }
   if (textures.empty()) std::printf("%s has no textures\n", file.string().c_str());
   return 0;

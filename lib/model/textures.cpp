@@ -249,6 +249,10 @@ std::vector<TextureInfo> list_textures(const Document& doc) {
       info.format = gx_format_name(t.format);
       if (gx_is_indexed(t.format)) info.format += std::string("/") + gx_palette_format_name(t.palette_format);
       info.width = t.width, info.height = t.height, info.levels = std::max<unsigned>(t.mip_count, 1);
+      static const char* const wraps[3] = {"clamp", "repeat", "mirror"};
+      static const char* const filters[6] = {"near", "linear", "near-mip-near", "linear-mip-near", "near-mip-linear", "linear-mip-linear"};
+      const auto name = [](const char* const* names, std::size_t count, std::uint8_t v) { return v < count ? std::string(names[v]) : std::to_string(v); };
+      info.sampling = name(wraps, 3, t.wrap_s) + "/" + name(wraps, 3, t.wrap_t) + " " + name(filters, 6, t.min_filter) + "/" + name(filters, 6, t.mag_filter);
     }
     out.push_back(std::move(info));
   }

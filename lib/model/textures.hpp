@@ -16,6 +16,7 @@ struct TextureInfo {
   std::uint32_t width = 0, height = 0;
   unsigned levels = 1;  // mip levels stored
   std::string where;    // the field path of the texture in the Document
+  std::string sampling;  // GX: wrap S/T and min/mag filters, e.g. "repeat/clamp linear/linear"; else empty
 };
 
 std::vector<TextureInfo> list_textures(const Document& doc);
