@@ -1,6 +1,7 @@
 // PSP textures: TIM2 pictures (KH BBS, KH2) and TMH images (MHFU) to and from RGBA.
 #pragma once
 
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,22 @@ Result<PspLayout> tmh_layout(const TmhImage& image, std::uint16_t width, std::ui
 inline std::size_t psp_texel_address(const PspLayout& l, std::size_t y, std::size_t x) {
   if (!l.swizzled) return y * l.stride + x;
   return ((y / 8) * (l.stride / 16) + x / 16) * 128 + (y % 8) * 16 + x % 16;
+}
+
+// Copies stored row y (stride bytes) out of or into the stored pixels, undoing or redoing TMH's swizzle.
+inline void psp_read_row(const PspLayout& l, const std::uint8_t* pixels, std::size_t y, std::uint8_t* row) {
+  if (!l.swizzled) {
+    std::memcpy(row, pixels + y * l.stride, l.stride);
+    return;
+  }
+  for (std::size_t x = 0; x < l.stride; x += 16) std::memcpy(row + x, pixels + psp_texel_address(l, y, x), 16);
+}
+inline void psp_write_row(const PspLayout& l, const std::uint8_t* row, std::size_t y, std::uint8_t* pixels) {
+  if (!l.swizzled) {
+    std::memcpy(pixels + y * l.stride, row, l.stride);
+    return;
+  }
+  for (std::size_t x = 0; x < l.stride; x += 16) std::memcpy(pixels + psp_texel_address(l, y, x), row + x, 16);
 }
 
 // The layout-level codec under both containers.

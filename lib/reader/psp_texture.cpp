@@ -1,5 +1,6 @@
 // Decodes TIM2 pictures and TMH images to RGBA through their PspLayout.
 #include <algorithm>
+#include <cstring>
 
 #include "model/psp_texture.hpp"
 
@@ -25,10 +26,14 @@ Result<std::vector<Rgba>> decode_psp_clut(const PspLayout& l, ByteSpan clut) {
 Result<std::vector<std::uint16_t>> decode_psp_indices(const PspLayout& l, std::uint16_t width, std::uint16_t height, ByteSpan pixels) {
   if (pixels.size() < l.pixel_bytes()) return short_data("image", pixels.size(), l.pixel_bytes());
   std::vector<std::uint16_t> out(std::size_t{width} * height);
+  std::vector<std::uint8_t> row(l.stride);
   for (std::size_t y = 0; y < height; ++y) {
-    for (std::size_t x = 0; x < width; ++x) {
-      const std::uint8_t b = pixels[psp_texel_address(l, y, x * l.bits / 8)];
-      out[y * width + x] = l.bits == 4 ? (x % 2 == 0 ? b & 0xF : b >> 4) : b;  // 4-bit: low nibble first
+    psp_read_row(l, pixels.data(), y, row.data());
+    std::uint16_t* o = &out[y * width];
+    if (l.bits == 8) {
+      std::copy_n(row.begin(), width, o);
+    } else {
+      for (std::size_t x = 0; x < width; ++x) o[x] = (row[x / 2] >> (x % 2 == 0 ? 0 : 4)) & 0xF;  // low nibble first
     }
   }
   return out;
@@ -40,12 +45,13 @@ Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std
   RgbaImage image(width, height);
   if (!l.indexed) {
     const std::size_t size = l.bits / 8;
+    std::vector<std::uint8_t> row(l.stride);
     for (std::size_t y = 0; y < height; ++y) {
-      for (std::size_t x = 0; x < width; ++x) {
-        std::uint8_t texel[4] = {};
-        for (std::size_t b = 0; b < size; ++b) texel[b] = pixels[psp_texel_address(l, y, x * size + b)];
-        const Rgba c = decode_psp_colour(l.colour, texel);
-        std::copy(c.begin(), c.end(), image.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)));
+      psp_read_row(l, pixels.data(), y, row.data());
+      std::uint8_t* out = image.at(0, static_cast<std::uint32_t>(y));
+      for (std::size_t x = 0; x < width; ++x, out += 4) {
+        const Rgba c = decode_psp_colour(l.colour, &row[x * size]);
+        std::memcpy(out, c.data(), 4);
       }
     }
     return image;
@@ -60,7 +66,7 @@ Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std
       return Error{ErrorCode::bad_value, 0, "clut",
                    "texel " + std::to_string(i) + " uses palette entry " + std::to_string(index) + " but the palette has " + std::to_string(palette->size())};
     }
-    std::copy((*palette)[index].begin(), (*palette)[index].end(), &image.rgba[i * 4]);
+    std::memcpy(&image.rgba[i * 4], (*palette)[index].data(), 4);
   }
   return image;
 }

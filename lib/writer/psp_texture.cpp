@@ -22,14 +22,14 @@ int posterize_bits(PspColour c) { return c == PspColour::c4444 ? 4 : c == PspCol
 // the buffers still hold the picture being replaced, whose indices are kept where colours match.
 std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool same_size, Bytes& pixels, Bytes& clut) {
   const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
+  std::vector<std::uint8_t> row(l.stride);  // stored row, read first so padding bytes survive
   if (!l.indexed) {
     const std::size_t size = l.bits / 8;
     for (std::size_t y = 0; y < height; ++y) {
-      for (std::size_t x = 0; x < width; ++x) {
-        std::uint8_t texel[4] = {};
-        encode_psp_colour(l.colour, image.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)), texel);
-        for (std::size_t b = 0; b < size; ++b) pixels[psp_texel_address(l, y, x * size + b)] = texel[b];
-      }
+      psp_read_row(l, pixels.data(), y, row.data());
+      const std::uint8_t* in = image.at(0, static_cast<std::uint32_t>(y));
+      for (std::size_t x = 0; x < width; ++x, in += 4) encode_psp_colour(l.colour, in, &row[x * size]);
+      psp_write_row(l, row.data(), y, pixels.data());
     }
     return std::nullopt;
   }
@@ -56,15 +56,17 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
     indices = std::move(quantized->indices);
   }
   for (std::size_t y = 0; y < height; ++y) {
+    psp_read_row(l, pixels.data(), y, row.data());
     for (std::size_t x = 0; x < width; ++x) {
-      std::uint8_t& b = pixels[psp_texel_address(l, y, x * l.bits / 8)];
       const std::uint16_t index = (*indices)[y * width + x];
+      std::uint8_t& b = row[x * l.bits / 8];
       if (l.bits == 8) {
         b = static_cast<std::uint8_t>(index);
       } else {
         b = static_cast<std::uint8_t>(x % 2 == 0 ? (b & 0xF0) | index : (b & 0x0F) | index << 4);
       }
     }
+    psp_write_row(l, row.data(), y, pixels.data());
   }
   return std::nullopt;
 }
