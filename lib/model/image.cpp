@@ -39,9 +39,9 @@ Result<RgbaImage> read_png(ByteSpan bytes) {
   if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels)) {
     return Error{ErrorCode::bad_value, 0, "png", std::string("not a readable image: ") + stbi_failure_reason()};
   }
-  // GX and PSP textures stop at 1024 texels a side; far larger images are refused before decoding.
-  if (w <= 0 || h <= 0 || w > 16384 || h > 16384) {
-    return Error{ErrorCode::unsupported, 0, "png", "image is " + std::to_string(w) + "x" + std::to_string(h) + "; at most 16384 a side is read"};
+  // Textures stop at 1024 texels a side; a PNG over 4096 (64 MiB of RGBA) is refused before decoding.
+  if (w <= 0 || h <= 0 || w > 4096 || h > 4096) {
+    return Error{ErrorCode::unsupported, 0, "png", "image is " + std::to_string(w) + "x" + std::to_string(h) + "; at most 4096 a side is read (textures are at most 1024)"};
   }
   stbi_uc* pixels = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels, 4);
   if (pixels == nullptr) return Error{ErrorCode::bad_value, 0, "png", std::string("not a readable image: ") + stbi_failure_reason()};
