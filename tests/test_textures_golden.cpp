@@ -358,6 +358,22 @@ TEST(TmhGolden, Clut4And8888AndDirect4444) {
   EXPECT_EQ(px(*image, 0, 0), (Rgba{0x11, 0x22, 0x33, 0x44}));
 }
 
+// Found by fuzz_tmh: an odd CLUT4 width needs its last half byte; 33 texels are 17 bytes, so 32 a row.
+TEST(TmhGolden, OddClut4WidthsRoundTheRowUp) {
+  TmhImage t;
+  t.mode = 4;
+  t.width = 33, t.height = 1;
+  t.pixels.assign(32 * 8, 0);
+  t.pixels[128] = 0x05;  // second 16-byte block of row 0: byte 16 holds texel 32 in its low nibble
+  t.clut = TmhClut{2, 3, 16, Bytes(64, 0)};
+  t.clut->data[5 * 4] = 0xEE;
+  auto image = decode_tmh_image(t);
+  ASSERT_TRUE(image.ok()) << image.error().describe();
+  EXPECT_EQ(px(*image, 32, 0)[0], 0xEE);
+  t.pixels.resize(128);
+  EXPECT_EQ(decode_tmh_image(t).error().code, ErrorCode::truncated);
+}
+
 TEST(TmhBadInput, MissingPaletteShortPixelsAndUnknownModes) {
   TmhImage t;
   t.mode = 5;

@@ -51,7 +51,7 @@ Result<PspLayout> tmh_layout(const TmhImage& t, std::uint16_t width, std::uint16
     return unsupported("mode", "TMH pixel mode " + std::to_string(t.mode) + " is not 5650, 5551, 4444, 8888, CLUT4 or CLUT8");
   }
   // The GE swizzles in blocks of 16 bytes by 8 rows; narrower or shorter images are padded to them.
-  l.stride = ((std::size_t{width} * l.bits / 8 + 15) / 16) * 16;
+  l.stride = ((std::size_t{width} * l.bits + 7) / 8 + 15) / 16 * 16;
   l.rows = (std::size_t{height} + 7) / 8 * 8;
   return l;
 }
