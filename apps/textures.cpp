@@ -1,4 +1,6 @@
 // `remodel textures`: list, extract to PNG, and replace from PNG.
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <string>
 
@@ -13,10 +15,11 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* kTexturesUsage =
-    "usage: remodel textures list FILE\n"
+    "usage: remodel textures list FILE [--json]\n"
     "       remodel textures extract FILE -o DIR\n"
     "       remodel textures replace FILE INDEX|NAME IMAGE.png -o OUT [--resize]\n"
-    "  list: every texture with its index, name, format, size, mip levels and (GX) wrap and filters.\n"
+    "  list: every texture with its index, name, format, size, mip levels and (GX) wrap and filters;\n"
+    "  --json prints one object per texture (index, name, format, width, height, levels, sampling, field).\n"
     "  extract: writes each texture's top level as DIR/<index>_<name>.png.\n"
     "  replace: encodes the PNG into that texture's own format (indexed formats keep their palette\n"
     "  when every colour is in it, else get a new one; CMPR is compressed) and writes OUT, which\n"
@@ -26,7 +29,7 @@ const char* kTexturesUsage =
     "            remodel textures replace ww_jb.bdl 3 edited.png -o ww_jb_mod.bdl\n";
 
 struct TextureOptions {
-  bool help = false, resize = false;
+  bool help = false, resize = false, json = false;
   std::string output, unknown, missing_value;
   std::vector<std::string> positional;
 };
@@ -39,6 +42,8 @@ TextureOptions parse_texture_options(const Args& args) {
       o.help = true;
     } else if (a == "--resize") {
       o.resize = true;
+    } else if (a == "--json") {
+      o.json = true;
     } else if (a == "-o" || a == "--output") {
       if (i + 1 < args.size()) {
         o.output = args[++i];
@@ -69,7 +74,7 @@ std::string file_safe(const std::string& name) {
   return out.empty() ? "texture" : out;
 }
 
-int list(const fs::path& file) {
+int list(const fs::path& file, bool json) {
   Bytes bytes;
   Result<Document> doc = load(file, bytes);
   if (!doc) {
@@ -77,6 +82,15 @@ int list(const fs::path& file) {
     return 1;
   }
   const std::vector<TextureInfo> textures = list_textures(*doc);
+  if (json) {
+    for (std::size_t i = 0; i < textures.size(); ++i) {
+      const TextureInfo& t = textures[i];
+      const nlohmann::ordered_json line = {{"index", i},          {"name", t.name},     {"format", t.format},     {"width", t.width},
+                                           {"height", t.height},  {"levels", t.levels}, {"sampling", t.sampling}, {"field", t.where}};
+      std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    }
+    return 0;
+  }
   for (std::size_t i = 0; i < textures.size(); ++i) {
     const TextureInfo& t = textures[i];
     std::printf("%3zu  %-24s %-18s %4ux%-4u  %u level%s%s%s\n", i, t.name.c_str(), t.format.c_str(), t.width, t.height, t.levels,
@@ -175,7 +189,7 @@ int cmd_textures(const Args& args) {
   const std::string& sub = o.positional[0];
   if (sub == "list") {
     if (o.positional.size() != 2) return usage("textures list takes one file");
-    return list(o.positional[1]);
+    return list(o.positional[1], o.json);
   }
   if (sub == "extract") {
     if (o.positional.size() != 2 || o.output.empty()) return usage("textures extract takes one file and -o DIR");

@@ -145,6 +145,10 @@ TEST(Cli, TexturesExtractReplaceRoundTripOnTheDemo) {
   CliRun list = run("textures list " + pmo.string());
   EXPECT_EQ(list.status, 0) << list.out;
   EXPECT_NE(list.out.find("8x8"), std::string::npos) << list.out;
+  CliRun list_json = run("textures list --json " + pmo.string());
+  EXPECT_EQ(list_json.status, 0);
+  EXPECT_NE(list_json.out.find("\"width\":8"), std::string::npos) << list_json.out;
+  EXPECT_NE(list_json.out.find("\"field\":\"pmo.tim2s[0].pictures[0]\""), std::string::npos) << list_json.out;
   CliRun extract = run("textures extract " + pmo.string() + " -o " + (dir / "png").string());
   ASSERT_EQ(extract.status, 0) << extract.out;
   std::vector<fs::path> pngs;
