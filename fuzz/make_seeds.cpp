@@ -9,6 +9,7 @@
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "bwm_golden.hpp"
+#include "model/gx_texture.hpp"
 #include "model/j3d.hpp"
 #include "model/mhfu_demo.hpp"
 
@@ -64,6 +65,18 @@ int main(int argc, char** argv) {
     p.clut.assign(p.clut_colors * tim2_clut_entry_size(p.clut_type), 0);
     for (std::size_t i = 0; i < p.clut.size(); ++i) p.clut[i] = static_cast<std::uint8_t>(i * 13);
     save("tim2", name, write_tim2_file(f));
+  }
+
+  // GX codec inputs (fuzz/gx_texture_input.hpp): every format at a partial-tile size with mip levels,
+  // the indexed ones with each palette format.
+  for (std::uint8_t format : {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 14}) {
+    for (std::uint8_t palette_format = 0; palette_format < (gx_is_indexed(format) ? 3 : 1); ++palette_format) {
+      Bytes input = {format, palette_format, 13, 9, 3, 16, 0, 0};
+      for (int i = 0; i < 32 + 1024; ++i) input.push_back(static_cast<std::uint8_t>((i * 29 + format) % 16));  // indices below 16
+      const std::string name =
+          std::string(gx_format_name(format)) + (gx_is_indexed(format) ? std::string("-") + gx_palette_format_name(palette_format) : "") + ".gx";
+      save("gx_texture", name.c_str(), Result<Bytes>(input));
+    }
   }
 
   const Pam pam = build_demo_pam();

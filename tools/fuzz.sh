@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
-all_targets="kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d"
+all_targets="kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d gx_texture"
 read -r -a targets <<<"${REMODEL_FUZZ_TARGETS:-$all_targets}"  # a subset: REMODEL_FUZZ_TARGETS="tim2 tmh"
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
       -DREMODEL_FUZZ=ON -DREMODEL_BENCH=OFF >/dev/null
@@ -18,15 +18,17 @@ run_target() {
     mhfu_*|tmh) family=mhfu; dict=fuzz/mhfu.dict ;;
     bwm) family=bw2; dict=fuzz/bwm.dict ;;
     j3d) family=j3d; dict=fuzz/j3d.dict ;;
+    gx_texture) family=""; dict="" ;;  # its own input layout: no samples, no dictionary
     *) family=kh-bbs; dict=fuzz/kh_bbs.dict ;;
   esac
   local work="build-fuzz/corpus-$target" artifacts="build-fuzz/artifacts-$target" log="build-fuzz/fuzz-$target.log"
   mkdir -p "$work" "$artifacts"
   cp -n fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
   local extra=()
-  [ -d "$samples/$family" ] && extra+=("$samples/$family")
+  [ -n "$family" ] && [ -d "$samples/$family" ] && extra+=("$samples/$family")
+  [ -n "$dict" ] && extra+=("-dict=$dict")
   local status=0
-  build-fuzz/fuzz/fuzz_$target "$work" "${extra[@]}" -dict="$dict" -max_total_time="$seconds" \
+  build-fuzz/fuzz/fuzz_$target "$work" "${extra[@]}" -max_total_time="$seconds" \
       -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1 \
       -artifact_prefix="$artifacts/" 2>"$log" || status=1
   {
