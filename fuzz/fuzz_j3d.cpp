@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   (void)j3d_joint_world_matrices(*f);
   (void)j3d_check_indices(*f);
-  fuzz::expect_textures_round_trip(input, Document(std::move(*f)), 4);  // the codec itself: fuzz_gx_texture
+  fuzz::expect_textures_round_trip(input, Document(std::move(*f)), 16);  // the codec itself: fuzz_gx_texture
   return 0;
 }
 
