@@ -25,6 +25,8 @@ struct PspLayout {
   bool csm1 = false;      // TIM2 8-bit CLUT in CSM1 order
   std::size_t stride = 0, rows = 0, clut_entries = 0;
   std::size_t pixel_bytes() const { return stride * rows; }
+  // Where CLUT entry i is stored: CSM1 reorders whole 32-entry groups, a partial group stays in order.
+  std::size_t clut_slot(std::size_t i) const { return csm1 && i < clut_entries / 32 * 32 ? csm1_slot(i) : i; }
 };
 Result<PspLayout> tim2_layout(const Tim2Picture& picture, std::uint16_t width, std::uint16_t height);
 Result<PspLayout> tmh_layout(const TmhImage& image, std::uint16_t width, std::uint16_t height);

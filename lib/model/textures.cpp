@@ -134,11 +134,12 @@ Result<RgbaImage> decode_j3d_texture(const J3dTex1& tex1, std::size_t index, uns
   const J3dTexture& t = tex1.textures[index];
   if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, 0, "image_offset", "the image block does not exist"};
   if (level >= std::max<unsigned>(t.mip_count, 1)) return Error{ErrorCode::bad_value, 0, "mip_count", "the texture has no level " + std::to_string(level)};
+  // gx_level_extent never goes below 1, so a stored 0 is refused here, before it becomes 1 wide.
+  if (t.width == 0 || t.height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
   auto palette = j3d_palette(tex1, t);
   if (!palette) return palette.error();
   const ByteSpan data = ByteSpan(tex1.blocks[t.image_block].data).subspan(
       std::min(tex1.blocks[t.image_block].data.size(), gx_level_offset(t.format, t.width, t.height, level)));
-  if (t.width == 0 || t.height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
   return decode_gx_image(t.format, gx_level_extent(t.width, level), gx_level_extent(t.height, level), data, *palette);
 }
 
@@ -159,6 +160,11 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
                    "texture " + std::to_string(j) + " shares this image; resizing one of them is not supported"};
     }
   }
+  // An unchanged top level keeps the whole texture, the file's own lower levels included.
+  if (same_size) {
+    auto before = decode_j3d_texture(tex1, index);
+    if (before.ok() && before.value() == image) return std::nullopt;
+  }
   const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
   // Mip levels stop at 1x1.
   const unsigned max_levels = static_cast<unsigned>(std::bit_width(std::max<unsigned>(width, height)));
@@ -170,21 +176,10 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
   std::optional<std::vector<Rgba>> new_palette;
   Bytes data;
   RgbaImage level_image = image;
-  // An unchanged top level keeps the file's own lower levels rather than regenerated ones.
-  bool top_unchanged = false;
-  if (same_size) {
-    auto before = decode_j3d_texture(tex1, index);
-    top_unchanged = before.ok() && before.value() == image;
-  }
   for (unsigned level = 0; level < levels; ++level) {
     if (level > 0) level_image = downsample_half(level_image);
     const std::size_t at = gx_level_offset(t.format, width, height, level);
     const ByteSpan reference = same_size && at <= old.size() ? ByteSpan(old).subspan(at) : ByteSpan();
-    if (level > 0 && top_unchanged) {
-      const std::size_t end = std::min(old.size(), gx_level_offset(t.format, width, height, level + 1));
-      data.insert(data.end(), old.begin() + static_cast<std::ptrdiff_t>(std::min(at, end)), old.begin() + static_cast<std::ptrdiff_t>(end));
-      continue;
-    }
     if (!gx_is_indexed(t.format)) {
       const Bytes bytes = encode_gx_image(t.format, level_image, reference);
       data.insert(data.end(), bytes.begin(), bytes.end());

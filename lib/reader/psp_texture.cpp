@@ -18,8 +18,7 @@ Result<std::vector<Rgba>> decode_psp_clut(const PspLayout& l, ByteSpan clut) {
   const std::size_t entry = psp_colour_size(l.clut_colour);
   if (clut.size() / entry < l.clut_entries) return short_data("clut", clut.size(), l.clut_entries * entry);
   std::vector<Rgba> out(l.clut_entries);
-  const std::size_t whole = l.csm1 ? l.clut_entries / 32 * 32 : 0;  // CSM1 reorders whole 32-entry groups
-  for (std::size_t i = 0; i < l.clut_entries; ++i) out[i] = decode_psp_colour(l.clut_colour, &clut[(i < whole ? csm1_slot(i) : i) * entry]);
+  for (std::size_t i = 0; i < l.clut_entries; ++i) out[i] = decode_psp_colour(l.clut_colour, &clut[l.clut_slot(i) * entry]);
   return out;
 }
 

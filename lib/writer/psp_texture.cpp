@@ -48,10 +48,9 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
     auto quantized = quantize_image(image, capacity, posterize_bits(l.clut_colour), [&](Rgba c) { return psp_representable(l.clut_colour, c); });
     if (!quantized) return quantized.error();
     const std::size_t entry = psp_colour_size(l.clut_colour);
-    const std::size_t whole = l.csm1 ? l.clut_entries / 32 * 32 : 0;
     std::fill(clut.begin(), clut.begin() + static_cast<std::ptrdiff_t>(l.clut_entries * entry), 0);
     for (std::size_t i = 0; i < quantized->palette.size(); ++i) {
-      encode_psp_colour(l.clut_colour, quantized->palette[i].data(), &clut[(i < whole ? csm1_slot(i) : i) * entry]);
+      encode_psp_colour(l.clut_colour, quantized->palette[i].data(), &clut[l.clut_slot(i) * entry]);
     }
     indices = std::move(quantized->indices);
   }
