@@ -1,0 +1,30 @@
+#include "scene/lift.hpp"
+
+#include <type_traits>
+
+namespace remodel::scene {
+
+namespace {
+
+Error no_model(const Document& document) {
+  return Error{ErrorCode::unsupported, 0, "",
+               std::string("a ") + format_name(format_of(document)) +
+                   " file holds no model to export: pass its model instead (a PAM with --anim beside its PMO; an "
+                   "MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC)"};
+}
+
+}  // namespace
+
+Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
+  return std::visit(
+      [&](const auto& doc) -> Result<Scene> {
+        // One arm per format with a lift, e.g. with T = std::decay_t<decltype(doc)>:
+        //   if constexpr (std::is_same_v<T, J3dFile>) return lift_j3d(doc, inputs); else
+        (void)doc;
+        (void)inputs;
+        return no_model(document);
+      },
+      document);
+}
+
+}  // namespace remodel::scene

@@ -1,0 +1,33 @@
+// Document -> Scene for every format: the one dispatch of `lift`; each format's lift lives in its own
+// file in lib/scene/ (kh_bbs.cpp, mhfu.cpp, j3d.cpp, bwm.cpp), beside where its lower goes.
+#pragma once
+
+#include <vector>
+
+#include "model/document.hpp"
+#include "model/error.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::scene {
+
+// What a file does not hold itself: animations for a KH BBS model (PAM containers or bare records),
+// a skeleton and a texture bank for a bare MHFU PMO.
+struct LiftInputs {
+  std::vector<const Document*> animations;  // Pam or PamAnimFile
+  const MhfuSkeletonFile* skeleton = nullptr;
+  const TmhFile* textures = nullptr;
+};
+
+// A file with nothing to show (a TIM2, TMH, skeleton or animation alone) is an `unsupported` error
+// that says what to pass instead.
+Result<Scene> lift(const Document& document, const LiftInputs& inputs = {});
+
+// Per format, called by `lift`.
+Result<Scene> lift_kh_bbs_pmo(const PmoFile& file, const LiftInputs& inputs);
+Result<Scene> lift_kh_bbs_pmp(const Pmp& pmp, const LiftInputs& inputs);
+Result<Scene> lift_mhfu_pmo(const MhfuPmoFile& file, const LiftInputs& inputs);
+Result<Scene> lift_mhfu_pac(const Pac& pac, const LiftInputs& inputs);
+Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs);
+Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs);
+
+}  // namespace remodel::scene
