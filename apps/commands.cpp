@@ -57,7 +57,7 @@ int usage_error(const char* usage, const std::string& message) {
 struct CheckResult {
   fs::path file;
   std::string format;
-  bool supported = true;
+  std::string skipped;  // why a file found in a directory was not checked
   bool identical = false;
   std::size_t size = 0;
   std::size_t verbatim = 0;
@@ -66,10 +66,18 @@ struct CheckResult {
   std::optional<Error> error;
 };
 
-CheckResult check_one(const fs::path& path) {
+// One input of a batch: a file to check, or a result known without reading it.
+struct Input {
+  fs::path file;
+  bool named = false;  // given on the command line, so an unknown format is a failure, not a skip
+  std::optional<CheckResult> known;
+};
+
+CheckResult check_one(const Input& input) {
+  if (input.known) return *input.known;
   CheckResult r;
-  r.file = path;
-  Result<Bytes> data = read_file(path);
+  r.file = input.file;
+  Result<Bytes> data = read_file(input.file);
   if (!data) {
     r.error = data.error();
     return r;
@@ -78,8 +86,11 @@ CheckResult check_one(const fs::path& path) {
   r.size = in.size();
   const std::optional<Format> format = detect_format(in);
   if (!format) {
-    r.supported = false;
-    r.error = Error{ErrorCode::bad_magic, 0, "magic", "not a supported format"};
+    if (!input.named) {
+      r.skipped = "not a supported format";
+    } else {
+      r.error = Error{ErrorCode::bad_magic, 0, "magic", "not a supported format"};
+    }
     return r;
   }
   r.format = format_name(*format);
@@ -106,17 +117,45 @@ CheckResult check_one(const fs::path& path) {
   return r;
 }
 
-void collect(const fs::path& path, bool explicit_arg, std::vector<std::pair<fs::path, bool>>& out) {
+CheckResult known(const fs::path& file, std::string skipped, std::optional<Error> error) {
+  CheckResult r;
+  r.file = file;
+  r.skipped = std::move(skipped);
+  r.error = std::move(error);
+  return r;
+}
+
+// Every file under dir, in path order; a directory that cannot be read is a failed input, and files
+// that are not regular (FIFOs, devices, sockets) are skipped. Symlinks to directories are not followed.
+void walk(const fs::path& dir, std::vector<Input>& out) {
+  std::error_code ec;
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) entries.push_back(*it);
+  if (ec) {
+    out.push_back({dir, true, known(dir, "", Error{ErrorCode::io, 0, "", "cannot read the directory " + dir.string() + ": " + ec.message()})});
+  }
+  std::sort(entries.begin(), entries.end());
+  for (const fs::directory_entry& e : entries) {
+    const fs::file_status link = e.symlink_status(ec);
+    if (fs::is_directory(link)) {
+      walk(e.path(), out);
+      continue;
+    }
+    const fs::file_status target = fs::is_symlink(link) ? e.status(ec) : link;
+    if (fs::is_regular_file(target)) {
+      out.push_back({e.path(), false, std::nullopt});
+    } else if (!fs::is_directory(target)) {
+      out.push_back({e.path(), false, known(e.path(), "not a regular file", std::nullopt)});
+    }
+  }
+}
+
+void collect(const fs::path& path, std::vector<Input>& out) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec)) {
-      if (entry.is_regular_file(ec)) files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (auto& f : files) out.emplace_back(f, false);
+    walk(path, out);
   } else {
-    out.emplace_back(path, explicit_arg);
+    out.push_back({path, true, std::nullopt});
   }
 }
 
@@ -138,15 +177,19 @@ int cmd_check(const Args& args) {
   if (!o.unknown.empty()) return usage_error(kCheckUsage, "unknown option " + o.unknown);
   if (o.positional.empty()) return usage_error(kCheckUsage, "check needs at least one file or directory");
 
-  std::vector<std::pair<fs::path, bool>> files;
-  for (const std::string& p : o.positional) collect(p, true, files);
+  std::vector<Input> files;
+  for (const std::string& p : o.positional) collect(p, files);
   std::vector<CheckResult> results(files.size());
   std::atomic<std::size_t> next{0}, done{0};
   const bool progress = ::isatty(STDERR_FILENO) && files.size() > 1;
   std::mutex progress_mutex;
   auto worker = [&] {
     for (std::size_t i; (i = next++) < files.size();) {
-      results[i] = check_one(files[i].first);
+      try {
+        results[i] = check_one(files[i]);
+      } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
+        results[i] = known(files[i].file, "", Error{ErrorCode::io, 0, "", std::string("internal error: ") + e.what()});
+      }
       const std::size_t n = ++done;
       if (progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -164,10 +207,13 @@ int cmd_check(const Args& args) {
   std::size_t identical = 0, failed = 0, skipped = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const CheckResult& r = results[i];
-    const bool skip = !r.supported && !files[i].second;
-    if (skip) {
+    if (!r.skipped.empty()) {
       ++skipped;
-      if (!o.json) std::printf("skipped    %s (not a supported format)\n", r.file.string().c_str());
+      if (o.json) {
+        std::puts(Json{{"file", json_text(r.file.native())}, {"skipped", r.skipped}}.dump().c_str());
+      } else {
+        std::printf("skipped    %s (%s)\n", r.file.string().c_str(), r.skipped.c_str());
+      }
       continue;
     }
     if (r.identical) {
@@ -176,15 +222,15 @@ int cmd_check(const Args& args) {
       ++failed;
     }
     if (o.json) {
-      Json j{{"file", r.file.string()},
+      Json j{{"file", json_text(r.file.native())},
              {"format", r.format.empty() ? Json() : Json(r.format)},
              {"identical", r.identical},
              {"size", r.size},
              {"verbatim_bytes", r.verbatim},
-             {"error", r.error ? Json(r.error->describe()) : Json()}};
+             {"error", r.error ? json_text(r.error->describe()) : Json()}};
       if (r.first_difference) {
         j["first_difference"] = *r.first_difference;
-        j["field"] = r.field;
+        j["field"] = json_text(r.field);
       }
       std::puts(j.dump().c_str());
     } else if (r.identical) {
@@ -377,7 +423,7 @@ int cmd_diff(const Args& args) {
   std::size_t count = 0;
   compare(docs[0], docs[1], "", differences, count);
   if (o.json) {
-    std::cout << Json{{"a", o.positional[0]}, {"b", o.positional[1]}, {"differences", count}, {"fields", differences}}.dump(1)
+    std::cout << Json{{"a", json_text(o.positional[0])}, {"b", json_text(o.positional[1])}, {"differences", count}, {"fields", differences}}.dump(1)
               << '\n';
   } else {
     for (const Json& d : differences) {

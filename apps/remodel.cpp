@@ -1,6 +1,7 @@
 // remodel: read, check, dump and build game model files.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 
 #include "commands.hpp"
@@ -29,7 +30,9 @@ const char* kUsage =
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return 2;
@@ -52,4 +55,24 @@ int main(int argc, char** argv) {
   if (command == "textures") return remodel::cli::cmd_textures(args);
   std::fprintf(stderr, "remodel: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Anything a command did not expect (an exception from a library it calls, memory running out) is
+  // one error line naming the command and its arguments, and exit status 1, never an abort.
+  const auto report = [&](const char* what) {  // allocates nothing: memory may be what ran out
+    std::fputs("remodel", stderr);
+    for (int i = 1; i < argc; ++i) std::fprintf(stderr, " %s", argv[i]);
+    std::fprintf(stderr, ": internal error: %s\n", what);
+    return 1;
+  };
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return report(e.what());
+  } catch (...) {
+    return report("an unknown exception");
+  }
 }

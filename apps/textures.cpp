@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "file_io.hpp"
+#include "model/json.hpp"
 #include "model/textures.hpp"
 
 namespace remodel::cli {
@@ -85,9 +86,9 @@ int list(const fs::path& file, bool json) {
   if (json) {
     for (std::size_t i = 0; i < textures.size(); ++i) {
       const TextureInfo& t = textures[i];
-      const nlohmann::ordered_json line = {{"index", i},          {"name", t.name},     {"format", t.format},     {"width", t.width},
-                                           {"height", t.height},  {"levels", t.levels}, {"sampling", t.sampling}, {"field", t.where}};
-      std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      const nlohmann::ordered_json line = {{"index", i},          {"name", json_text(t.name)}, {"format", t.format},     {"width", t.width},
+                                           {"height", t.height},  {"levels", t.levels},        {"sampling", t.sampling}, {"field", json_text(t.where)}};
+      std::printf("%s\n", line.dump().c_str());
     }
     return 0;
   }

@@ -10,6 +10,7 @@
 #include "model/document.hpp"
 #include "model/image.hpp"
 #include "model/textures.hpp"
+#include "cli.hpp"
 #include "samples.hpp"
 
 namespace {
@@ -17,28 +18,13 @@ namespace {
 namespace fs = std::filesystem;
 using remodel::Bytes;
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using remodel::test::CliRun;
+using remodel::test::slurp;
+using remodel::test::spit;
 
-CliRun run(const std::string& args) {
-  const std::string cmd = std::string(REMODEL_CLI) + " " + args + " 2>&1";
-  CliRun r{-1, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+CliRun run(const std::string& args) { return remodel::test::run_cli(args); }
 
-fs::path temp_dir() {
-  fs::path d = fs::temp_directory_path() / ("remodel-cli-test-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
+fs::path temp_dir() { return remodel::test::cli_temp_dir("test"); }
 
 TEST(Cli, UsageErrorsExitTwoAndHelpExitsZero) {
   EXPECT_EQ(run("").status, 2);
@@ -69,7 +55,7 @@ TEST(Cli, DemoThenCheckInfoDump) {
   EXPECT_EQ(dump.status, 0);
   EXPECT_NE(dump.out.find("\"demo_cube\""), std::string::npos);
   for (const auto& e : fs::directory_iterator(dir)) {
-    EXPECT_EQ(e.path().string().find("remodel-tmp"), std::string::npos) << "temporary file left behind";
+    EXPECT_EQ(e.path().filename().string().find(".remodel-"), std::string::npos) << "temporary file left behind";
   }
   fs::remove_all(dir);
 }
@@ -125,16 +111,6 @@ TEST(Cli, InfoAndDumpOnAnimations) {
   ASSERT_EQ(dump.status, 0);
   EXPECT_NE(dump.out.find("\"OpenKHAnim\""), std::string::npos);
   EXPECT_NE(dump.out.find("\"rotation_x\""), std::string::npos);
-}
-
-Bytes slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(in), {});
-}
-
-void spit(const fs::path& p, const Bytes& b) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
 TEST(Cli, TexturesExtractReplaceRoundTripOnTheDemo) {

@@ -11,17 +11,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-std::string hex(ByteSpan b) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  s.reserve(b.size() * 2);
-  for (std::uint8_t v : b) {
-    s += digits[v >> 4];
-    s += digits[v & 15];
-  }
-  return s;
-}
-
 // NaN and infinities are not JSON numbers: they are written as their bits.
 Json number(float f) {
   if (std::isfinite(f)) return f;
@@ -39,13 +28,23 @@ Json floats(const Range& r) {
 
 template <std::size_t N>
 Json name(const std::array<std::uint8_t, N>& n) {
-  Json j = fixed_string(n);
-  const std::string s = j.get<std::string>();
+  const std::string s = fixed_string(n);
+  Json j = json_text(s);
   // Bytes after the terminator are shown too when they are not zeros, so nothing is hidden.
   for (std::size_t i = s.size(); i < N; ++i) {
-    if (n[i] != 0) return Json{{"text", s}, {"bytes", hex(n)}};
+    if (n[i] != 0) {
+      if (!j.is_object()) j = Json{{"text", j}};
+      j["bytes"] = hex(n);
+      return j;
+    }
   }
   return j;
+}
+
+Json texts(const std::vector<std::string>& names) {
+  Json a = Json::array();
+  for (const std::string& n : names) a.push_back(json_text(n));
+  return a;
 }
 
 template <typename T>
@@ -309,7 +308,7 @@ Json mhfu_pmo_json(const MhfuPmo& p) {
     verbatim(jb, "gap_after_block", b.gap_after_block);
     blocks.push_back(jb);
   }
-  Json j{{"version", fixed_string(p.version)}, {"clip_distance", number(p.clip_distance)},
+  Json j{{"version", json_text(fixed_string(p.version))}, {"clip_distance", number(p.clip_distance)},
          {"scale", floats(p.scale)}, {"unknown_0x38", hex(p.unknown_0x38)}, {"meshes", meshes},
          {"groups", groups}, {"remap", hex(p.remap)}, {"bone_palette", palette},
          {"materials", materials}, {"blocks", blocks}};
@@ -485,7 +484,7 @@ Json mat3_json(const J3dMat3& m) {
   Json j = Json::object();
   Json entries = Json::array();
   for (const J3dMaterialEntry& e : m.entries) entries.push_back(mat_entry_json(e));
-  j["materials"] = m.names.names;
+  j["materials"] = texts(m.names.names);
   j["remap"] = m.remap;
   j["entries"] = entries;
   Json indirect = Json::array();
@@ -590,7 +589,7 @@ Json mat3_json(const J3dMat3& m) {
 }
 
 Json j3d_section_json(const J3dSection& s) {
-  Json j{{"magic", j3d_section_magic(s)}};
+  Json j{{"magic", json_text(j3d_section_magic(s))}};
   if (const auto* inf = std::get_if<J3dInf1>(&s)) {
     j["flags"] = inf->flags;
     j["unknown_0x0a"] = inf->unknown_0x0a;
@@ -633,7 +632,7 @@ Json j3d_section_json(const J3dSection& s) {
     Json joints = Json::array();
     for (std::size_t i = 0; i < jnt->joints.size(); ++i) {
       const J3dJoint& jt = jnt->joints[i];
-      joints.push_back(Json{{"name", i < jnt->names.names.size() ? jnt->names.names[i] : ""},
+      joints.push_back(Json{{"name", json_text(i < jnt->names.names.size() ? jnt->names.names[i] : "")},
                             {"flags", jt.flags}, {"inherit_scale", jt.inherit_scale},
                             {"unknown_0x03", jt.unknown_0x03}, {"scale", floats(jt.scale)},
                             {"rotation", jt.rotation}, {"unknown_0x16", jt.unknown_0x16},
@@ -705,7 +704,7 @@ Json j3d_section_json(const J3dSection& s) {
     Json subpackets = Json::array();
     for (const J3dMdlSubpacket& sp : mdl->subpackets) subpackets.push_back(Json{{"offsets", sp.offsets}, {"unknown_0x0c", sp.unknown_0x0c}});
     j["unknown_0x0a"] = mdl->unknown_0x0a;
-    j["names"] = mdl->names.names;
+    j["names"] = texts(mdl->names.names);
     j["packets"] = packets;
     j["subpackets"] = subpackets;
     j["matrix_info"] = mdl->matrix_info;
@@ -720,7 +719,7 @@ Json j3d_section_json(const J3dSection& s) {
     Json textures = Json::array();
     for (std::size_t i = 0; i < tex->textures.size(); ++i) {
       const J3dTexture& t = tex->textures[i];
-      textures.push_back(Json{{"name", i < tex->names.names.size() ? tex->names.names[i] : ""},
+      textures.push_back(Json{{"name", json_text(i < tex->names.names.size() ? tex->names.names[i] : "")},
                               {"format", t.format}, {"alpha", t.alpha}, {"width", t.width}, {"height", t.height},
                               {"wrap_s", t.wrap_s}, {"wrap_t", t.wrap_t}, {"palette_enable", t.palette_enable},
                               {"palette_format", t.palette_format}, {"palette_count", t.palette_count},
@@ -752,7 +751,7 @@ Json j3d_section_json(const J3dSection& s) {
 Json j3d_json(const J3dFile& f) {
   Json sections = Json::array();
   for (const J3dSection& s : f.sections) sections.push_back(j3d_section_json(s));
-  return Json{{"type", fixed_string(f.type)}, {"header_0x10", hex(f.header_0x10)}, {"padding", f.padding},
+  return Json{{"type", json_text(fixed_string(f.type))}, {"header_0x10", hex(f.header_0x10)}, {"padding", json_text(f.padding)},
               {"sections", sections}};
 }
 
