@@ -20,8 +20,9 @@ Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
       [&](const auto& doc) -> Result<Scene> {
         // One arm per format with a lift, e.g. with T = std::decay_t<decltype(doc)>:
         //   if constexpr (std::is_same_v<T, J3dFile>) return lift_j3d(doc, inputs); else
-        (void)doc;
-        (void)inputs;
+        using T = std::decay_t<decltype(doc)>;
+        if constexpr (std::is_same_v<T, MhfuPmoFile>) return lift_mhfu_pmo(doc, inputs); else
+        if constexpr (std::is_same_v<T, Pac>) return lift_mhfu_pac(doc, inputs); else
         return no_model(document);
       },
       document);
