@@ -23,6 +23,7 @@ Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
         using T = std::decay_t<decltype(doc)>;
         if constexpr (std::is_same_v<T, MhfuPmoFile>) return lift_mhfu_pmo(doc, inputs); else
         if constexpr (std::is_same_v<T, Pac>) return lift_mhfu_pac(doc, inputs); else
+        if constexpr (std::is_same_v<T, Bwm>) return lift_bwm(doc, inputs); else
         return no_model(document);
       },
       document);
