@@ -24,6 +24,8 @@ Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
         if constexpr (std::is_same_v<T, MhfuPmoFile>) return lift_mhfu_pmo(doc, inputs); else
         if constexpr (std::is_same_v<T, Pac>) return lift_mhfu_pac(doc, inputs); else
         if constexpr (std::is_same_v<T, Bwm>) return lift_bwm(doc, inputs); else
+        if constexpr (std::is_same_v<T, PmoFile>) return lift_kh_bbs_pmo(doc, inputs); else
+        if constexpr (std::is_same_v<T, Pmp>) return lift_kh_bbs_pmp(doc, inputs); else
         return no_model(document);
       },
       document);
