@@ -1,4 +1,5 @@
-#include "commands.hpp"
+// remodel info, check, dump, diff and demo.
+#include "cli.hpp"
 
 #include <unistd.h>
 
@@ -12,7 +13,6 @@
 #include <optional>
 #include <thread>
 
-#include "file_io.hpp"
 #include "model/document.hpp"
 #include "model/json.hpp"
 #include "model/kh_bbs_demo.hpp"
@@ -23,34 +23,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-struct Options {
-  bool json = false;
-  bool help = false;
-  std::vector<std::string> positional;
-  std::string unknown;  // first unrecognised option
-};
-
-Options parse(const Args& args) {
-  Options o;
-  for (const std::string& a : args) {
-    if (a == "--json") {
-      o.json = true;
-    } else if (a == "--help" || a == "-h") {
-      o.help = true;
-    } else if (a.size() > 1 && a[0] == '-' && o.unknown.empty()) {
-      o.unknown = a;
-    } else {
-      o.positional.push_back(a);
-    }
-  }
-  return o;
-}
-
-int usage_error(const char* usage, const std::string& message) {
-  std::fprintf(stderr, "remodel: %s\n%s", message.c_str(), usage);
-  return 2;
-}
 
 // ---- check ----
 
@@ -159,26 +131,13 @@ void collect(const fs::path& path, std::vector<Input>& out) {
   }
 }
 
-const char* kCheckUsage =
-    "usage: remodel check PATH... [--json]\n"
-    "  Reads every file, writes it back and compares the bytes. Directories are searched recursively;\n"
-    "  files there that no supported format recognises are skipped. One line per file; with --json,\n"
-    "  one JSON object per line. Exit 0 only when every checked file is identical.\n"
-    "  example: remodel check ../shared/samples/kh-bbs\n";
-
 }  // namespace
 
-int cmd_check(const Args& args) {
-  Options o = parse(args);
-  if (o.help) {
-    std::fputs(kCheckUsage, stdout);
-    return 0;
-  }
-  if (!o.unknown.empty()) return usage_error(kCheckUsage, "unknown option " + o.unknown);
-  if (o.positional.empty()) return usage_error(kCheckUsage, "check needs at least one file or directory");
+int cmd_check(const Invocation& in) {
+  const bool json = in.flag("json");
 
   std::vector<Input> files;
-  for (const std::string& p : o.positional) collect(p, files);
+  for (const std::string& p : in.values("PATH")) collect(p, files);
   std::vector<CheckResult> results(files.size());
   std::atomic<std::size_t> next{0}, done{0};
   const bool progress = ::isatty(STDERR_FILENO) && files.size() > 1;
@@ -209,7 +168,7 @@ int cmd_check(const Args& args) {
     const CheckResult& r = results[i];
     if (!r.skipped.empty()) {
       ++skipped;
-      if (o.json) {
+      if (json) {
         std::puts(Json{{"file", json_text(r.file.native())}, {"skipped", r.skipped}}.dump().c_str());
       } else {
         std::printf("skipped    %s (%s)\n", r.file.string().c_str(), r.skipped.c_str());
@@ -221,7 +180,7 @@ int cmd_check(const Args& args) {
     } else {
       ++failed;
     }
-    if (o.json) {
+    if (json) {
       Json j{{"file", json_text(r.file.native())},
              {"format", r.format.empty() ? Json() : Json(r.format)},
              {"identical", r.identical},
@@ -243,43 +202,30 @@ int cmd_check(const Args& args) {
                   *r.first_difference, r.field.empty() ? "(file)" : r.field.c_str());
     }
   }
-  if (!o.json) {
+  if (!json) {
     std::printf("%zu identical, %zu failed, %zu skipped\n", identical, failed, skipped);
   }
-  return failed == 0 ? 0 : 1;
+  return failed == 0 ? kOk : kFailed;
 }
 
 // ---- info ----
 
-namespace {
-const char* kInfoUsage =
-    "usage: remodel info FILE [--json]\n"
-    "  Prints the format, counts (models, sections, vertices, triangles, joints, textures) and sizes.\n"
-    "  example: remodel info p01ex00.pmo\n";
-}
-
-int cmd_info(const Args& args) {
-  Options o = parse(args);
-  if (o.help) {
-    std::fputs(kInfoUsage, stdout);
-    return 0;
-  }
-  if (!o.unknown.empty()) return usage_error(kInfoUsage, "unknown option " + o.unknown);
-  if (o.positional.size() != 1) return usage_error(kInfoUsage, "info takes exactly one file");
+int cmd_info(const Invocation& in) {
+  const std::string& file = in.value("FILE");
   Bytes bytes;
-  Result<Document> doc = load(o.positional[0], bytes);
+  Result<Document> doc = load(file, bytes);
   if (!doc) {
-    print_error(o.positional[0], doc.error());
-    return 1;
+    print_error(file, doc.error());
+    return kFailed;
   }
   DocumentInfo info = document_info(*doc);
   info.size = bytes.size();
   Json j = to_json(info);
   j["verbatim_bytes"] = verbatim_bytes(*doc);
-  if (o.json) {
+  if (in.flag("json")) {
     std::puts(j.dump(2).c_str());
   } else {
-    std::printf("%s: %s\n", o.positional[0].c_str(), format_name(info.format));
+    std::printf("%s: %s\n", file.c_str(), format_name(info.format));
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (it.key() == "format") continue;
       // Counts that do not apply to this format (vertices of an animation) stay out of the text view.
@@ -287,65 +233,38 @@ int cmd_info(const Args& args) {
       std::printf("  %-15s %s\n", it.key().c_str(), it.value().dump().c_str());
     }
   }
-  return 0;
+  return kOk;
 }
 
 // ---- dump ----
 
-namespace {
-const char* kDumpUsage =
-    "usage: remodel dump FILE\n"
-    "  Prints the file's Document (every header field, record and table as stored) as JSON.\n"
-    "  example: remodel dump p01ex00.pmo > p01ex00.json\n";
-}
-
-int cmd_dump(const Args& args) {
-  Options o = parse(args);
-  if (o.help) {
-    std::fputs(kDumpUsage, stdout);
-    return 0;
-  }
-  if (!o.unknown.empty()) return usage_error(kDumpUsage, "unknown option " + o.unknown);
-  if (o.positional.size() != 1) return usage_error(kDumpUsage, "dump takes exactly one file");
+int cmd_dump(const Invocation& in) {
+  const std::string& file = in.value("FILE");
   Bytes bytes;
-  Result<Document> doc = load(o.positional[0], bytes);
+  Result<Document> doc = load(file, bytes);
   if (!doc) {
-    print_error(o.positional[0], doc.error());
-    return 1;
+    print_error(file, doc.error());
+    return kFailed;
   }
   std::cout << to_json(*doc).dump(1) << '\n';
-  return 0;
+  return kOk;
 }
 
 // ---- demo ----
 
-namespace {
-const char* kDemoUsage =
-    "usage: remodel demo OUT.pmo\n"
-    "  Writes a small skinned, textured Birth by Sleep PMO built in code (a two-joint cube with an\n"
-    "  8x8 TIM2), then reads it back and checks it round-trips byte for byte.\n"
-    "  example: remodel demo cube.pmo && remodel info cube.pmo\n";
-}
-
-int cmd_demo(const Args& args) {
-  Options o = parse(args);
-  if (o.help) {
-    std::fputs(kDemoUsage, stdout);
-    return 0;
-  }
-  if (!o.unknown.empty()) return usage_error(kDemoUsage, "unknown option " + o.unknown);
-  if (o.positional.size() != 1) return usage_error(kDemoUsage, "demo takes exactly one output file");
+int cmd_demo(const Invocation& in) {
+  const std::string& out = in.value("OUT");
   Result<Bytes> bytes = write_pmo_file(build_demo_pmo());
   if (!bytes) {
-    print_error(o.positional[0], bytes.error());
-    return 1;
+    print_error(out, bytes.error());
+    return kFailed;
   }
-  if (auto err = write_file_atomic(o.positional[0], *bytes)) {
-    print_error(o.positional[0], *err);
-    return 1;
+  if (auto err = write_file_atomic(out, *bytes)) {
+    print_error(out, *err);
+    return kFailed;
   }
-  std::printf("wrote %s (%zu bytes)\n", o.positional[0].c_str(), bytes->size());
-  return 0;
+  std::printf("wrote %s (%zu bytes)\n", out.c_str(), bytes->size());
+  return kOk;
 }
 
 
@@ -353,12 +272,6 @@ int cmd_demo(const Args& args) {
 // ---- diff ----
 
 namespace {
-const char* kDiffUsage =
-    "usage: remodel diff A B [--json]\n"
-    "  Compares two files of one format field by field (their Documents), not byte by byte: one line\n"
-    "  per differing field path with both values. Exit 0 when they are the same, 1 when they differ.\n"
-    "  example: remodel diff original/ww_jb.bdl modded/ww_jb.bdl\n";
-
 constexpr std::size_t kMaxDifferences = 200;
 
 std::string abbreviate(const Json& v) {
@@ -401,29 +314,23 @@ void compare(const Json& a, const Json& b, const std::string& path, std::vector<
 
 }  // namespace
 
-int cmd_diff(const Args& args) {
-  Options o = parse(args);
-  if (o.help) {
-    std::fputs(kDiffUsage, stdout);
-    return 0;
-  }
-  if (!o.unknown.empty()) return usage_error(kDiffUsage, "unknown option " + o.unknown);
-  if (o.positional.size() != 2) return usage_error(kDiffUsage, "diff takes exactly two files");
+int cmd_diff(const Invocation& in) {
+  const std::string* files[2] = {&in.value("A"), &in.value("B")};
   Json docs[2];
   for (std::size_t i = 0; i < 2; ++i) {
     Bytes bytes;
-    Result<Document> doc = load(o.positional[i], bytes);
+    Result<Document> doc = load(*files[i], bytes);
     if (!doc) {
-      print_error(o.positional[i], doc.error());
-      return 1;
+      print_error(*files[i], doc.error());
+      return kFailed;
     }
     docs[i] = to_json(*doc);
   }
   std::vector<Json> differences;
   std::size_t count = 0;
   compare(docs[0], docs[1], "", differences, count);
-  if (o.json) {
-    std::cout << Json{{"a", json_text(o.positional[0])}, {"b", json_text(o.positional[1])}, {"differences", count}, {"fields", differences}}.dump(1)
+  if (in.flag("json")) {
+    std::cout << Json{{"a", json_text(*files[0])}, {"b", json_text(*files[1])}, {"differences", count}, {"fields", differences}}.dump(1)
               << '\n';
   } else {
     for (const Json& d : differences) {
@@ -432,7 +339,7 @@ int cmd_diff(const Args& args) {
     if (count > differences.size()) std::printf("... and %zu more\n", count - differences.size());
     std::printf("%zu differing field%s\n", count, count == 1 ? "" : "s");
   }
-  return count == 0 ? 0 : 1;
+  return count == 0 ? kOk : kFailed;
 }
 
 }  // namespace remodel::cli

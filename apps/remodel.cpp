@@ -1,63 +1,74 @@
-// remodel: read, check, dump and build game model files.
+// remodel: read, check, dump and re-pack game model files. The command table lives here: a new
+// command is one entry (its words, arguments, options and help) and one function.
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <string>
 
-#include "commands.hpp"
+#include "cli.hpp"
 
-namespace {
+namespace remodel::cli {
 
-const char* kUsage =
-    "usage: remodel <command> [options] [files]\n"
-    "\n"
-    "Reads, checks and re-packs PSP, GameCube/Wii and PC game model files.\n"
-    "\n"
-    "commands:\n"
-    "  info FILE [--json]         format, counts and sizes of one file\n"
-    "  check PATH... [--json]     read, write and compare every file (directories recursively)\n"
-    "  dump FILE                  the file's structure (its Document) as JSON\n"
-    "  diff A B [--json]          the fields in which two files' Documents differ\n"
-    "  demo OUT.pmo               write a small skinned, textured PMO built from code\n"
-    "  textures list FILE         every texture: index, name, format, size\n"
-    "  textures extract FILE -o DIR\n"
-    "                             write every texture as DIR/<index>_<name>.png\n"
-    "  textures replace FILE INDEX|NAME IMAGE.png -o OUT [--resize]\n"
-    "                             encode a PNG into one texture's format and write OUT\n"
-    "\n"
-    "Run 'remodel <command> --help' for a command's options.\n"
-    "Exit status: 0 success, 1 bad input or a failed check, 2 usage error.\n";
-
-}  // namespace
-
-namespace {
-
-int run(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  const std::string command = argv[1];
-  remodel::cli::Args args(argv + 2, argv + argc);
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  if (command == "--version") {
-    std::puts("remodel 0.1.0");
-    return 0;
-  }
-  if (command == "info") return remodel::cli::cmd_info(args);
-  if (command == "check") return remodel::cli::cmd_check(args);
-  if (command == "dump") return remodel::cli::cmd_dump(args);
-  if (command == "diff") return remodel::cli::cmd_diff(args);
-  if (command == "demo") return remodel::cli::cmd_demo(args);
-  if (command == "textures") return remodel::cli::cmd_textures(args);
-  std::fprintf(stderr, "remodel: unknown command '%s'\n\n%s", command.c_str(), kUsage);
-  return 2;
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"info", "format, counts and sizes of one file",
+       {{"FILE", "a model, texture, animation or container file"}},
+       {{"json", nullptr, "print one JSON object with every count"}},
+       "  Prints the format, the counts (models, objects, sections, vertices, triangles, joints, textures,\n"
+       "  materials, container entries, animations, frames), the size and the verbatim bytes. The text\n"
+       "  view leaves out counts that are zero; --json gives them all.\n",
+       "remodel info p01ex00.pmo", cmd_info},
+      {"check", "read, write back and compare every file (directories recursively)",
+       {{"PATH", "files, or directories searched recursively", true}},
+       {{"json", nullptr, "print one JSON object per input, skipped ones included"}},
+       "  Reads every file, writes it back and compares the bytes. Directories are searched\n"
+       "  recursively and in parallel; files there that no supported format recognises, and FIFOs,\n"
+       "  devices and sockets, are skipped. A file or directory that cannot be read is a failure.\n"
+       "  Exit 0 only when every checked file is identical.\n",
+       "remodel check ../shared/samples/kh-bbs", cmd_check},
+      {"dump", "the file's structure (its Document) as JSON",
+       {{"FILE", "a model, texture, animation or container file"}},
+       {},
+       "  Prints the file's Document (every header field, record and table as stored) as JSON.\n",
+       "remodel dump p01ex00.pmo > p01ex00.json", cmd_dump},
+      {"diff", "the fields in which two files' Documents differ",
+       {{"A", "the first file"}, {"B", "the second file, of the same format"}},
+       {{"json", nullptr, "print the differences as one JSON object"}},
+       "  Compares two files of one format field by field (their Documents), not byte by byte: one\n"
+       "  line per differing field path with both values. Exit 0 when they are the same, 1 when they\n"
+       "  differ.\n",
+       "remodel diff original/ww_jb.bdl modded/ww_jb.bdl", cmd_diff},
+      {"demo", "write a small skinned, textured PMO built from code",
+       {{"OUT", "the PMO file to write"}},
+       {},
+       "  Writes a small skinned, textured Birth by Sleep PMO built in code (a two-joint cube, a triangle\n"
+       "  list and two strips, an 8x8 4-bit TIM2), through a temporary file.\n",
+       "remodel demo cube.pmo && remodel info cube.pmo", cmd_demo},
+      {"textures list", "every texture: index, name, format, size",
+       {{"FILE", "a TIM2, PMO, PMP, TMH, PAC or BMD/BDL file"}},
+       {{"json", nullptr, "print one JSON object per texture"}},
+       "  Lists every texture with its index, name, format, size, mip levels and (GX) wrap modes and\n"
+       "  filters; --json prints index, name, format, width, height, levels, sampling, field.\n",
+       "remodel textures list ww_jb.bdl", cmd_textures_list},
+      {"textures extract", "write every texture as DIR/<index>_<name>.png",
+       {{"FILE", "a TIM2, PMO, PMP, TMH, PAC or BMD/BDL file"}},
+       {{"output,o", "DIR", "the directory to write the PNGs to (created if missing)", true}},
+       "  Writes each texture's top level as DIR/<index>_<name>.png (RGBA).\n",
+       "remodel textures extract ww_jb.bdl -o jb_textures", cmd_textures_extract},
+      {"textures replace", "encode a PNG into one texture's format and write OUT",
+       {{"FILE", "a TIM2, PMO, PMP, TMH, PAC or BMD/BDL file"},
+        {"TEXTURE", "the texture's index, or its name (the first texture of that name)"},
+        {"IMAGE", "the PNG to encode"}},
+       {{"output,o", "OUT", "the file to write (may be FILE itself)", true},
+        {"resize", nullptr, "scale the PNG to the texture's current size instead of resizing the texture"}},
+       "  Encodes the PNG into that texture's own format (indexed formats keep their palette when every\n"
+       "  colour is in it, else get a new one; CMPR is compressed) and writes OUT, which differs from\n"
+       "  FILE only in that texture and the sizes and offsets after it. The texture takes the PNG's size\n"
+       "  unless --resize is given.\n",
+       "remodel textures replace ww_jb.bdl 3 edited.png -o ww_jb_mod.bdl", cmd_textures_replace},
+  };
+  return table;
 }
 
-}  // namespace
+}  // namespace remodel::cli
 
 int main(int argc, char** argv) {
   // Anything a command did not expect (an exception from a library it calls, memory running out) is
@@ -66,10 +77,10 @@ int main(int argc, char** argv) {
     std::fputs("remodel", stderr);
     for (int i = 1; i < argc; ++i) std::fprintf(stderr, " %s", argv[i]);
     std::fprintf(stderr, ": internal error: %s\n", what);
-    return 1;
+    return remodel::cli::kFailed;
   };
   try {
-    return run(argc, argv);
+    return remodel::cli::dispatch(argc, argv);
   } catch (const std::exception& e) {
     return report(e.what());
   } catch (...) {

@@ -4,8 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "commands.hpp"
-#include "file_io.hpp"
+#include "cli.hpp"
 #include "model/json.hpp"
 #include "model/textures.hpp"
 
@@ -14,56 +13,6 @@ namespace remodel::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-const char* kTexturesUsage =
-    "usage: remodel textures list FILE [--json]\n"
-    "       remodel textures extract FILE -o DIR\n"
-    "       remodel textures replace FILE INDEX|NAME IMAGE.png -o OUT [--resize]\n"
-    "  list: every texture with its index, name, format, size, mip levels and (GX) wrap and filters;\n"
-    "  --json prints one object per texture (index, name, format, width, height, levels, sampling, field).\n"
-    "  extract: writes each texture's top level as DIR/<index>_<name>.png.\n"
-    "  replace: encodes the PNG into that texture's own format (indexed formats keep their palette\n"
-    "  when every colour is in it, else get a new one; CMPR is compressed) and writes OUT, which\n"
-    "  differs from FILE only in that texture and the sizes and offsets after it. The texture takes\n"
-    "  the PNG's size; --resize scales the PNG to the texture's current size instead.\n"
-    "  examples: remodel textures extract ww_jb.bdl -o jb_textures\n"
-    "            remodel textures replace ww_jb.bdl 3 edited.png -o ww_jb_mod.bdl\n";
-
-struct TextureOptions {
-  bool help = false, resize = false, json = false;
-  std::string output, unknown, missing_value;
-  std::vector<std::string> positional;
-};
-
-TextureOptions parse_texture_options(const Args& args) {
-  TextureOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-    } else if (a == "--resize") {
-      o.resize = true;
-    } else if (a == "--json") {
-      o.json = true;
-    } else if (a == "-o" || a == "--output") {
-      if (i + 1 < args.size()) {
-        o.output = args[++i];
-      } else {
-        o.missing_value = a;
-      }
-    } else if (a.size() > 1 && a[0] == '-' && o.unknown.empty()) {
-      o.unknown = a;
-    } else {
-      o.positional.push_back(a);
-    }
-  }
-  return o;
-}
-
-int usage(const std::string& message) {
-  std::fprintf(stderr, "remodel: %s\n%s", message.c_str(), kTexturesUsage);
-  return 2;
-}
 
 // File names keep letters, digits, '-', '_' and '.'; anything else becomes '_'.
 std::string file_safe(const std::string& name) {
@@ -75,12 +24,16 @@ std::string file_safe(const std::string& name) {
   return out.empty() ? "texture" : out;
 }
 
-int list(const fs::path& file, bool json) {
+}  // namespace
+
+int cmd_textures_list(const Invocation& in) {
+  const fs::path file = in.value("FILE");
+  const bool json = in.flag("json");
   Bytes bytes;
   Result<Document> doc = load(file, bytes);
   if (!doc) {
     print_error(file, doc.error());
-    return 1;
+    return kFailed;
   }
   const std::vector<TextureInfo> textures = list_textures(*doc);
   if (json) {
@@ -90,7 +43,7 @@ int list(const fs::path& file, bool json) {
                                            {"height", t.height},  {"levels", t.levels},        {"sampling", t.sampling}, {"field", json_text(t.where)}};
       std::printf("%s\n", line.dump().c_str());
     }
-    return 0;
+    return kOk;
   }
   for (std::size_t i = 0; i < textures.size(); ++i) {
     const TextureInfo& t = textures[i];
@@ -98,35 +51,36 @@ int list(const fs::path& file, bool json) {
                 t.levels == 1 ? " " : "s", t.sampling.empty() ? "" : "  ", t.sampling.c_str());
   }
   if (textures.empty()) std::printf("%s has no textures\n", file.string().c_str());
-  return 0;
+  return kOk;
 }
 
-int extract(const fs::path& file, const fs::path& dir) {
+int cmd_textures_extract(const Invocation& in) {
+  const fs::path file = in.value("FILE"), dir = in.value("output");
   Bytes bytes;
   Result<Document> doc = load(file, bytes);
   if (!doc) {
     print_error(file, doc.error());
-    return 1;
+    return kFailed;
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
     print_error(dir, Error{ErrorCode::io, 0, "", "cannot create the directory: " + ec.message()});
-    return 1;
+    return kFailed;
   }
   const std::vector<TextureInfo> textures = list_textures(*doc);
-  int status = 0;
+  int status = kOk;
   for (std::size_t i = 0; i < textures.size(); ++i) {
     Result<RgbaImage> image = decode_texture(*doc, i);
     if (!image) {
       print_error(file, image.error());
-      status = 1;
+      status = kFailed;
       continue;
     }
     const fs::path out = dir / (std::to_string(i) + "_" + file_safe(textures[i].name) + ".png");
     if (auto error = write_file_atomic(out, write_png(*image))) {
       print_error(out, *error);
-      status = 1;
+      status = kFailed;
       continue;
     }
     std::printf("%s  %s %ux%u\n", out.string().c_str(), textures[i].format.c_str(), image->width, image->height);
@@ -134,73 +88,49 @@ int extract(const fs::path& file, const fs::path& dir) {
   return status;
 }
 
-int replace(const fs::path& file, const std::string& which, const fs::path& png, const fs::path& output, bool resize) {
+int cmd_textures_replace(const Invocation& in) {
+  const fs::path file = in.value("FILE"), png = in.value("IMAGE"), output = in.value("output");
+  const std::string& which = in.value("TEXTURE");
+  const bool resize = in.flag("resize");
   Bytes bytes;
   Result<Document> doc = load(file, bytes);
   if (!doc) {
     print_error(file, doc.error());
-    return 1;
+    return kFailed;
   }
   const std::optional<std::size_t> index = find_texture(*doc, which);
   if (!index) {
     print_error(file, Error{ErrorCode::bad_value, 0, "texture", "no texture has the index or name '" + which + "' (see remodel textures list)"});
-    return 1;
+    return kFailed;
   }
   Result<Bytes> png_bytes = read_file(png);
   if (!png_bytes) {
     print_error(png, png_bytes.error());
-    return 1;
+    return kFailed;
   }
   Result<RgbaImage> image = read_png(*png_bytes);
   if (!image) {
     print_error(png, image.error());
-    return 1;
+    return kFailed;
   }
   const TextureInfo info = list_textures(*doc)[*index];
   if (resize && (image->width != info.width || image->height != info.height)) *image = resize_image(*image, info.width, info.height);
   if (auto error = replace_texture(*doc, *index, *image)) {
     print_error(file, *error);
-    return 1;
+    return kFailed;
   }
   Result<Bytes> out = write_document(*doc);
   if (!out) {
     print_error(file, out.error());
-    return 1;
+    return kFailed;
   }
   if (auto error = write_file_atomic(output, *out)) {
     print_error(output, *error);
-    return 1;
+    return kFailed;
   }
   std::printf("replaced texture %zu (%s, %s) with %ux%u; wrote %s (%zu bytes)\n", *index, info.name.c_str(), info.format.c_str(), image->width,
               image->height, output.string().c_str(), out->size());
-  return 0;
-}
-
-}  // namespace
-
-int cmd_textures(const Args& args) {
-  const TextureOptions o = parse_texture_options(args);
-  if (o.help) {
-    std::fputs(kTexturesUsage, stdout);
-    return 0;
-  }
-  if (!o.unknown.empty()) return usage("unknown option " + o.unknown);
-  if (!o.missing_value.empty()) return usage(o.missing_value + " needs a value");
-  if (o.positional.empty()) return usage("textures needs a subcommand: list, extract or replace");
-  const std::string& sub = o.positional[0];
-  if (sub == "list") {
-    if (o.positional.size() != 2) return usage("textures list takes one file");
-    return list(o.positional[1], o.json);
-  }
-  if (sub == "extract") {
-    if (o.positional.size() != 2 || o.output.empty()) return usage("textures extract takes one file and -o DIR");
-    return extract(o.positional[1], o.output);
-  }
-  if (sub == "replace") {
-    if (o.positional.size() != 4 || o.output.empty()) return usage("textures replace takes FILE INDEX|NAME IMAGE.png and -o OUT");
-    return replace(o.positional[1], o.positional[2], o.positional[3], o.output, o.resize);
-  }
-  return usage("unknown textures subcommand '" + sub + "'");
+  return kOk;
 }
 
 }  // namespace remodel::cli

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "model/document.hpp"
 #include "model/image.hpp"
@@ -36,6 +38,61 @@ TEST(Cli, UsageErrorsExitTwoAndHelpExitsZero) {
     EXPECT_EQ(r.status, 0) << c;
     EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
   }
+}
+
+// The commands `remodel --help` lists, each as its words ("textures list").
+std::vector<std::string> listed_commands() {
+  std::vector<std::string> names;
+  std::istringstream help(run("--help").out);
+  bool in_list = false;
+  for (std::string line; std::getline(help, line);) {
+    if (line == "commands:") in_list = true;
+    if (!in_list || line.rfind("  ", 0) != 0 || line.rfind("      ", 0) == 0) continue;
+    std::istringstream words(line);
+    std::string name;
+    for (std::string w; words >> w && std::islower(static_cast<unsigned char>(w[0]));) name += (name.empty() ? "" : " ") + w;
+    names.push_back(name);
+  }
+  return names;
+}
+
+TEST(Cli, EveryCommandParsesThroughOneTable) {
+  const std::vector<std::string> names = listed_commands();
+  ASSERT_GE(names.size(), 8u);
+  for (const std::string& name : names) {
+    CliRun help = run(name + " --help");
+    EXPECT_EQ(help.status, 0) << name;
+    EXPECT_EQ(help.out.rfind("usage: remodel " + name, 0), 0u) << help.out;
+    EXPECT_NE(help.out.find("example: remodel " + name), std::string::npos) << help.out;
+    EXPECT_EQ(run(name + " -h").out, help.out);
+    // Missing arguments, an unknown option and a stray extra argument are usage errors.
+    CliRun bare = run(name);
+    EXPECT_EQ(bare.status, 2) << name << bare.out;
+    EXPECT_NE(bare.out.find("needs"), std::string::npos) << bare.out;
+    EXPECT_EQ(run(name + " --no-such-option x").status, 2) << name;
+    EXPECT_EQ(run(name + " a b c d e -o x").status, 2) << name;
+  }
+  EXPECT_EQ(run("textures").status, 2);
+  EXPECT_EQ(run("textures bogus").status, 2);
+  EXPECT_EQ(run("textures --help").status, 0);
+  EXPECT_EQ(run("--version").status, 0);
+  // No prefix guessing: --js is not --json.
+  EXPECT_EQ(run("info --js x").status, 2);
+}
+
+TEST(Cli, ATextureNameStartingWithADashAfterTheSeparator) {
+  const fs::path dir = temp_dir();
+  const fs::path pmo = dir / "cube.pmo";
+  ASSERT_EQ(run("demo " + pmo.string()).status, 0);
+  ASSERT_EQ(run("textures extract " + pmo.string() + " -o " + (dir / "png").string()).status, 0);
+  const fs::path png = dir / "png" / "0_demo_cube.png";
+  ASSERT_TRUE(fs::exists(png));
+  // "-x" is the texture's name here, not an option; no texture has it, so the input is bad (1), not the usage (2).
+  CliRun r = run("textures replace -o " + (dir / "out.pmo").string() + " -- " + pmo.string() + " -x " + png.string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("'-x'"), std::string::npos) << r.out;
+  EXPECT_EQ(run("textures replace -o " + (dir / "out.pmo").string() + " -- " + pmo.string() + " demo_cube " + png.string()).status, 0);
+  fs::remove_all(dir);
 }
 
 TEST(Cli, DemoThenCheckInfoDump) {
