@@ -26,6 +26,7 @@ Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
         if constexpr (std::is_same_v<T, Bwm>) return lift_bwm(doc, inputs); else
         if constexpr (std::is_same_v<T, PmoFile>) return lift_kh_bbs_pmo(doc, inputs); else
         if constexpr (std::is_same_v<T, Pmp>) return lift_kh_bbs_pmp(doc, inputs); else
+        if constexpr (std::is_same_v<T, J3dFile>) return lift_j3d(doc, inputs); else
         return no_model(document);
       },
       document);
