@@ -142,7 +142,10 @@ TEST(SceneBwm, SkinBonesAndWeights) {
   const Scene s = lift_ok(golden::bwm_skin());
   ASSERT_EQ(s.skins.size(), 1u);
   ASSERT_EQ(s.skins[0].joints.size(), 2u);
-  for (int j : s.skins[0].joints) EXPECT_EQ(s.nodes[static_cast<std::size_t>(j)].parent, -1);  // flat joints
+  // Flat joints under one identity root (glTF wants a common root).
+  ASSERT_GE(s.skins[0].skeleton, 0);
+  EXPECT_EQ(s.nodes[static_cast<std::size_t>(s.skins[0].skeleton)].local, scene::Trs{});
+  for (int j : s.skins[0].joints) EXPECT_EQ(s.nodes[static_cast<std::size_t>(j)].parent, s.skins[0].skeleton);
   EXPECT_EQ(s.nodes[static_cast<std::size_t>(s.skins[0].joints[1])].local.translation, (scene::Vec3{0, 1, 0}));
   const scene::Primitive& p = s.meshes.at(0).primitives.at(0);
   EXPECT_EQ(p.influences, 4u);

@@ -212,12 +212,19 @@ Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs) {
   scene.extras = file_extras(bwm);
   for (std::size_t i = 0; i < bwm.materials.size(); ++i) scene.materials.push_back(lift_material(bwm.materials[i], i));
 
-  // Bones: no parents (the hierarchy lives in the .al files), so every joint is a root. They skin the
-  // vertices when the file stores bone indices and weights (skins, type 3).
+  // Bones: no parents (the hierarchy lives in the .al files), so every joint hangs from one identity
+  // root, the common root glTF asks a skin's joints to have. They skin the vertices when the file
+  // stores bone indices and weights (skins, type 3).
   const bool skinned = !bwm.bones.empty() && (bwm.type == 3 || !vertices->weights.empty());
-  std::vector<int> shared_roots;  // joints and entities, in every LOD's scene
+  std::vector<int> shared_roots;  // the bones' root and the entities, in every LOD's scene
   Skin skin;
   skin.name = "bones";
+  if (!bwm.bones.empty()) {
+    Node root;
+    root.name = "bones";
+    skin.skeleton = scene.add_node(std::move(root));
+    shared_roots.push_back(skin.skeleton);
+  }
   for (std::size_t b = 0; b < bwm.bones.size(); ++b) {
     const Mat4 world = frame_matrix(bwm.bones[b]);
     bool ok = true;
@@ -230,8 +237,7 @@ Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs) {
     node.name = "bone" + std::to_string(b);
     node.local = decompose(world);
     node.extras = frame_extras(bwm.bones[b]);
-    const int n = scene.add_node(std::move(node));
-    shared_roots.push_back(n);
+    const int n = scene.add_node(std::move(node), skin.skeleton);
     skin.joints.push_back(n);
     skin.inverse_bind_matrices.push_back(ibm);
   }
