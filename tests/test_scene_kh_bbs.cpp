@@ -234,7 +234,7 @@ TEST(SceneKhBbs, EveryPmpSampleLifts) {
       const Node& child = scene->nodes[static_cast<std::size_t>(n->children[0])];
       EXPECT_EQ(scene->meshes[static_cast<std::size_t>(child.mesh)].name, "pmo" + std::to_string(*pmp.objects[i].pmo));
     }
-    EXPECT_EQ(scene->extras["textures"].size(), pmp.textures.size());
+    EXPECT_EQ(scene->extras["texture_infos"].size(), pmp.textures.size());
   }
 }
 

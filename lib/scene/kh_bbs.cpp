@@ -292,11 +292,24 @@ Result<Primitive> lift_section(Scene& scene, std::vector<std::pair<MaterialKey, 
   return p;
 }
 
+// Texture info records as stored (a PMO's, or a PMP's shared list), for import to rebuild them.
+Extras texture_infos(const std::vector<PmoTextureInfo>& infos) {
+  Extras list = Extras::array();
+  for (const PmoTextureInfo& info : infos) {
+    Extras e = {{"name", fixed_string(info.name)}, {"tim2", info.tim2 ? Extras(*info.tim2) : Extras()},
+                {"scroll_u", info.scroll_u}, {"scroll_v", info.scroll_v}};
+    if (info.unknown_0x18 != std::array<std::uint8_t, 8>{}) e["unknown_0x18"] = info.unknown_0x18;
+    list.push_back(std::move(e));
+  }
+  return list;
+}
+
 Extras pmo_extras(const Pmo& pmo) {
   Extras e = {{"number", pmo.number}, {"group", pmo.group}, {"version", pmo.version}, {"flag", pmo.flag}, {"scale", pmo.scale}};
   if (pmo.unknown_0x07 != 0) e["unknown_0x07"] = pmo.unknown_0x07;
   if (pmo.unknown_0x09 != 0) e["unknown_0x09"] = pmo.unknown_0x09;
   e["bounding_box"] = pmo.bounding_box;
+  e["texture_infos"] = texture_infos(pmo.textures);
   return e;
 }
 
@@ -415,13 +428,8 @@ Result<Scene> lift_kh_bbs_pmp(const Pmp& pmp, const LiftInputs& inputs) {
                   {"unknown_0x06", pmp.unknown_0x06}, {"unknown_0x14", pmp.unknown_0x14}};
   auto textures = add_textures(scene, pmp.tim2s, pmp.textures, "pmp");
   if (!textures) return textures.error();
-  // The shared texture list (names and scroll values) for import; each PMO's own infos make its materials.
-  Extras list = Extras::array();
-  for (const PmoTextureInfo& info : pmp.textures) {
-    list.push_back({{"name", fixed_string(info.name)}, {"tim2", info.tim2 ? Extras(*info.tim2) : Extras()},
-                    {"scroll_u", info.scroll_u}, {"scroll_v", info.scroll_v}});
-  }
-  scene.extras["textures"] = std::move(list);
+  // The shared list for import; each PMO's own infos (in its mesh's extras) make its materials.
+  scene.extras["texture_infos"] = texture_infos(pmp.textures);
 
   std::vector<int> meshes(pmp.pmos.size(), -1);
   for (std::size_t i = 0; i < pmp.objects.size(); ++i) {
