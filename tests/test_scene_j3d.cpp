@@ -73,9 +73,11 @@ TEST(SceneJ3d, BindPoseIsIdentity) {
       (void)scene::inverse(w, &invertible);
       if (!invertible) {
         EXPECT_EQ(weighted[j], 0u) << l.path << " joint " << j;
+        for (float f : skin.inverse_bind_matrices[j].m) EXPECT_TRUE(std::isfinite(f)) << l.path << " joint " << j;
         continue;
       }
       const scene::Mat4& ibm = skin.inverse_bind_matrices[j];
+      for (float f : ibm.m) EXPECT_TRUE(std::isfinite(f)) << l.path << " joint " << j;
       const double reach = std::max({1.0, std::fabs(double{w.at(0, 3)}), std::fabs(double{w.at(1, 3)}), std::fabs(double{w.at(2, 3)})});
       for (int r = 0; r < 4; ++r) {
         for (int c = 0; c < 4; ++c) {

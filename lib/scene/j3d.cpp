@@ -419,8 +419,13 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
     } else {
       evp1_inverse_binds[j] = inverse(joint_world[j]);
     }
-    // A joint scaled to 0 at rest (a hidden part) has no inverse; nothing can be weighted to it.
-    if (!invertible) ibm = evp1_inverse_binds[j];
+    // A joint scaled to 0 at rest (Mario's PartsControl) has no inverse and nothing weighted to it:
+    // its bind is where it stands, unscaled.
+    if (!invertible) {
+      Trs placed = decompose(node_world[static_cast<std::size_t>(h.joint_node[j])]);
+      placed.scale = {1, 1, 1};
+      ibm = inverse(trs_matrix(placed));
+    }
     skin.inverse_bind_matrices.push_back(ibm);
   }
   if (!inf->roots.empty() && inf->roots.front().type == 0x10 && inf->roots.size() == 1) skin.skeleton = h.joint_node[inf->roots.front().index];

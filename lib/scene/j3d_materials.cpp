@@ -1,6 +1,7 @@
 // J3D MAT3/TEX1 -> Scene materials and textures: what glTF can show of a GX material (the first
 // textured TEV stage, the material colour, vertex colours, cull mode, alpha compare and blend), the
 // rest named in extras.
+#include <optional>
 #include <string>
 
 #include "model/gx_texture.hpp"
@@ -63,7 +64,7 @@ std::optional<Error> lift_textures(const J3dTex1& tex1, Scene& scene) {
   return std::nullopt;
 }
 
-Material lift_material(const J3dMat3& mat, std::size_t m, std::size_t texture_count) {
+Material lift_material(const J3dMat3& mat, std::size_t m, const J3dTex1* tex1) {
   const std::uint16_t entry_index = mat.remap[m];
   const J3dMaterialEntry& e = mat.entries[entry_index];
   Material out;
@@ -91,43 +92,53 @@ Material lift_material(const J3dMat3& mat, std::size_t m, std::size_t texture_co
   extras["alpha_source"] = alpha_from_vertex ? "vertex" : "register";
   extras["lighting"] = color != nullptr && color->enable != 0;
 
-  // The first TEV stage that samples a texture gives the texture and its UV set.
+  // The texture: of the TEV stages that sample one, the first with the best of: through the mesh's
+  // UVs (texgen source TEX0-7; Wind Waker's stage 0 samples a toon ramp by the lit colour), a colour
+  // format (SMS Mario's stage 0 is an I4 mask over his CMPR main texture), no texture matrix.
   const std::uint8_t* stage_count = pick(mat.tev_stage_counts, e.tev_stage_count);
   const std::size_t stages = stage_count != nullptr ? std::min<std::size_t>(*stage_count, e.tev_orders.size()) : 0;
+  int best_score = -1;
   for (std::size_t s = 0; s < stages; ++s) {
     const J3dTevOrder* order = e.tev_orders[s] != kUnused ? pick(mat.tev_orders, e.tev_orders[s]) : nullptr;
     if (order == nullptr || order->texmap >= e.textures.size() || e.textures[order->texmap] == kUnused) continue;
     const std::uint16_t* tex1_index = pick(mat.textures, e.textures[order->texmap]);
-    if (tex1_index == nullptr || *tex1_index >= texture_count) continue;
-    out.texture = *tex1_index;
-    extras["tev_stage"] = s;
-    extras["texmap"] = order->texmap;
+    if (tex1_index == nullptr || tex1 == nullptr || *tex1_index >= tex1->textures.size()) continue;
     const J3dTexGen* gen = order->texcoord < e.texgens.size() && e.texgens[order->texcoord] != kUnused
                                ? pick(mat.texgens, e.texgens[order->texcoord])
                                : nullptr;
-    // GX texgen sources 4-11 are TEX0-7; others (positions, normals) project the texture, shown on UV 0.
-    if (gen != nullptr && gen->source >= 4 && gen->source <= 11) out.uv_set = gen->source - 4;
+    const bool uvs = gen != nullptr && gen->source >= 4 && gen->source <= 11;
+    const bool colour = tex1->textures[*tex1_index].format > 3;  // GX 0-3: I4, I8, IA4, IA8
+    const bool plain = gen != nullptr && gen->matrix == 60;        // GX texture matrix 60 = identity
+    const int score = (uvs ? 4 : 0) + (colour ? 2 : 0) + (plain ? 1 : 0);
+    if (score <= best_score) continue;
+    best_score = score;
+    out.texture = *tex1_index;
+    out.uv_set = uvs ? gen->source - 4 : 0;  // generated coordinates (positions, normals, colours) shown on UV 0
+    extras["tev_stage"] = s;
+    extras["texmap"] = order->texmap;
+    extras.erase("texgen");
     if (gen != nullptr) extras["texgen"] = {{"type", gen->type}, {"source", gen->source}, {"matrix", gen->matrix}};
-    break;
   }
 
-  // Alpha compare (GX: 7 = always; 4 greater, 6 greater-or-equal) -> MASK; a blend -> BLEND.
-  if (const J3dAlphaCompare* ac = e.alpha_compare != kUnused ? pick(mat.alpha_compares, e.alpha_compare) : nullptr) {
+  // J3D sorts each material into a draw list by its flag: 1 opaque, 2 alpha-tested, 4 translucent.
+  // Translucent materials that blend (GX blend type 1) are BLEND; an alpha compare that can fail
+  // (GX 7 = always; 4 greater, 6 greater-or-equal) is MASK; the rest are OPAQUE (SMS Mario's opaque
+  // materials set a blend that their alpha of 1 makes no-op).
+  const J3dAlphaCompare* ac = e.alpha_compare != kUnused ? pick(mat.alpha_compares, e.alpha_compare) : nullptr;
+  const J3dBlend* b = e.blend != kUnused ? pick(mat.blends, e.blend) : nullptr;
+  const bool blends = b != nullptr && b->type == 1 && !(b->source == 1 && b->destination == 0);  // ONE/ZERO: no blend
+  if (ac != nullptr) {
     const bool always0 = ac->compare0 == 7, always1 = ac->compare1 == 7;
     const bool passes_all = ac->operation == 0 ? always0 && always1 : ac->operation == 1 ? always0 || always1 : false;
     if (!passes_all) {
       out.alpha_mode = AlphaMode::mask;
-      const bool first = !always0;
-      out.alpha_cutoff = (first ? ac->reference0 : ac->reference1) / 255.0f;
+      out.alpha_cutoff = (!always0 ? ac->reference0 : ac->reference1) / 255.0f;
     }
     extras["alpha_compare"] = {{"compare0", ac->compare0}, {"reference0", ac->reference0}, {"operation", ac->operation},
                                {"compare1", ac->compare1}, {"reference1", ac->reference1}};
   }
-  if (const J3dBlend* b = e.blend != kUnused ? pick(mat.blends, e.blend) : nullptr) {
-    // Type 1 blends (other types are logic ops and subtraction); ONE/ZERO is no blend at all.
-    if (b->type == 1 && !(b->source == 1 && b->destination == 0)) out.alpha_mode = AlphaMode::blend;
-    extras["blend"] = {{"type", b->type}, {"source", b->source}, {"destination", b->destination}, {"operation", b->operation}};
-  }
+  if (blends && (e.flag & 4) != 0) out.alpha_mode = AlphaMode::blend;
+  if (b != nullptr) extras["blend"] = {{"type", b->type}, {"source", b->source}, {"destination", b->destination}, {"operation", b->operation}};
   out.extras = std::move(extras);
   return out;
 }
@@ -135,10 +146,12 @@ Material lift_material(const J3dMat3& mat, std::size_t m, std::size_t texture_co
 }  // namespace
 
 std::optional<Error> lift_j3d_materials(const J3dFile& file, Scene& scene) {
+  const J3dTex1* tex1 = nullptr;
   for (const J3dSection& s : file.sections) {
-    if (const auto* tex1 = std::get_if<J3dTex1>(&s)) {
-      if (auto e = lift_textures(*tex1, scene)) return e;
-    }
+    if (const auto* t = std::get_if<J3dTex1>(&s)) tex1 = t;
+  }
+  if (tex1 != nullptr) {
+    if (auto e = lift_textures(*tex1, scene)) return e;
   }
   for (const J3dSection& s : file.sections) {
     const auto* mat = std::get_if<J3dMat3>(&s);
@@ -147,7 +160,7 @@ std::optional<Error> lift_j3d_materials(const J3dFile& file, Scene& scene) {
       if (mat->remap[m] >= mat->entries.size()) {
         return Error{ErrorCode::bad_value, 0, "MAT3.remap[" + std::to_string(m) + "]", "names a material entry past the " + std::to_string(mat->entries.size()) + " stored"};
       }
-      scene.materials.push_back(lift_material(*mat, m, scene.textures.size()));
+      scene.materials.push_back(lift_material(*mat, m, tex1));
     }
   }
   // A shape whose INF1 material does not exist draws with glTF's default material.
