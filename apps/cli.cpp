@@ -35,6 +35,7 @@ std::string synopsis(const Command& c) {
     std::string word = shown_name(o.name);
     if (o.value) (word += ' ') += o.value;
     s += o.required ? " " + word : " [" + word + "]";
+    if (o.many) s += "...";
   }
   return s;
 }
@@ -43,7 +44,11 @@ po::options_description visible_options(const Command& c) {
   po::options_description d("options");
   for (const Option& o : c.options) {
     if (o.value) {
-      d.add_options()(o.name, po::value<std::string>()->value_name(o.value), o.help);
+      if (o.many) {
+        d.add_options()(o.name, po::value<std::vector<std::string>>()->value_name(o.value), o.help);
+      } else {
+        d.add_options()(o.name, po::value<std::string>()->value_name(o.value), o.help);
+      }
     } else {
       d.add_options()(o.name, po::bool_switch(), o.help);
     }
@@ -148,7 +153,7 @@ int run_command(const Command& c, const std::vector<std::string>& args) {
     if (!o.value) {
       if (vm[name].as<bool>()) in.by_name[name] = {"1"};
     } else if (vm.count(name)) {
-      in.by_name[name] = {vm[name].as<std::string>()};
+      in.by_name[name] = o.many ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{vm[name].as<std::string>()};
     } else if (o.required) {
       return usage_error(&c, std::string(c.name) + " needs " + shown_name(o.name) + " " + o.value);
     }

@@ -4,12 +4,14 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/document.hpp"
 #include "model/file_io.hpp"
+#include "scene/scene.hpp"
 
 namespace remodel::cli {
 
@@ -29,6 +31,7 @@ struct Option {
   const char* value;  // the value's name in help ("DIR"), or nullptr for a flag
   const char* help;
   bool required = false;
+  bool many = false;  // may be given more than once ("--anim A --anim B"); values() has them all
 };
 
 class Invocation;
@@ -72,5 +75,12 @@ int cmd_demo(const Invocation& in);
 int cmd_textures_list(const Invocation& in);
 int cmd_textures_extract(const Invocation& in);
 int cmd_textures_replace(const Invocation& in);
+int cmd_export(const Invocation& in);
+
+// Writes a Scene as OUT.glb, or OUT.gltf with its .bin and PNGs beside it (resources first, so the
+// .gltf never names a file that is not there yet), each through a temporary file and a rename.
+std::optional<Error> write_scene(const scene::Scene& scene, const std::filesystem::path& out, std::size_t* written);
+// `remodel demo OUT.glb|OUT.gltf`: the skinned, textured, animated grid Scene built in code.
+int write_demo_scene(const std::string& out);
 
 }  // namespace remodel::cli

@@ -254,6 +254,8 @@ int cmd_dump(const Invocation& in) {
 
 int cmd_demo(const Invocation& in) {
   const std::string& out = in.value("OUT");
+  const fs::path ext = fs::path(out).extension();
+  if (ext == ".glb" || ext == ".gltf") return write_demo_scene(out);
   Result<Bytes> bytes = write_pmo_file(build_demo_pmo());
   if (!bytes) {
     print_error(out, bytes.error());

@@ -36,11 +36,12 @@ const std::vector<Command>& commands() {
        "  line per differing field path with both values. Exit 0 when they are the same, 1 when they\n"
        "  differ.\n",
        "remodel diff original/ww_jb.bdl modded/ww_jb.bdl", cmd_diff},
-      {"demo", "write a small skinned, textured PMO built from code",
-       {{"OUT", "the PMO file to write"}},
+      {"demo", "write a small skinned, textured PMO (or glTF Scene) built from code",
+       {{"OUT", "the PMO file to write, or a .glb/.gltf for the Scene built in code"}},
        {},
        "  Writes a small skinned, textured Birth by Sleep PMO built in code (a two-joint cube, a triangle\n"
-       "  list and two strips, an 8x8 4-bit TIM2), through a temporary file.\n",
+       "  list and two strips, an 8x8 4-bit TIM2), through a temporary file. OUT.glb or OUT.gltf instead\n"
+       "  exports a Scene built in code: a 16x16 skinned grid, a checker texture, a bend animation.\n",
        "remodel demo cube.pmo && remodel info cube.pmo", cmd_demo},
       {"textures list", "every texture: index, name, format, size",
        {{"FILE", "a TIM2, PMO, PMP, TMH, PAC or BMD/BDL file"}},
@@ -64,6 +65,20 @@ const std::vector<Command>& commands() {
        "  FILE only in that texture and the sizes and offsets after it. The texture takes the PNG's size\n"
        "  unless --resize is given.\n",
        "remodel textures replace ww_jb.bdl 3 edited.png -o ww_jb_mod.bdl", cmd_textures_replace},
+      {"export", "write a model (or every model in a directory) as glTF 2.0",
+       {{"INPUT", "a model file (PMO, PMP, MHFU PMO or PAC, BMD/BDL, BWM), or a directory"}},
+       {{"output,o", "OUT", "OUT.glb, OUT.gltf (+ OUT.bin and PNGs beside it), or a directory for a directory", true},
+        {"anim", "PAM", "a KH BBS PAM animation (container or bare record) for a PMO", false, true},
+        {"skeleton", "SKEL", "the MHFU skeleton of a bare MHFU PMO"},
+        {"textures", "TMH", "the MHFU TMH texture bank of a bare MHFU PMO"},
+        {"format", "glb|gltf", "what a directory exports to (default glb)"}},
+       "  Lifts the model into the Scene and writes it as glTF 2.0: .glb embeds everything; .gltf writes\n"
+       "  OUT.bin and OUT_<index>_<name>.png beside it. A directory exports every model under it (files in\n"
+       "  parallel, a progress line on a terminal) to OUT with the same relative paths; files holding no\n"
+       "  model (textures, skeletons, animations alone) and unknown formats are skipped. Every file goes\n"
+       "  through a temporary file and a rename. Exit 0 when every model exported, 1 if any failed (each\n"
+       "  with its reason).\n",
+       "remodel export p01ex00.pmo --anim test.pam -o p01ex00.glb", cmd_export},
   };
   return table;
 }

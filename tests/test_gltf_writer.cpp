@@ -258,16 +258,16 @@ TEST(GltfWriter, CubicSplineStepAndScenes) {
 TEST(GltfWriter, NamesBecomeValidUtf8AndKeepTheirBytes) {
   EXPECT_EQ(gltf::utf8_name("body"), "body");
   EXPECT_EQ(gltf::utf8_name("\xe9\xaa\xa8"), "\xe9\xaa\xa8");        // UTF-8 as is
-  EXPECT_EQ(gltf::utf8_name("\x8d\x9c_a\\"), "\\x8D\\x9C_a\\x5C");  // Shift-JIS bytes escaped
-  EXPECT_FALSE(gltf::valid_utf8("\xed\xa0\x80"));                   // a surrogate
-  EXPECT_FALSE(gltf::valid_utf8("\xc0\x80"));                       // overlong
+  EXPECT_EQ(gltf::utf8_name("\x8d\x9c"), "\xe9\xaa\xa8");        // Shift-JIS for the same kanji
+  EXPECT_EQ(gltf::utf8_name("a\xff\xfe"), "a\\xFF\\xFE");         // neither: escaped
   Scene s = scene::demo_grid(2, 2);
   s.nodes[1].name = "\x8d\x9c";
   const Result<Bytes> glb = gltf::write_glb(s);
   ASSERT_TRUE(glb.ok());
   const json doc = glb_json(*glb);
-  EXPECT_EQ(doc["nodes"][1]["name"], "\\x8D\\x9C");
+  EXPECT_EQ(doc["nodes"][1]["name"], "\xe9\xaa\xa8");
   EXPECT_EQ(doc["nodes"][1]["extras"]["remodel"]["name_bytes"], "8d9c");
+  EXPECT_EQ(doc["nodes"][1]["extras"]["remodel"]["name_encoding"], "shift_jis");
 }
 
 TEST(GltfWriter, SafeFileNames) {

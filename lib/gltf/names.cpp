@@ -5,68 +5,13 @@
 #include <cstdint>
 
 #include "gltf/gltf.hpp"
+#include "model/json.hpp"
 
 namespace remodel::gltf {
 
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i] (shortest form, no surrogates, at most U+10FFFF), or 0.
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<std::uint8_t>(s[i + k]); };
-  const std::uint8_t c = b(0);
-  if (c < 0x80) return 1;
-  std::size_t n = 0;
-  std::uint8_t lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c == 0xE0) n = 3, lo = 0xA0;
-  else if (c == 0xED) n = 3, hi = 0x9F;
-  else if (c >= 0xE1 && c <= 0xEF) n = 3;
-  else if (c == 0xF0) n = 4, lo = 0x90;
-  else if (c == 0xF4) n = 4, hi = 0x8F;
-  else if (c >= 0xF1 && c <= 0xF3) n = 4;
-  else return 0;
-  if (i + n > s.size() || b(1) < lo || b(1) > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k) if (b(k) < 0x80 || b(k) > 0xBF) return 0;
-  return n;
-}
-
-std::string hex(std::string_view bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (char ch : bytes) {
-    const auto c = static_cast<std::uint8_t>(ch);
-    s += digits[c >> 4];
-    s += digits[c & 15];
-  }
-  return s;
-}
-
-}  // namespace
-
-bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0, n; i < s.size(); i += n) {
-    if ((n = utf8_sequence(s, i)) == 0) return false;
-  }
-  return true;
-}
-
-std::string utf8_name(std::string_view s) {
-  if (valid_utf8(s)) return std::string(s);
-  static const char* digits = "0123456789ABCDEF";
-  std::string out;
-  for (std::size_t i = 0, n; i < s.size(); i += n) {
-    n = utf8_sequence(s, i);
-    if (n > 0 && s[i] != '\\') {
-      out.append(s.substr(i, n));
-      continue;
-    }
-    const auto c = static_cast<std::uint8_t>(s[i]);
-    out += "\\x";
-    out += digits[c >> 4];
-    out += digits[c & 15];
-    n = 1;
-  }
-  return out;
+std::string utf8_name(std::string_view bytes) {
+  const nlohmann::ordered_json text = json_text(bytes);
+  return text.is_string() ? text.get<std::string>() : text["text"].get<std::string>();
 }
 
 void put_name(nlohmann::ordered_json& o, std::string_view name) {
@@ -74,11 +19,15 @@ void put_name(nlohmann::ordered_json& o, std::string_view name) {
 }
 
 void put_extras(nlohmann::ordered_json& o, const scene::Extras& extras, std::string_view name) {
-  const bool keep_bytes = !valid_utf8(name);
+  const nlohmann::ordered_json text = json_text(name);
+  const bool keep_bytes = !text.is_string();
   if (extras.is_null() && !keep_bytes) return;
   if (extras.is_object() && extras.empty() && !keep_bytes) return;
   nlohmann::ordered_json value = extras.is_object() || extras.is_null() ? extras : nlohmann::ordered_json{{"value", extras}};
-  if (keep_bytes) value["name_bytes"] = hex(name);
+  if (keep_bytes) {
+    value["name_bytes"] = text["bytes"];
+    value["name_encoding"] = text["encoding"];
+  }
   o["extras"] = {{"remodel", std::move(value)}};
 }
 

@@ -10,17 +10,16 @@
 
 namespace remodel::gltf {
 
-bool valid_utf8(std::string_view bytes);
-
-// The name as glTF text: valid UTF-8 as is, else each byte that is not part of a UTF-8 sequence
-// (and each backslash) written as \xNN, so the text still shows the readable part of the name.
+// The name as glTF text, through the library's one bytes-to-text rule (json_text): valid UTF-8 as is,
+// else Shift-JIS decoded when the bytes are Shift-JIS, else the bytes outside UTF-8 written \xNN.
 std::string utf8_name(std::string_view bytes);
 
 // Sets o["name"] when the name is not empty.
 void put_name(nlohmann::ordered_json& o, std::string_view name);
 
 // Sets o["extras"] = {"remodel": extras} when there is anything to keep; a name that is not valid
-// UTF-8 adds its stored bytes as "name_bytes" (hex), so an import gets the file's name back.
+// UTF-8 adds its stored bytes as "name_bytes" (hex) and how the text was made as "name_encoding"
+// ("shift_jis" or "escaped"), so an import gets the file's name back.
 void put_extras(nlohmann::ordered_json& o, const scene::Extras& extras, std::string_view name);
 
 }  // namespace remodel::gltf

@@ -1,0 +1,256 @@
+// remodel export: a model file (or every model in a directory) to glTF 2.0 through its Scene.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "cli.hpp"
+#include "gltf/gltf.hpp"
+#include "model/document.hpp"
+#include "scene/demo.hpp"
+#include "scene/lift.hpp"
+
+namespace remodel::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The export command's inputs from the table's parser.
+struct ExportOptions {
+  std::vector<std::string> anims;
+  std::string skeleton, textures;
+};
+
+bool has_extension(const fs::path& p, const char* ext) { return p.extension() == ext; }
+
+// A usage error found after parsing (the table's parser prints the synopsis for the others).
+int export_usage_error(const std::string& message) {
+  std::fprintf(stderr, "remodel: export: %s\nRun 'remodel export --help' for more.\n", message.c_str());
+  return kUsage;
+}
+
+// The extra files a lift takes (PAM animations, an MHFU skeleton and texture bank), read once.
+struct ExtraInputs {
+  std::vector<Document> anims;
+  std::optional<Document> skeleton, textures;
+  scene::LiftInputs inputs;
+};
+
+std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
+  const auto load_one = [](const std::string& path, Document& into) -> std::optional<std::string> {
+    Bytes bytes;
+    Result<Document> doc = load(path, bytes);
+    if (!doc) return path + ": " + doc.error().describe();
+    into = std::move(*doc);
+    return std::nullopt;
+  };
+  x.anims.resize(o.anims.size());
+  for (std::size_t i = 0; i < o.anims.size(); ++i) {
+    if (auto e = load_one(o.anims[i], x.anims[i])) return e;
+    if (!std::holds_alternative<Pam>(x.anims[i]) && !std::holds_alternative<PamAnimFile>(x.anims[i])) {
+      return o.anims[i] + ": --anim takes a KH BBS PAM animation, not a " + format_name(format_of(x.anims[i])) + " file";
+    }
+    x.inputs.animations.push_back(&x.anims[i]);
+  }
+  if (!o.skeleton.empty()) {
+    x.skeleton.emplace();
+    if (auto e = load_one(o.skeleton, *x.skeleton)) return e;
+    x.inputs.skeleton = std::get_if<MhfuSkeletonFile>(&*x.skeleton);
+    if (x.inputs.skeleton == nullptr) return o.skeleton + ": --skeleton takes an MHFU skeleton, not a " + format_name(format_of(*x.skeleton)) + " file";
+  }
+  if (!o.textures.empty()) {
+    x.textures.emplace();
+    if (auto e = load_one(o.textures, *x.textures)) return e;
+    x.inputs.textures = std::get_if<TmhFile>(&*x.textures);
+    if (x.inputs.textures == nullptr) return o.textures + ": --textures takes an MHFU TMH texture bank, not a " + format_name(format_of(*x.textures)) + " file";
+  }
+  return std::nullopt;
+}
+
+// A file that holds no model of its own: skipped when found in a directory.
+bool holds_no_model(Format f) {
+  return f == Format::tim2 || f == Format::tmh || f == Format::mhfu_skeleton || f == Format::kh_bbs_pam ||
+         f == Format::kh_bbs_pam_anim;
+}
+
+struct Job {
+  fs::path in, out;
+  bool named = true;  // given on the command line: an unknown format is a failure, not a skip
+};
+
+struct Outcome {
+  std::string skipped;
+  std::optional<Error> error;
+  std::size_t bytes = 0;  // written, all files together
+};
+
+}  // namespace
+
+std::optional<Error> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
+  if (has_extension(out, ".glb")) {
+    Result<Bytes> glb = gltf::write_glb(scene);
+    if (!glb) return glb.error();
+    if (written) *written = glb->size();
+    return write_file_atomic(out, *glb);
+  }
+  Result<gltf::GltfFiles> files = gltf::write_gltf(scene, out.stem().string());
+  if (!files) return files.error();
+  std::size_t total = files->gltf.size();
+  for (const gltf::Resource& r : files->resources) {
+    if (auto e = write_file_atomic(out.parent_path() / r.uri, r.data)) return e;
+    total += r.data.size();
+  }
+  if (written) *written = total;
+  return write_file_atomic(out, files->gltf);
+}
+
+namespace {
+
+Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
+  Outcome r;
+  Result<Bytes> data = read_file(job.in);
+  if (!data) {
+    r.error = data.error();
+    return r;
+  }
+  const std::optional<Format> format = detect_format(*data);
+  if (!format) {
+    if (job.named) r.error = Error{ErrorCode::bad_magic, 0, "magic", "not a supported format"};
+    else r.skipped = "not a supported format";
+    return r;
+  }
+  if (!job.named && holds_no_model(*format)) {
+    r.skipped = std::string("a ") + format_name(*format) + " file holds no model";
+    return r;
+  }
+  Result<Document> doc = read_document(*data);
+  if (!doc) {
+    r.error = doc.error();
+    return r;
+  }
+  Result<scene::Scene> scene = scene::lift(*doc, inputs);
+  if (!scene) {
+    r.error = scene.error();
+    return r;
+  }
+  std::error_code ec;
+  if (!job.out.parent_path().empty()) fs::create_directories(job.out.parent_path(), ec);
+  r.error = write_scene(*scene, job.out, &r.bytes);
+  return r;
+}
+
+// Every regular file under dir (symlinked directories not followed), in path order.
+void walk(const fs::path& dir, std::vector<fs::path>& out, std::vector<std::pair<fs::path, Error>>& failed) {
+  std::error_code ec;
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) entries.push_back(*it);
+  if (ec) failed.emplace_back(dir, Error{ErrorCode::io, 0, "", "cannot read the directory: " + ec.message()});
+  std::sort(entries.begin(), entries.end());
+  for (const fs::directory_entry& e : entries) {
+    const fs::file_status link = e.symlink_status(ec);
+    if (fs::is_directory(link)) walk(e.path(), out, failed);
+    else if (fs::is_regular_file(fs::is_symlink(link) ? e.status(ec) : link)) out.push_back(e.path());
+  }
+}
+
+}  // namespace
+
+int cmd_export(const Invocation& invocation) {
+  ExportOptions o{invocation.values("anim"), invocation.value("skeleton"), invocation.value("textures")};
+  const std::string& format = invocation.value("format");
+  if (!format.empty() && format != "glb" && format != "gltf") return export_usage_error("--format is glb or gltf");
+  const fs::path in = invocation.value("INPUT"), out = invocation.value("output");
+  std::error_code ec;
+  const bool directory = fs::is_directory(in, ec);
+  const bool out_is_file = has_extension(out, ".glb") || has_extension(out, ".gltf");
+  if (directory && out_is_file) return export_usage_error("a directory exports to an output directory, not to " + out.string());
+  if (directory && (!o.anims.empty() || !o.skeleton.empty() || !o.textures.empty())) {
+    return export_usage_error("--anim, --skeleton and --textures go with a single FILE");
+  }
+  const std::string ext = format == "gltf" ? ".gltf" : ".glb";
+
+  ExtraInputs extras;
+  if (auto e = load_extras(o, extras)) {
+    std::fprintf(stderr, "remodel: %s\n", e->c_str());
+    return kFailed;
+  }
+
+  std::vector<Job> jobs;
+  std::vector<std::pair<fs::path, Error>> unreadable;
+  if (!directory) {
+    jobs.push_back({in, out_is_file ? out : out / (in.stem().string() + ext), true});
+  } else {
+    std::vector<fs::path> files;
+    walk(in, files, unreadable);
+    std::map<fs::path, int> taken;  // x.bmd and x.bdl side by side: the second becomes x_bdl.glb
+    for (const fs::path& f : files) {
+      fs::path target = out / fs::relative(f, in, ec).replace_extension(ext);
+      if (taken[target]++ > 0) {
+        target.replace_filename(f.stem().string() + "_" + f.extension().string().substr(f.extension().empty() ? 0 : 1) + ext);
+      }
+      jobs.push_back({f, target, false});
+    }
+  }
+
+  std::vector<Outcome> results(jobs.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  const bool progress = ::isatty(STDERR_FILENO) && jobs.size() > 1;
+  std::mutex progress_mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      try {
+        results[i] = export_one(jobs[i], extras.inputs);
+      } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
+        results[i].error = Error{ErrorCode::io, 0, "", std::string("internal error: ") + e.what()};
+      }
+      const std::size_t n = ++done;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        std::fprintf(stderr, "\r%zu/%zu exported", n, jobs.size());
+      }
+    }
+  };
+  const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(jobs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (progress) std::fputs("\r\033[K", stderr);
+
+  std::size_t exported = 0, failed = unreadable.size(), skipped = 0;
+  for (const auto& [path, error] : unreadable) std::printf("error     %s: %s\n", path.string().c_str(), error.describe().c_str());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const Outcome& r = results[i];
+    if (!r.skipped.empty()) {
+      ++skipped;
+      if (directory) std::printf("skipped   %s (%s)\n", jobs[i].in.string().c_str(), r.skipped.c_str());
+    } else if (r.error) {
+      ++failed;
+      std::printf("error     %s: %s\n", jobs[i].in.string().c_str(), r.error->describe().c_str());
+    } else {
+      ++exported;
+      std::printf("exported  %s -> %s (%zu bytes)\n", jobs[i].in.string().c_str(), jobs[i].out.string().c_str(), r.bytes);
+    }
+  }
+  if (directory || failed > 0) std::printf("%zu exported, %zu failed, %zu skipped\n", exported, failed, skipped);
+  return failed == 0 ? kOk : kFailed;
+}
+
+int write_demo_scene(const std::string& out) {
+  std::size_t written = 0;
+  if (auto e = write_scene(scene::demo_grid(16, 16), out, &written)) {
+    print_error(out, *e);
+    return kFailed;
+  }
+  std::printf("wrote %s (%zu bytes)\n", out.c_str(), written);
+  return kOk;
+}
+
+}  // namespace remodel::cli
