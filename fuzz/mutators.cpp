@@ -77,12 +77,12 @@ void mutate(MhfuPmoFile& f, std::mt19937& rng) {
       if (!p.blocks.empty()) {
         MhfuBlock& b = p.blocks[pick(rng, p.blocks.size())];
         if (b.commands.empty()) return;
-        GeCommand& c = b.commands[pick(rng, b.commands.size())];
-        if (c.op() == ge::kPrim) {
-          c = GeCommand::make(ge::kPrim, (c.arg() & 0xFF0000) | edge<std::uint16_t>(rng, static_cast<std::uint16_t>(c.arg())));
-        } else if (c.op() == ge::kVtype) {
-          c = GeCommand::make(ge::kVtype, c.arg() ^ (1u << (rng() % 24)));
-        } else if (c.op() != ge::kRet && rng() % 2) {
+        psp::GeCommand& c = b.commands[pick(rng, b.commands.size())];
+        if (c.op() == psp::ge::kPrim) {
+          c = psp::GeCommand::make(psp::ge::kPrim, (c.arg() & 0xFF0000) | edge<std::uint16_t>(rng, static_cast<std::uint16_t>(c.arg())));
+        } else if (c.op() == psp::ge::kVtype) {
+          c = psp::GeCommand::make(psp::ge::kVtype, c.arg() ^ (1u << (rng() % 24)));
+        } else if (c.op() != psp::ge::kRet && rng() % 2) {
           b.commands.erase(b.commands.begin() + (&c - b.commands.data()));
         } else {
           c.word ^= 1u << (rng() % 32);

@@ -136,7 +136,7 @@ TEST(MhfuGolden, DecodesEveryBlock) {
   EXPECT_EQ(d0->format.weight, psp::NumFormat::i16);
   EXPECT_EQ(d0->format.weight_count, 2);
   EXPECT_EQ(d0->format.texcoord, psp::NumFormat::f32);
-  EXPECT_EQ(mhfu_triangles(*d0), (std::vector<std::array<std::uint32_t, 3>>{{0, 1, 2}}));
+  EXPECT_EQ(mhfu_triangles(*d0), (std::vector<Triangle>{{0, 1, 2}}));
   auto v0 = psp::decode_vertices(d0->format, p.blocks[0].vertices, 3);
   ASSERT_TRUE(v0.ok());
   EXPECT_FLOAT_EQ(psp::unsigned_value(psp::NumFormat::i16, (*v0)[1].weights[0]), 0.5f);
@@ -147,7 +147,7 @@ TEST(MhfuGolden, DecodesEveryBlock) {
   ASSERT_TRUE(d1.ok()) << d1.error().describe();
   EXPECT_EQ(d1->stride, 8u);
   EXPECT_EQ(d1->vertex_count, 4u);  // unindexed: the PRIM count
-  EXPECT_EQ(mhfu_triangles(*d1), (std::vector<std::array<std::uint32_t, 3>>{{0, 1, 2}, {1, 3, 2}}));
+  EXPECT_EQ(mhfu_triangles(*d1), (std::vector<Triangle>{{0, 1, 2}, {2, 1, 3}}));  // odd strip triangles swap their first two
   auto v1 = psp::decode_vertices(d1->format, p.blocks[1].vertices, 4);
   ASSERT_TRUE(v1.ok());
   EXPECT_FLOAT_EQ(psp::unsigned_value(psp::NumFormat::i8, (*v1)[3].weights[0]), 1.0f);
@@ -160,7 +160,7 @@ TEST(MhfuGolden, DecodesEveryBlock) {
   EXPECT_EQ(d2->stride, 3u);
   EXPECT_TRUE(d2->flip);
   EXPECT_EQ(d2->format.index, psp::NumFormat::i16);
-  EXPECT_EQ(mhfu_triangles(*d2), (std::vector<std::array<std::uint32_t, 3>>{{0, 2, 1}, {1, 2, 3}}));
+  EXPECT_EQ(mhfu_triangles(*d2), (std::vector<Triangle>{{1, 0, 2}, {1, 2, 3}}));  // FFACE flips both
 
   auto palettes = mhfu_group_palettes(p);
   ASSERT_TRUE(palettes.ok());
@@ -257,8 +257,8 @@ TEST(MhfuWriter, PlacesBuffersAndPatchesAddresses) {
   MhfuPmoFile f = *r;
   // Two more commands in block 0's list push its buffers down by 16 bytes; the writer must follow.
   auto& cmds = f.pmo.blocks[0].commands;
-  cmds.insert(cmds.begin() + 2, {GeCommand::make(0x17, 1), GeCommand::make(0x1D, 2), GeCommand::make(0, 0),
-                                 GeCommand::make(0, 0)});
+  cmds.insert(cmds.begin() + 2, {psp::GeCommand::make(0x17, 1), psp::GeCommand::make(0x1D, 2), psp::GeCommand::make(0, 0),
+                                 psp::GeCommand::make(0, 0)});
   auto w = write_mhfu_pmo_file(f);
   ASSERT_TRUE(w.ok()) << w.error().describe();
   EXPECT_EQ(w->size(), 0x220u);

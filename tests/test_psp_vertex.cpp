@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "model/document.hpp"
 #include "model/psp_vertex.hpp"
 #include "samples.hpp"
@@ -71,7 +73,7 @@ TEST(PspVertex, GoldenFormatNoSampleHas) {
   EXPECT_FLOAT_EQ(psp::unsigned_value(f.weight, x.weights[1]), 0.25f);
   EXPECT_FLOAT_EQ(psp::unsigned_value(f.texcoord, x.texcoord[0]), 0.5f);
   EXPECT_FLOAT_EQ(psp::unsigned_value(f.texcoord, x.texcoord[1]), 1.0f);
-  EXPECT_EQ(psp::color_rgba(f.color, x.color), (std::array<std::uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(psp::decode_colour(*psp::colour_format(f.color), x.color), (Rgba{0, 0, 255, 255}));
   EXPECT_FLOAT_EQ(psp::signed_value(f.normal, x.normal[0]), 127.0f / 128.0f);
   EXPECT_FLOAT_EQ(psp::signed_value(f.normal, x.normal[1]), -127.0f / 128.0f);
   EXPECT_FLOAT_EQ(psp::signed_value(f.position, x.position[1]), -2.0f);
@@ -80,11 +82,44 @@ TEST(PspVertex, GoldenFormatNoSampleHas) {
 }
 
 TEST(PspVertex, ColourFormats) {
-  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr5551, 0x801F), (std::array<std::uint8_t, 4>{255, 0, 0, 255}));
-  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr5551, 0x03E0), (std::array<std::uint8_t, 4>{0, 255, 0, 0}));
-  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr4444, 0xF80F), (std::array<std::uint8_t, 4>{255, 0, 136, 255}));
-  EXPECT_EQ(psp::color_rgba(ColorFormat::abgr8888, 0x80402010u), (std::array<std::uint8_t, 4>{0x10, 0x20, 0x40, 0x80}));
-  EXPECT_EQ(psp::color_rgba(ColorFormat::bgr5650, 0x07E0), (std::array<std::uint8_t, 4>{0, 255, 0, 255}));
+  const auto colour = [](ColorFormat f, std::uint32_t v) { return psp::decode_colour(*psp::colour_format(f), v); };
+  EXPECT_EQ(psp::colour_format(ColorFormat::none), std::nullopt);
+  EXPECT_EQ(colour(ColorFormat::abgr5551, 0x801F), (Rgba{255, 0, 0, 255}));
+  EXPECT_EQ(colour(ColorFormat::abgr5551, 0x03E0), (Rgba{0, 255, 0, 0}));
+  EXPECT_EQ(colour(ColorFormat::abgr4444, 0xF80F), (Rgba{255, 0, 136, 255}));
+  EXPECT_EQ(colour(ColorFormat::abgr8888, 0x80402010u), (Rgba{0x10, 0x20, 0x40, 0x80}));
+  EXPECT_EQ(colour(ColorFormat::bgr5650, 0x07E0), (Rgba{0, 255, 0, 255}));
+}
+
+// The values where a rounding decoder (c * 255 / max, rounded) and the GE's bit replication give
+// different bytes: a vertex colour and a CLUT entry of the same stored value must agree.
+TEST(PspColour, BitReplicationWhereRoundingDisagrees) {
+  const std::pair<unsigned, std::uint8_t> five[] = {{3, 24}, {7, 57}, {24, 198}, {28, 231}};
+  for (const auto& [c, want] : five) {
+    const std::uint32_t v = c | c << 5 | c << 10 | 0x8000;  // 5551: the same 5 bits in red, green and blue
+    const std::uint8_t bytes[2] = {static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(v >> 8)};
+    EXPECT_EQ(psp::decode_colour(*psp::colour_format(ColorFormat::abgr5551), v), (Rgba{want, want, want, 255})) << c;
+    EXPECT_EQ(psp::decode_colour(PspColour::c5551, bytes), (Rgba{want, want, want, 255})) << c;
+  }
+  const std::pair<unsigned, std::uint8_t> six[] = {{11, 44}, {12, 48}, {13, 52}, {14, 56}, {15, 60},
+                                                   {48, 195}, {49, 199}, {50, 203}, {51, 207}, {52, 211}};
+  for (const auto& [c, want] : six) {
+    const std::uint32_t v = c << 5;  // 5650: green is the 6-bit channel
+    const std::uint8_t bytes[2] = {static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(v >> 8)};
+    EXPECT_EQ(psp::decode_colour(*psp::colour_format(ColorFormat::bgr5650), v), (Rgba{0, want, 0, 255})) << c;
+    EXPECT_EQ(psp::decode_colour(PspColour::c5650, bytes), (Rgba{0, want, 0, 255})) << c;
+  }
+}
+
+TEST(PspColour, EveryStoredSixteenBitValueEncodesBack) {
+  for (PspColour c : {PspColour::c5650, PspColour::c5551, PspColour::c4444}) {
+    for (std::uint32_t v = 0; v <= 0xFFFF; ++v) {
+      ASSERT_EQ(psp::encode_colour(c, psp::decode_colour(c, v).data()), v) << static_cast<int>(c) << " " << v;
+    }
+  }
+  const std::uint8_t rgba[4] = {1, 2, 3, 4};
+  EXPECT_EQ(psp::encode_colour(PspColour::c8888, rgba), 0x04030201u);
+  EXPECT_EQ(psp::decode_colour(PspColour::c888, 0x030201u), (Rgba{1, 2, 3, 255}));
 }
 
 TEST(PspVertex, GoldenFourHundredFortyFourAndS8Positions) {

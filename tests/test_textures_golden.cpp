@@ -402,11 +402,11 @@ TEST(Palette, NewColoursAreQuantisedIntoTheFormatsPalette) {
       p[0] = static_cast<std::uint8_t>(x * 17), p[1] = static_cast<std::uint8_t>(y * 17), p[2] = 0, p[3] = 255;
     }
   }
-  auto q = quantize_image(image, 16, 3, [](Rgba c) { return psp_representable(PspColour::c5551, c); });
+  auto q = quantize_image(image, 16, 3, [](Rgba c) { return psp::representable(PspColour::c5551, c); });
   ASSERT_TRUE(q.ok()) << q.error().describe();
   EXPECT_LE(q->palette.size(), 16u);
   EXPECT_EQ(q->indices.size(), 256u);
-  for (const Rgba& c : q->palette) EXPECT_EQ(c, psp_representable(PspColour::c5551, c));
+  for (const Rgba& c : q->palette) EXPECT_EQ(c, psp::representable(PspColour::c5551, c));
   // Fitting prefers the reference index among equal colours.
   const std::vector<Rgba> palette = {{1, 1, 1, 1}, {1, 1, 1, 1}};
   RgbaImage one(1, 1);

@@ -82,7 +82,7 @@ Result<BwmVertices> decode_bwm_vertices(const Bwm& bwm) {
   return out;
 }
 
-Result<std::vector<std::array<std::uint32_t, 3>>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef& ref) {
+Result<std::vector<Triangle>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef& ref) {
   const bool strip = bwm.type == 3;
   const std::uint64_t count = std::uint64_t{ref.indices_size} + (strip && ref.indices_size > 0 ? 2 : 0);
   if (std::uint64_t{ref.indices_offset} + count > bwm.indices.size()) {
@@ -90,21 +90,9 @@ Result<std::vector<std::array<std::uint32_t, 3>>> bwm_triangles(const Bwm& bwm, 
                  "the range " + std::to_string(ref.indices_offset) + "+" + std::to_string(count) +
                      " runs past the " + std::to_string(bwm.indices.size()) + " indices"};
   }
-  std::vector<std::array<std::uint32_t, 3>> out;
-  const std::uint16_t* ix = bwm.indices.data() + ref.indices_offset;
-  if (!strip) {
-    for (std::size_t i = 0; i + 2 < count; i += 3) out.push_back({ix[i], ix[i + 1], ix[i + 2]});
-    return out;
-  }
-  for (std::size_t i = 0; i + 2 < count; ++i) {
-    if (ix[i] == ix[i + 1] || ix[i + 1] == ix[i + 2] || ix[i] == ix[i + 2]) continue;
-    if (i % 2 == 0) {
-      out.push_back({ix[i], ix[i + 1], ix[i + 2]});
-    } else {
-      out.push_back({ix[i + 1], ix[i], ix[i + 2]});  // odd triangles swap their first two
-    }
-  }
-  return out;
+  const auto first = bwm.indices.begin() + static_cast<std::ptrdiff_t>(ref.indices_offset);
+  const std::vector<std::uint32_t> ix(first, first + static_cast<std::ptrdiff_t>(count));
+  return triangles_from(strip ? Topology::strip : Topology::list, ix);
 }
 
 }  // namespace remodel

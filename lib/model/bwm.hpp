@@ -9,6 +9,7 @@
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/primitive.hpp"
 
 namespace remodel {
 
@@ -117,6 +118,6 @@ struct BwmVertices {
 Result<BwmVertices> decode_bwm_vertices(const Bwm& bwm);
 // Triangles of one material reference: lists for models; for skins a strip with alternating
 // winding over indices_size + 2 indices (the bwm-blender convention, unverified on game files).
-Result<std::vector<std::array<std::uint32_t, 3>>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef& ref);
+Result<std::vector<Triangle>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef& ref);
 
 }  // namespace remodel

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "model/gx_colour.hpp"
+
 namespace remodel {
 
 std::uint16_t j3d_name_hash(const std::string& name) {
@@ -24,10 +26,7 @@ std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
   for (const J3dVertexFormat& f : vtx.formats) {
     if (f.attribute != attribute) continue;
     static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
-    if (attribute == 11 || attribute == 12) {
-      static const std::size_t color_size[6] = {2, 3, 4, 2, 3, 4};
-      return f.type < 6 ? color_size[f.type] : 0;
-    }
+    if (attribute == 11 || attribute == 12) return gx::vertex_colour_size(f.type);
     if (f.type >= 5) return 0;
     std::size_t components = 0;
     if (attribute == 9) components = f.components == 0 ? 2 : 3;
@@ -56,29 +55,19 @@ std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descripto
   return n;
 }
 
-std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p) {
-  std::vector<std::array<std::uint32_t, 3>> out;
-  const std::uint32_t n = p.vertex_count;
-  switch (p.opcode & 0xF8) {
-    case 0x90:
-      for (std::uint32_t i = 0; i + 2 < n; i += 3) out.push_back({i, i + 1, i + 2});
-      break;
-    case 0x98:  // strips alternate winding
-      for (std::uint32_t i = 0; i + 2 < n; ++i) {
-        out.push_back(i % 2 == 0 ? std::array<std::uint32_t, 3>{i, i + 1, i + 2} : std::array<std::uint32_t, 3>{i + 1, i, i + 2});
-      }
-      break;
-    case 0xA0:
-      for (std::uint32_t i = 1; i + 1 < n; ++i) out.push_back({0, i, i + 1});
-      break;
-    case 0x80:  // quads as two triangles each
-      for (std::uint32_t i = 0; i + 3 < n; i += 4) {
-        out.push_back({i, i + 1, i + 2});
-        out.push_back({i, i + 2, i + 3});
-      }
-      break;
-    default: break;
+std::optional<Topology> j3d_topology(std::uint8_t opcode) {
+  switch (opcode & 0xF8) {  // the low 3 bits pick the vertex attribute table
+    case 0x80: return Topology::quads;
+    case 0x90: return Topology::list;
+    case 0x98: return Topology::strip;
+    case 0xA0: return Topology::fan;
+    default: return std::nullopt;  // lines, line strips and points
   }
+}
+
+std::vector<Triangle> j3d_triangles(const J3dPrimitive& p) {
+  std::vector<Triangle> out;
+  if (const std::optional<Topology> t = j3d_topology(p.opcode)) append_triangles(*t, 0, p.vertex_count, out);
   return out;
 }
 

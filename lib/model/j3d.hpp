@@ -14,6 +14,7 @@
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
 #include "model/j3d_mat.hpp"
+#include "model/primitive.hpp"
 
 namespace remodel {
 
@@ -167,8 +168,11 @@ struct J3dShp1 {
 
 // Bytes one vertex takes in a display list for these descriptors (0 when one is not supported).
 std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descriptors);
-// Triangles (three vertex numbers within the primitive's run, in file order) of one primitive.
-std::vector<std::array<std::uint32_t, 3>> j3d_triangles(const J3dPrimitive& p);
+// The triangle topology of a GX draw opcode (0x80 quads, 0x90 list, 0x98 strip, 0xA0 fan, any
+// VAT); none for lines and points.
+std::optional<Topology> j3d_topology(std::uint8_t opcode);
+// Triangles (model/primitive.hpp; vertex numbers within the primitive's run) of one primitive.
+std::vector<Triangle> j3d_triangles(const J3dPrimitive& p);
 
 // ---- MAT3: materials ----
 struct J3dMat3 {

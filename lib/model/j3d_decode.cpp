@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "model/gx_colour.hpp"
+
 namespace remodel {
 
 namespace {
@@ -94,27 +96,8 @@ Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) 
     out.values.reserve(n * 4);
     for (std::size_t e = 0; e < n; ++e) {
       const std::uint8_t* p = d.data() + e * element;
-      std::array<float, 4> rgba{};
-      switch (f->type) {
-        case 0: {  // RGB565
-          const unsigned v = static_cast<unsigned>(p[0] << 8 | p[1]);
-          rgba = {((v >> 11) & 31) / 31.0f, ((v >> 5) & 63) / 63.0f, (v & 31) / 31.0f, 1.0f};
-          break;
-        }
-        case 1: case 2: rgba = {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, 1.0f}; break;
-        case 3: {  // RGBA4
-          const unsigned v = static_cast<unsigned>(p[0] << 8 | p[1]);
-          rgba = {(v >> 12) / 15.0f, ((v >> 8) & 15) / 15.0f, ((v >> 4) & 15) / 15.0f, (v & 15) / 15.0f};
-          break;
-        }
-        case 4: {  // RGBA6
-          const unsigned v = static_cast<unsigned>(p[0] << 16 | p[1] << 8 | p[2]);
-          rgba = {(v >> 18) / 63.0f, ((v >> 12) & 63) / 63.0f, ((v >> 6) & 63) / 63.0f, (v & 63) / 63.0f};
-          break;
-        }
-        default: rgba = {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f}; break;
-      }
-      out.values.insert(out.values.end(), rgba.begin(), rgba.end());
+      const Rgba rgba = gx::decode_vertex_colour(f->type, p);
+      for (std::uint8_t c : rgba) out.values.push_back(c / 255.0f);
     }
     return out;
   }

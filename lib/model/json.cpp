@@ -259,16 +259,16 @@ Json pam_json(const Pam& p) {
 
 const char* ge_name(std::uint8_t op) {
   switch (op) {
-    case ge::kNop: return "NOP";
-    case ge::kVaddr: return "VADDR";
-    case ge::kIaddr: return "IADDR";
-    case ge::kPrim: return "PRIM";
-    case ge::kRet: return "RET";
-    case ge::kBase: return "BASE";
-    case ge::kVtype: return "VTYPE";
-    case ge::kOffset: return "OFFSET";
-    case ge::kOrigin: return "ORIGIN";
-    case ge::kFface: return "FFACE";
+    case psp::ge::kNop: return "NOP";
+    case psp::ge::kVaddr: return "VADDR";
+    case psp::ge::kIaddr: return "IADDR";
+    case psp::ge::kPrim: return "PRIM";
+    case psp::ge::kRet: return "RET";
+    case psp::ge::kBase: return "BASE";
+    case psp::ge::kVtype: return "VTYPE";
+    case psp::ge::kOffset: return "OFFSET";
+    case psp::ge::kOrigin: return "ORIGIN";
+    case psp::ge::kFface: return "FFACE";
     default: return nullptr;
   }
 }
@@ -296,7 +296,7 @@ Json mhfu_pmo_json(const MhfuPmo& p) {
   Json blocks = Json::array();
   for (const MhfuBlock& b : p.blocks) {
     Json commands = Json::array();
-    for (const GeCommand& c : b.commands) {
+    for (const psp::GeCommand& c : b.commands) {
       const char* n = ge_name(c.op());
       char op[8];
       std::snprintf(op, sizeof op, "0x%02x", c.op());

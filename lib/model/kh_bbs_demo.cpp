@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "model/psp_ge.hpp"
 #include "model/psp_vertex.hpp"
 
 namespace remodel {
@@ -94,11 +95,11 @@ PmoFile build_demo_pmo() {
 
   const std::uint32_t vtype = format.vtype();
   PmoSection a;
-  a.vertex_flags = vtype | (3u << 28);  // triangle list
+  a.vertex_flags = vtype | std::uint32_t{psp::ge::kPrimTriangles} << 28;
   a.joints = std::array<std::uint8_t, 8>{0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
   a.vertices = psp::encode_vertices(format, list);
   PmoSection b = a;
-  b.vertex_flags = vtype | (4u << 28);  // triangle strips
+  b.vertex_flags = vtype | std::uint32_t{psp::ge::kPrimStrip} << 28;
   b.strip_lengths = {4, 4};
   b.vertices = psp::encode_vertices(format, strips);
   p.mesh0 = PmoMeshList{{a, b}, {}};

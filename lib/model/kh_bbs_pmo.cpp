@@ -1,5 +1,6 @@
 #include "model/kh_bbs_pmo.hpp"
 
+#include "model/psp_ge.hpp"
 #include "model/psp_vertex.hpp"
 
 namespace remodel {
@@ -13,18 +14,32 @@ std::size_t PmoSection::vertex_count() const {
   return size == 0 ? 0 : vertices.size() / size;
 }
 
-std::size_t PmoSection::triangle_count() const {
-  const std::size_t vc = vertex_count();
-  switch (primitive()) {
-    case 3: return vc / 3;
-    case 4: {
-      if (strip_lengths.empty()) return vc > 2 ? vc - 2 : 0;  // no lengths: one strip of every vertex
-      std::size_t n = 0;
-      for (std::uint16_t len : strip_lengths) n += len > 2 ? len - 2 : 0;
-      return n;
-    }
-    default: return 0;
+// Each strip length starts a new primitive; with no lengths the section is one primitive of every vertex.
+template <typename F>
+void for_each_primitive(const PmoSection& s, F&& f) {
+  const std::optional<Topology> t = psp::ge_topology(s.primitive());
+  if (!t) return;
+  const std::size_t vc = s.vertex_count();
+  if (s.strip_lengths.empty()) return f(*t, std::size_t{0}, vc);
+  std::size_t first = 0;
+  for (std::uint16_t len : s.strip_lengths) {
+    f(*t, first, std::size_t{len});
+    first += len;
   }
+}
+
+std::size_t PmoSection::triangle_count() const {
+  std::size_t n = 0;
+  for_each_primitive(*this, [&](Topology t, std::size_t, std::size_t count) { n += remodel::triangle_count(t, count); });
+  return n;
+}
+
+std::vector<Triangle> PmoSection::triangles() const {
+  std::vector<Triangle> out;
+  for_each_primitive(*this, [&](Topology t, std::size_t first, std::size_t count) {
+    append_triangles(t, static_cast<std::uint32_t>(first), count, out);
+  });
+  return out;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "model/tim2.hpp"
 #include "model/bytes.hpp"
 #include "model/field_mark.hpp"
+#include "model/primitive.hpp"
 
 namespace remodel {
 
@@ -41,7 +42,8 @@ struct PmoSection {
   std::uint8_t primitive() const { return static_cast<std::uint8_t>(vertex_flags >> 28); }
   std::uint8_t vertex_size() const;  // stored override or the GE layout's size
   std::size_t vertex_count() const;  // vertices.size() / vertex_size()
-  std::size_t triangle_count() const;
+  std::size_t triangle_count() const;        // by the one definition (model/primitive.hpp)
+  std::vector<Triangle> triangles() const;   // into this section's vertices (past them if the strip lengths are)
 };
 
 struct PmoMeshList {

@@ -14,10 +14,10 @@ MhfuPmo demo_pmo() {
   p.materials.push_back(MhfuMaterial{0xFFFFFFFF, 0x007F7F7F, 0, {}, 0});
   constexpr std::uint32_t kVtype = 0x0B22;  // u8 weight, u16 UV, s8 normal, s16 position, u8 indices
   MhfuBlock b;
-  b.commands = {GeCommand::make(ge::kOrigin, 0), GeCommand::make(ge::kBase, 0), GeCommand::make(ge::kIaddr, 0),
-                GeCommand::make(ge::kVaddr, 0),  GeCommand::make(ge::kVtype, kVtype), GeCommand::make(ge::kFface, 0),
-                GeCommand::make(ge::kPrim, ge::kPrimStrip << 16 | 4), GeCommand::make(ge::kOffset, 0),
-                GeCommand::make(ge::kRet, 0)};
+  b.commands = {psp::GeCommand::make(psp::ge::kOrigin, 0), psp::GeCommand::make(psp::ge::kBase, 0), psp::GeCommand::make(psp::ge::kIaddr, 0),
+                psp::GeCommand::make(psp::ge::kVaddr, 0),  psp::GeCommand::make(psp::ge::kVtype, kVtype), psp::GeCommand::make(psp::ge::kFface, 0),
+                psp::GeCommand::make(psp::ge::kPrim, psp::ge::kPrimStrip << 16 | 4), psp::GeCommand::make(psp::ge::kOffset, 0),
+                psp::GeCommand::make(psp::ge::kRet, 0)};
   std::vector<psp::Vertex> quad(4);
   for (std::uint32_t i = 0; i < 4; ++i) {
     quad[i].weights[0] = 0x80;

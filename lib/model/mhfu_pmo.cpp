@@ -29,16 +29,16 @@ Error list_error(ErrorCode code, std::size_t i, const std::string& message) {
 
 }  // namespace
 
-Result<MhfuListPlan> plan_mhfu_list(const std::vector<GeCommand>& commands) {
+Result<MhfuListPlan> plan_mhfu_list(const std::vector<psp::GeCommand>& commands) {
   MhfuListPlan plan;
   std::optional<std::uint32_t> vtype;
   bool offset_seen = false;
   bool ret_seen = false;
-  if (commands.empty() || commands[0].op() != ge::kOrigin) {
+  if (commands.empty() || commands[0].op() != psp::ge::kOrigin) {
     return list_error(ErrorCode::unsupported, 0, "the list must start with ORIGIN (0x14), which its addresses are relative to");
   }
   for (std::size_t i = 0; i < commands.size() && !ret_seen; ++i) {
-    const GeCommand c = commands[i];
+    const psp::GeCommand c = commands[i];
     const auto once = [&](std::optional<std::uint32_t>& slot, const char* name) -> std::optional<Error> {
       if (offset_seen) return list_error(ErrorCode::unsupported, i, std::string(name) + " after OFFSET moves the origin, which is not supported");
       if (slot && *slot != c.arg()) return list_error(ErrorCode::unsupported, i, std::string("a second ") + name + " with a different address is not supported");
@@ -46,13 +46,13 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<GeCommand>& commands) {
       return std::nullopt;
     };
     switch (c.op()) {
-      case ge::kVaddr:
+      case psp::ge::kVaddr:
         if (auto e = once(plan.vaddr, "VADDR")) return *e;
         break;
-      case ge::kIaddr:
+      case psp::ge::kIaddr:
         if (auto e = once(plan.iaddr, "IADDR")) return *e;
         break;
-      case ge::kVtype: {
+      case psp::ge::kVtype: {
         if (vtype && *vtype != c.arg()) return list_error(ErrorCode::unsupported, i, "a second VTYPE with a different format is not supported");
         vtype = c.arg();
         Result<psp::VertexFormat> f = psp::VertexFormat::from_vtype(c.arg());
@@ -60,16 +60,16 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<GeCommand>& commands) {
         plan.format = *f;
         break;
       }
-      case ge::kBase:
+      case psp::ge::kBase:
         if (c.arg() & 0x0F0000) return list_error(ErrorCode::unsupported, i, "BASE with address high bits is not supported");
         break;
-      case ge::kOffset:
+      case psp::ge::kOffset:
         offset_seen = true;
         break;
-      case ge::kFface:
+      case psp::ge::kFface:
         plan.flip = (c.arg() & 1) != 0;
         break;
-      case ge::kPrim: {
+      case psp::ge::kPrim: {
         if (!vtype || !plan.vaddr) return list_error(ErrorCode::bad_value, i, "PRIM before the list set VTYPE and VADDR");
         if (offset_seen) return list_error(ErrorCode::unsupported, i, "PRIM after OFFSET moves the origin, which is not supported");
         const auto type = static_cast<std::uint8_t>((c.arg() >> 16) & 7);
@@ -79,7 +79,7 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<GeCommand>& commands) {
         plan.prims.push_back({type, static_cast<std::uint16_t>(c.arg() & 0xFFFF)});
         break;
       }
-      case ge::kRet:
+      case psp::ge::kRet:
         ret_seen = true;
         break;
       default:
@@ -136,22 +136,10 @@ Result<MhfuDrawList> decode_mhfu_block(const MhfuBlock& block) {
   return d;
 }
 
-std::vector<std::array<std::uint32_t, 3>> mhfu_triangles(const MhfuDrawList& d) {
-  std::vector<std::array<std::uint32_t, 3>> out;
+std::vector<Triangle> mhfu_triangles(const MhfuDrawList& d) {
+  std::vector<Triangle> out;
   for (const MhfuPrimitive& p : d.primitives) {
-    const auto& ix = p.indices;
-    const auto emit = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c, bool odd) {
-      if (a == b || b == c || a == c) return;  // degenerate joins between strips
-      if (odd != d.flip) std::swap(b, c);
-      out.push_back({a, b, c});
-    };
-    if (p.type == ge::kPrimTriangles) {
-      for (std::size_t i = 0; i + 2 < ix.size(); i += 3) emit(ix[i], ix[i + 1], ix[i + 2], false);
-    } else if (p.type == ge::kPrimStrip) {
-      for (std::size_t i = 0; i + 2 < ix.size(); ++i) emit(ix[i], ix[i + 1], ix[i + 2], i % 2 == 1);
-    } else if (p.type == ge::kPrimFan) {
-      for (std::size_t i = 1; i + 1 < ix.size(); ++i) emit(ix[0], ix[i], ix[i + 1], false);
-    }
+    if (const std::optional<Topology> t = psp::ge_topology(p.type)) append_triangles(*t, p.indices, out, d.flip);
   }
   return out;
 }

@@ -9,23 +9,10 @@
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/psp_ge.hpp"
 #include "model/psp_vertex.hpp"
 
 namespace remodel {
-
-// GE command opcodes (the top byte of each 32-bit word) that the geometry lists use.
-namespace ge {
-inline constexpr std::uint8_t kNop = 0x00, kVaddr = 0x01, kIaddr = 0x02, kPrim = 0x04, kRet = 0x0B,
-                              kBase = 0x10, kVtype = 0x12, kOffset = 0x13, kOrigin = 0x14, kFface = 0x9B;
-inline constexpr std::uint8_t kPrimTriangles = 3, kPrimStrip = 4, kPrimFan = 5;
-}  // namespace ge
-
-struct GeCommand {
-  std::uint32_t word = 0;
-  std::uint8_t op() const { return static_cast<std::uint8_t>(word >> 24); }
-  std::uint32_t arg() const { return word & 0xFFFFFF; }
-  static GeCommand make(std::uint8_t op, std::uint32_t arg) { return {std::uint32_t{op} << 24 | (arg & 0xFFFFFF)}; }
-};
 
 struct MhfuMesh {  // 0x18 bytes
   std::array<float, 2> uv_scale{1.0f, 1.0f};
@@ -60,7 +47,7 @@ struct MhfuMaterial {  // 0x10 bytes
 
 // One geometry block: a command list ending in RET, its vertex buffer and its index buffer.
 struct MhfuBlock {
-  std::vector<GeCommand> commands;  // VADDR and IADDR arguments are recomputed by the writer
+  std::vector<psp::GeCommand> commands;  // VADDR and IADDR arguments are recomputed by the writer
   Bytes vertices;                   // vertex count * stride, padding bytes as stored
   Bytes indices;                    // the indexed PRIMs' indices, in order; empty when unindexed
   // Verbatim only where the bytes after the list, between vertices and indices, and after the block
@@ -86,7 +73,7 @@ struct MhfuListPlan {
 // Fails on lists the model cannot place: no ORIGIN first, no RET, conflicting VADDR/IADDR/VTYPE,
 // BASE high bits, OFFSET before a draw, PRIM before VTYPE/VADDR, morph targets. The error's offset
 // is relative to the list start.
-Result<MhfuListPlan> plan_mhfu_list(const std::vector<GeCommand>& commands);
+Result<MhfuListPlan> plan_mhfu_list(const std::vector<psp::GeCommand>& commands);
 
 struct MhfuPmo {
   std::array<std::uint8_t, 4> version{'1', '.', '0', '\0'};
@@ -118,7 +105,7 @@ std::size_t verbatim_bytes(const MhfuPmoFile& file);
 // ---- decoding, for export ----
 
 struct MhfuPrimitive {
-  std::uint8_t type = ge::kPrimStrip;
+  std::uint8_t type = psp::ge::kPrimStrip;
   std::vector<std::uint32_t> indices;  // into the block's vertices
 };
 
@@ -132,9 +119,8 @@ struct MhfuDrawList {
 
 // Walks a block's command list: vertex format, primitives and their indices.
 Result<MhfuDrawList> decode_mhfu_block(const MhfuBlock& block);
-// Triangles (three vertex indices each) from strips, fans and lists; strips alternate winding and
-// FFACE bit 0 flips every triangle.
-std::vector<std::array<std::uint32_t, 3>> mhfu_triangles(const MhfuDrawList& draw);
+// Triangles (model/primitive.hpp) from strips, fans and lists; FFACE bit 0 flips every triangle.
+std::vector<Triangle> mhfu_triangles(const MhfuDrawList& draw);
 // The running bone palette after each group: 8 slots of bone indices, -1 where none was set yet.
 Result<std::vector<std::array<int, 8>>> mhfu_group_palettes(const MhfuPmo& pmo);
 // Position in model units: raw / 128 or / 32768 (floats as stored), times the header's scale.

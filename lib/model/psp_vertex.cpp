@@ -121,25 +121,6 @@ float signed_value(NumFormat f, std::uint32_t stored) {
   return 0.0f;
 }
 
-std::array<std::uint8_t, 4> color_rgba(ColorFormat f, std::uint32_t c) {
-  auto expand = [](std::uint32_t v, int bits) {
-    return static_cast<std::uint8_t>((v * 255 + ((1u << bits) - 1) / 2) / ((1u << bits) - 1));
-  };
-  switch (f) {
-    case ColorFormat::bgr5650: return {expand(c & 31, 5), expand((c >> 5) & 63, 6), expand((c >> 11) & 31, 5), 255};
-    case ColorFormat::abgr5551:
-      return {expand(c & 31, 5), expand((c >> 5) & 31, 5), expand((c >> 10) & 31, 5),
-              static_cast<std::uint8_t>((c >> 15) & 1 ? 255 : 0)};
-    case ColorFormat::abgr4444:
-      return {expand(c & 15, 4), expand((c >> 4) & 15, 4), expand((c >> 8) & 15, 4), expand((c >> 12) & 15, 4)};
-    case ColorFormat::abgr8888:
-      return {static_cast<std::uint8_t>(c), static_cast<std::uint8_t>(c >> 8), static_cast<std::uint8_t>(c >> 16),
-              static_cast<std::uint8_t>(c >> 24)};
-    case ColorFormat::none: break;
-  }
-  return {255, 255, 255, 255};
-}
-
 Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::span<const std::uint8_t> bytes,
                                             std::size_t count) {
   const VertexLayout l = format.layout();

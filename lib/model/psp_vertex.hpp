@@ -3,10 +3,12 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/psp_colour.hpp"
 
 namespace remodel::psp {
 
@@ -59,8 +61,12 @@ std::size_t color_size(ColorFormat f);
 // signed /128 or /32768 for normals and positions; f32 is its own bits.
 float unsigned_value(NumFormat f, std::uint32_t stored);
 float signed_value(NumFormat f, std::uint32_t stored);
-// Stored colour to 8-bit RGBA.
-std::array<std::uint8_t, 4> color_rgba(ColorFormat f, std::uint32_t stored);
+// The GE colour format of a vertex colour (VTYPE 4-7 are modes 0-3), none when the vertex has no
+// colour; a vertex colour decodes with psp::decode_colour like every other GE colour.
+inline std::optional<PspColour> colour_format(ColorFormat f) {
+  if (f == ColorFormat::none) return std::nullopt;
+  return static_cast<PspColour>(static_cast<std::uint8_t>(f) - 4);
+}
 
 // Decodes `count` vertices from `bytes` (at least count * layout().size long).
 Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::span<const std::uint8_t> bytes,

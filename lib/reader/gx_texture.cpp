@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "model/gx_colour.hpp"
 #include "model/gx_texture.hpp"
 
 namespace remodel {
@@ -13,17 +14,9 @@ namespace {
 
 std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
 
-Rgba rgb565(std::uint16_t v) { return {expand5(v >> 11), expand6((v >> 5) & 0x3F), expand5(v & 0x1F), 255}; }
-
-Rgba rgb5a3(std::uint16_t v) {
-  if (v & 0x8000) return {expand5((v >> 10) & 0x1F), expand5((v >> 5) & 0x1F), expand5(v & 0x1F), 255};
-  return {expand4((v >> 8) & 0xF), expand4((v >> 4) & 0xF), expand4(v & 0xF), expand3((v >> 12) & 0x7)};
-}
-
-Rgba ia8(std::uint16_t v) {  // first byte alpha, second intensity
-  const std::uint8_t i = v & 0xFF;
-  return {i, i, i, static_cast<std::uint8_t>(v >> 8)};
-}
+using gx::decode_ia8;
+using gx::decode_rgb565;
+using gx::decode_rgb5a3;
 
 Error short_data(std::size_t have, std::size_t need, const char* what) {
   return Error{ErrorCode::truncated, have, "data",
@@ -39,7 +32,7 @@ std::uint16_t texel(const std::uint8_t* tile, unsigned bits, unsigned n) {
 
 void decode_cmpr_subblock(const std::uint8_t* b, RgbaImage& image, std::uint32_t x0, std::uint32_t y0) {
   const std::uint16_t c0 = be16(b), c1 = be16(b + 2);
-  Rgba colours[4] = {rgb565(c0), rgb565(c1), {}, {}};
+  Rgba colours[4] = {decode_rgb565(c0), decode_rgb565(c1), {}, {}};
   for (int c = 0; c < 3; ++c) {
     const unsigned a = colours[0][c], z = colours[1][c];
     if (c0 > c1) {
@@ -75,9 +68,9 @@ const std::vector<Rgba>& direct_table(std::uint8_t format) {
     }
     for (unsigned v = 0; v < 65536; ++v) {
       const auto w = static_cast<std::uint16_t>(v);
-      out[gx_ia8].push_back(ia8(w));
-      out[gx_rgb565].push_back(rgb565(w));
-      out[gx_rgb5a3].push_back(rgb5a3(w));
+      out[gx_ia8].push_back(decode_ia8(w));
+      out[gx_rgb565].push_back(decode_rgb565(w));
+      out[gx_rgb5a3].push_back(decode_rgb5a3(w));
     }
     return out;
   }();
@@ -94,7 +87,7 @@ Result<std::vector<Rgba>> decode_gx_palette(ByteSpan data, std::uint8_t palette_
   std::vector<Rgba> out(count);
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint16_t v = be16(&data[i * 2]);
-    out[i] = palette_format == gx_palette_ia8 ? ia8(v) : palette_format == gx_palette_rgb565 ? rgb565(v) : rgb5a3(v);
+    out[i] = palette_format == gx_palette_ia8 ? decode_ia8(v) : palette_format == gx_palette_rgb565 ? decode_rgb565(v) : decode_rgb5a3(v);
   }
   return out;
 }

@@ -24,9 +24,9 @@ std::size_t max_end(std::size_t a, std::size_t start, std::size_t count) { retur
 MhfuBlock read_block(Cursor& c, std::size_t start, std::size_t end, MhfuListPlan& plan) {
   MhfuBlock b;
   for (;;) {  // every turn consumes 4 bytes, so a list without RET ends at the end of the file
-    const GeCommand cmd{c.u32("command")};
+    const psp::GeCommand cmd{c.u32("command")};
     b.commands.push_back(cmd);
-    if (cmd.op() == ge::kRet) break;
+    if (cmd.op() == psp::ge::kRet) break;
   }
   Result<MhfuListPlan> planned = plan_mhfu_list(b.commands);
   if (!planned) {

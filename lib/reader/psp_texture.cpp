@@ -15,10 +15,10 @@ Error short_data(const char* field, std::size_t have, std::size_t need) {
 }  // namespace
 
 Result<std::vector<Rgba>> decode_psp_clut(const PspLayout& l, ByteSpan clut) {
-  const std::size_t entry = psp_colour_size(l.clut_colour);
+  const std::size_t entry = psp::colour_size(l.clut_colour);
   if (clut.size() / entry < l.clut_entries) return short_data("clut", clut.size(), l.clut_entries * entry);
   std::vector<Rgba> out(l.clut_entries);
-  for (std::size_t i = 0; i < l.clut_entries; ++i) out[i] = decode_psp_colour(l.clut_colour, &clut[l.clut_slot(i) * entry]);
+  for (std::size_t i = 0; i < l.clut_entries; ++i) out[i] = psp::decode_colour(l.clut_colour, &clut[l.clut_slot(i) * entry]);
   return out;
 }
 
@@ -49,7 +49,7 @@ Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std
       psp_read_row(l, pixels.data(), y, row.data());
       std::uint8_t* out = image.at(0, static_cast<std::uint32_t>(y));
       for (std::size_t x = 0; x < width; ++x, out += 4) {
-        const Rgba c = decode_psp_colour(l.colour, &row[x * size]);
+        const Rgba c = psp::decode_colour(l.colour, &row[x * size]);
         std::memcpy(out, c.data(), 4);
       }
     }

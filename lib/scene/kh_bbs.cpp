@@ -230,9 +230,9 @@ Result<Primitive> lift_section(Scene& scene, std::vector<std::pair<MaterialKey, 
   }
   std::size_t clamped = 0;
   if (format->color != psp::ColorFormat::none) {
-    for (const psp::Vertex& v : *vertices) p.colors.push_back(vertex_colour(psp::color_rgba(format->color, v.color), clamped));
+    for (const psp::Vertex& v : *vertices) p.colors.push_back(vertex_colour(psp::decode_colour(*psp::colour_format(format->color), v.color), clamped));
   } else if (s.diffuse) {
-    const Vec4 colour = vertex_colour(psp::color_rgba(psp::ColorFormat::abgr8888, *s.diffuse), clamped);
+    const Vec4 colour = vertex_colour(psp::decode_colour(PspColour::c8888, *s.diffuse), clamped);
     p.colors.assign(vc, colour);
     clamped = clamped != 0 ? vc : 0;
   }

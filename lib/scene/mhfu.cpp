@@ -22,9 +22,9 @@ namespace {
 
 std::string prim_type_name(std::uint8_t type) {
   switch (type) {
-    case ge::kPrimTriangles: return "triangles";
-    case ge::kPrimStrip: return "triangle_strip";
-    case ge::kPrimFan: return "triangle_fan";
+    case psp::ge::kPrimTriangles: return "triangles";
+    case psp::ge::kPrimStrip: return "triangle_strip";
+    case psp::ge::kPrimFan: return "triangle_fan";
     default: return "type" + std::to_string(type);
   }
 }
@@ -205,7 +205,7 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
                              psp::unsigned_value(f.texcoord, vx.texcoord[1]) * mesh.uv_scale[1]});
     }
     if (f.color != psp::ColorFormat::none) {
-      const auto c = psp::color_rgba(f.color, vx.color);
+      const Rgba c = psp::decode_colour(*psp::colour_format(f.color), vx.color);
       prim.colors.push_back({c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, c[3] / 255.0f});
     }
     if (prim.influences == 0) continue;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/gx_colour.hpp"
 #include "model/gx_texture.hpp"
 
 namespace remodel {
@@ -15,26 +16,19 @@ void put16(std::uint8_t* p, std::uint16_t v) {
   p[1] = static_cast<std::uint8_t>(v);
 }
 
-// Rec. 601 weights summing to 1000, so a grey pixel gives its own value back.
-std::uint8_t luma(const std::uint8_t* p) { return static_cast<std::uint8_t>((p[0] * 299 + p[1] * 587 + p[2] * 114 + 500) / 1000); }
-
-std::uint16_t to_rgb565(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] >> 3) << 11 | (p[1] >> 2) << 5 | p[2] >> 3); }
-
-std::uint16_t to_rgb5a3(const std::uint8_t* p) {
-  if (p[3] == 255) return static_cast<std::uint16_t>(0x8000 | (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | p[2] >> 3);
-  return static_cast<std::uint16_t>((p[3] >> 5) << 12 | (p[0] >> 4) << 8 | (p[1] >> 4) << 4 | p[2] >> 4);
-}
-
-std::uint16_t to_ia8(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[3] << 8 | luma(p)); }
+using gx::encode_ia8;
+using gx::encode_rgb565;
+using gx::encode_rgb5a3;
+using gx::luma;
 
 std::uint16_t raw_texel(std::uint8_t format, const std::uint8_t* p) {
   switch (format) {
     case gx_i4: return luma(p) >> 4;
     case gx_i8: return luma(p);
     case gx_ia4: return static_cast<std::uint16_t>((p[3] >> 4) << 4 | luma(p) >> 4);
-    case gx_ia8: return to_ia8(p);
-    case gx_rgb565: return to_rgb565(p);
-    default: return to_rgb5a3(p);
+    case gx_ia8: return encode_ia8(p);
+    case gx_rgb565: return encode_rgb565(p);
+    default: return encode_rgb5a3(p);
   }
 }
 
@@ -101,7 +95,7 @@ Bytes encode_gx_palette(const std::vector<Rgba>& colours, std::uint8_t palette_f
   Bytes out(colours.size() * 2);
   for (std::size_t i = 0; i < colours.size(); ++i) {
     const std::uint8_t* p = colours[i].data();
-    put16(&out[i * 2], palette_format == gx_palette_ia8 ? to_ia8(p) : palette_format == gx_palette_rgb565 ? to_rgb565(p) : to_rgb5a3(p));
+    put16(&out[i * 2], palette_format == gx_palette_ia8 ? encode_ia8(p) : palette_format == gx_palette_rgb565 ? encode_rgb565(p) : encode_rgb5a3(p));
   }
   return out;
 }

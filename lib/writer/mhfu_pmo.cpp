@@ -29,11 +29,11 @@ BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geomet
   const std::size_t start = w.pos();
   w.mark([&] { return name + ".commands"; });
   std::vector<std::size_t> vaddr_at, iaddr_at;
-  for (const GeCommand& c : b.commands) {
-    if (c.op() == ge::kVaddr) vaddr_at.push_back(w.pos());
-    if (c.op() == ge::kIaddr) iaddr_at.push_back(w.pos());
+  for (const psp::GeCommand& c : b.commands) {
+    if (c.op() == psp::ge::kVaddr) vaddr_at.push_back(w.pos());
+    if (c.op() == psp::ge::kIaddr) iaddr_at.push_back(w.pos());
     w.u32(c.word);
-    if (c.op() == ge::kRet) break;  // the plan guarantees one; anything after it is not part of the list
+    if (c.op() == psp::ge::kRet) break;  // the plan guarantees one; anything after it is not part of the list
   }
   pad16(w, b.gap_after_list);
   const std::size_t vertex = w.pos();
@@ -49,10 +49,10 @@ BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geomet
   const auto patch = [&](const std::vector<std::size_t>& at, std::uint8_t op, std::size_t target, const char* what) {
     const std::size_t rel = target - start;
     if (rel > 0xFFFFFF) w.fail(name + "." + what, "the buffer is more than 16 MiB past its list");
-    for (std::size_t a : at) w.patch_u32(a, GeCommand::make(op, static_cast<std::uint32_t>(rel)).word);
+    for (std::size_t a : at) w.patch_u32(a, psp::GeCommand::make(op, static_cast<std::uint32_t>(rel)).word);
   };
-  patch(vaddr_at, ge::kVaddr, vertex, "vaddr");
-  if (index_size != 0) patch(iaddr_at, ge::kIaddr, index, "iaddr");
+  patch(vaddr_at, psp::ge::kVaddr, vertex, "vaddr");
+  if (index_size != 0) patch(iaddr_at, psp::ge::kIaddr, index, "iaddr");
   pad16(w, b.gap_after_block);
   return {static_cast<std::uint32_t>(start - geometry), static_cast<std::uint32_t>(vertex - geometry),
           index_size != 0 ? static_cast<std::uint32_t>(index - geometry) : 0u};

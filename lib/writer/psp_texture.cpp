@@ -28,7 +28,7 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
     for (std::size_t y = 0; y < height; ++y) {
       psp_read_row(l, pixels.data(), y, row.data());
       const std::uint8_t* in = image.at(0, static_cast<std::uint32_t>(y));
-      for (std::size_t x = 0; x < width; ++x, in += 4) encode_psp_colour(l.colour, in, &row[x * size]);
+      for (std::size_t x = 0; x < width; ++x, in += 4) psp::encode_colour(l.colour, in, &row[x * size]);
       psp_write_row(l, row.data(), y, pixels.data());
     }
     return std::nullopt;
@@ -45,12 +45,12 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
   palette->resize(capacity);
   auto indices = fit_palette(image, *palette, reference.empty() ? nullptr : &reference);
   if (!indices) {
-    auto quantized = quantize_image(image, capacity, posterize_bits(l.clut_colour), [&](Rgba c) { return psp_representable(l.clut_colour, c); });
+    auto quantized = quantize_image(image, capacity, posterize_bits(l.clut_colour), [&](Rgba c) { return psp::representable(l.clut_colour, c); });
     if (!quantized) return quantized.error();
-    const std::size_t entry = psp_colour_size(l.clut_colour);
+    const std::size_t entry = psp::colour_size(l.clut_colour);
     std::fill(clut.begin(), clut.begin() + static_cast<std::ptrdiff_t>(l.clut_entries * entry), 0);
     for (std::size_t i = 0; i < quantized->palette.size(); ++i) {
-      encode_psp_colour(l.clut_colour, quantized->palette[i].data(), &clut[l.clut_slot(i) * entry]);
+      psp::encode_colour(l.clut_colour, quantized->palette[i].data(), &clut[l.clut_slot(i) * entry]);
     }
     indices = std::move(quantized->indices);
   }

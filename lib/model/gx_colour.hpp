@@ -1,0 +1,64 @@
+// GameCube/Wii GX colour formats (big-endian): one decoder and encoder each for texels, palettes,
+// CMPR endpoints and vertex colours. Channels widen by bit replication, as the GX does.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/image.hpp"
+
+namespace remodel::gx {
+
+inline Rgba decode_rgb565(std::uint16_t v) { return {expand5(v >> 11), expand6((v >> 5) & 0x3F), expand5(v & 0x1F), 255}; }
+
+// Top bit set: opaque RGB555; clear: A3 RGB444.
+inline Rgba decode_rgb5a3(std::uint16_t v) {
+  if (v & 0x8000) return {expand5((v >> 10) & 0x1F), expand5((v >> 5) & 0x1F), expand5(v & 0x1F), 255};
+  return {expand4((v >> 8) & 0xF), expand4((v >> 4) & 0xF), expand4(v & 0xF), expand3((v >> 12) & 0x7)};
+}
+
+inline Rgba decode_ia8(std::uint16_t v) {  // first byte alpha, second intensity
+  const auto i = static_cast<std::uint8_t>(v & 0xFF);
+  return {i, i, i, static_cast<std::uint8_t>(v >> 8)};
+}
+
+// Rec. 601 weights summing to 1000, so a grey pixel gives its own value back.
+inline std::uint8_t luma(const std::uint8_t* rgba) {
+  return static_cast<std::uint8_t>((rgba[0] * 299 + rgba[1] * 587 + rgba[2] * 114 + 500) / 1000);
+}
+
+inline std::uint16_t encode_rgb565(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] >> 3) << 11 | (p[1] >> 2) << 5 | p[2] >> 3); }
+
+inline std::uint16_t encode_rgb5a3(const std::uint8_t* p) {
+  if (p[3] == 255) return static_cast<std::uint16_t>(0x8000 | (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | p[2] >> 3);
+  return static_cast<std::uint16_t>((p[3] >> 5) << 12 | (p[0] >> 4) << 8 | (p[1] >> 4) << 4 | p[2] >> 4);
+}
+
+inline std::uint16_t encode_ia8(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[3] << 8 | luma(p)); }
+
+// Vertex colour component types (VTX1 / GX_VA_CLR0-1): 0 RGB565, 1 RGB8, 2 RGBX8, 3 RGBA4,
+// 4 RGBA6, 5 RGBA8.
+inline std::size_t vertex_colour_size(std::uint8_t type) {
+  static constexpr std::uint8_t sizes[6] = {2, 3, 4, 2, 3, 4};
+  return type < 6 ? sizes[type] : 0;
+}
+
+// The vertex colour at p (vertex_colour_size(type) bytes); type must be 0-5.
+inline Rgba decode_vertex_colour(std::uint8_t type, const std::uint8_t* p) {
+  switch (type) {
+    case 0: return decode_rgb565(static_cast<std::uint16_t>(p[0] << 8 | p[1]));
+    case 1:
+    case 2: return {p[0], p[1], p[2], 255};
+    case 3: {
+      const unsigned v = static_cast<unsigned>(p[0] << 8 | p[1]);
+      return {expand4(v >> 12), expand4((v >> 8) & 0xF), expand4((v >> 4) & 0xF), expand4(v & 0xF)};
+    }
+    case 4: {
+      const unsigned v = static_cast<unsigned>(p[0] << 16 | p[1] << 8 | p[2]);
+      return {expand6(v >> 18), expand6((v >> 12) & 0x3F), expand6((v >> 6) & 0x3F), expand6(v & 0x3F)};
+    }
+    default: return {p[0], p[1], p[2], p[3]};
+  }
+}
+
+}  // namespace remodel::gx
