@@ -90,7 +90,7 @@ struct Hierarchy {
         node.extras = {{"joint", n.index},
                        {"flags", j.flags},
                        {"billboard", billboard_name(j.flags & 0xF)},
-                       {"inherit_scale", j.inherit_scale == 0},
+                       {"scale_compensate", j.inherit_scale},
                        {"radius", j.radius},
                        {"min", j.min},
                        {"max", j.max}};
