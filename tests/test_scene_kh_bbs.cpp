@@ -9,8 +9,11 @@
 #include <numbers>
 #include <optional>
 
+#include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
+#include "model/kh_bbs_pam.hpp"
+#include "model/kh_bbs_pmo.hpp"
 #include "model/psp_vertex.hpp"
 #include "model/textures.hpp"
 #include "samples.hpp"
@@ -499,6 +502,55 @@ TEST(SceneKhBbs, AnimationsNeedASkeleton) {
   auto scene = lift_kh_bbs_pmo(f, inputs);
   ASSERT_FALSE(scene.ok());
   EXPECT_NE(scene.error().message.find("no skeleton"), std::string::npos);
+}
+
+// ---- hostile input: whatever reads must lift or fail with a message, never crash ----
+
+void expect_lift_or_error(const Bytes& bytes, const Document* animation, const std::string& what) {
+  auto doc = read_document(bytes);
+  if (!doc.ok()) return;
+  LiftInputs inputs;
+  if (animation != nullptr) inputs.animations = {animation};
+  auto scene = lift(*doc, inputs);
+  if (!scene.ok()) {
+    ASSERT_FALSE(scene.error().message.empty()) << what;
+    return;
+  }
+  // What lifts must export, or be refused by the writer with a message (e.g. a non-finite scale).
+  auto glb = gltf::write_glb(*scene);
+  if (!glb.ok()) {
+    ASSERT_FALSE(glb.error().message.empty()) << what;
+  }
+}
+
+TEST(SceneKhBbs, PatchedDemoFilesLiftOrFailCleanly) {
+  auto pmo = write_pmo_file(build_demo_pmo());
+  auto pam = write_pam(build_demo_pam());
+  ASSERT_TRUE(pmo.ok() && pam.ok());
+  const Document demo_pam = build_demo_pam();
+  for (std::size_t o = 0; o < pmo->size(); ++o) {
+    for (std::uint8_t v : {std::uint8_t{0x00}, std::uint8_t{0xFF}}) {  // each lift exports too (PNG encoding): two values
+      Bytes b = *pmo;
+      b[o] = v;
+      expect_lift_or_error(b, &demo_pam, "PMO byte " + std::to_string(o) + " = " + std::to_string(v));
+      if (HasFatalFailure()) return;
+    }
+  }
+  const Document model = build_demo_pmo();
+  for (std::size_t o = 0; o < pam->size(); ++o) {
+    for (std::uint8_t v : {std::uint8_t{0x00}, std::uint8_t{0x7F}, std::uint8_t{0xFF}}) {
+      Bytes b = *pam;
+      b[o] = v;
+      auto anim = read_document(b);
+      if (!anim.ok()) continue;
+      LiftInputs inputs;
+      inputs.animations = {&*anim};
+      auto scene = lift(model, inputs);
+      if (!scene.ok()) {
+        ASSERT_FALSE(scene.error().message.empty()) << "PAM byte " << o;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -240,7 +240,8 @@ Result<Primitive> lift_section(Scene& scene, std::vector<std::pair<MaterialKey, 
 
   if (c.pmo.skeleton) {
     const std::size_t joint_count = c.pmo.skeleton->joints.size();
-    const std::array<std::uint8_t, 8>& slots = *s.joints;  // present whenever the PMO has a skeleton
+    if (!s.joints) return at(field + ".joints", "a section of a PMO with a skeleton has no joint list");
+    const std::array<std::uint8_t, 8>& slots = *s.joints;
     auto joint_of = [&](std::size_t slot) -> Result<std::uint16_t> {
       if (slots[slot] == kUnusedJoint || slots[slot] >= joint_count) {
         return at(field + ".joints[" + std::to_string(slot) + "]",
