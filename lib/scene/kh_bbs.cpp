@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "model/primitive.hpp"
+#include "model/psp_ge.hpp"
 #include "model/psp_texture.hpp"
 #include "model/psp_vertex.hpp"
 #include "scene/lift.hpp"
@@ -76,47 +78,25 @@ Result<TextureTable> add_textures(Scene& scene, const std::vector<Tim2>& tim2s, 
   return table;
 }
 
-// One section's triangles as indices into its own vertices: lists by threes, strips with alternating
-// winding (odd triangles swap their first two corners). Unindexed draws repeat no index, so no
-// triangle is degenerate by index and the count equals PmoSection::triangle_count().
+// One section's triangles as indices into its own vertices, by the one primitive module (strips
+// alternate winding). Unindexed draws repeat no index, so no triangle is degenerate and the count
+// equals PmoSection::triangle_count().
 Result<std::vector<std::uint32_t>> section_indices(const PmoSection& s, const std::string& field) {
-  const std::size_t vc = s.vertex_count();
-  std::vector<std::uint32_t> out;
-  auto strip = [&](std::size_t first, std::size_t count) {
-    for (std::size_t k = 0; k + 2 < count; ++k) {
-      const auto a = static_cast<std::uint32_t>(first + k);
-      if (k % 2 == 0) out.insert(out.end(), {a, a + 1, a + 2});
-      else out.insert(out.end(), {a + 1, a, a + 2});
-    }
-  };
-  switch (s.primitive()) {
-    case 3:
-      for (std::size_t i = 0; i + 2 < vc; i += 3) {
-        const auto a = static_cast<std::uint32_t>(i);
-        out.insert(out.end(), {a, a + 1, a + 2});
-      }
-      return out;
-    case 4: {
-      if (s.strip_lengths.empty()) {
-        strip(0, vc);
-        return out;
-      }
-      std::size_t first = 0;
-      for (std::uint16_t len : s.strip_lengths) {
-        if (first + len > vc) {
-          return at(field + ".strip_lengths", "the strips need " + std::to_string(first + len) +
-                                                  " vertices but the section has " + std::to_string(vc));
-        }
-        strip(first, len);
-        first += len;
-      }
-      return out;
-    }
-    default:
-      return at(field + ".vertex_flags", "primitive type " + std::to_string(s.primitive()) +
-                                             " is not drawn by PMO sections (3 = triangles, 4 = strips)",
-                ErrorCode::unsupported);
+  if (!psp::ge_topology(s.primitive())) {
+    return at(field + ".vertex_flags", "GE primitive " + std::to_string(s.primitive()) +
+                                           " draws no triangles (3 = triangles, 4 = strips, 5 = fans)",
+              ErrorCode::unsupported);
   }
+  const std::size_t vc = s.vertex_count();
+  std::size_t needed = 0;
+  for (std::uint16_t len : s.strip_lengths) needed += len;
+  if (needed > vc) {
+    return at(field + ".strip_lengths", "the strips need " + std::to_string(needed) + " vertices but the section has " +
+                                            std::to_string(vc));
+  }
+  std::vector<std::uint32_t> out;
+  for (const Triangle& t : s.triangles()) out.insert(out.end(), t.begin(), t.end());
+  return out;
 }
 
 struct PmoContext {
@@ -192,7 +172,7 @@ Result<Primitive> lift_section(Scene& scene, std::vector<std::pair<MaterialKey, 
   p.indices = std::move(*indices);
   p.extras = {{"list", list}, {"section", index}, {"vertex_flags", s.vertex_flags}, {"primitive", s.primitive()},
               {"group", s.group}, {"attribute", s.attribute}, {"texture", s.texture}};
-  if (s.primitive() == 4) p.extras["strip_lengths"] = s.strip_lengths;
+  if (s.primitive() != 3) p.extras["strip_lengths"] = s.strip_lengths;
   if (s.joints) p.extras["joints"] = *s.joints;
   if (s.diffuse) p.extras["diffuse"] = *s.diffuse;
   if (s.stored_vertex_size) p.extras["vertex_size"] = *s.stored_vertex_size;
