@@ -3,7 +3,9 @@
 
 #include <boost/program_options.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <iostream>
 #include <cstring>
 #include <sstream>
 
@@ -205,7 +207,14 @@ int dispatch(int argc, char** argv) {
     std::fprintf(help ? stdout : stderr, "remodel %s commands:\n%s", words[0].c_str(), group.c_str());
     return help ? kOk : kUsage;
   }
-  return run_command(*c, std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(used), words.end()));
+  const int status = run_command(*c, std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(used), words.end()));
+  // Output lost (a full disk, a closed pipe) is a failure, not a success with a short file.
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    std::fprintf(stderr, "remodel %s: cannot write the output: %s\n", c->name, std::strerror(errno));
+    return kFailed;
+  }
+  return status;
 }
 
 void print_error(const std::filesystem::path& path, const Error& e) {

@@ -206,6 +206,25 @@ TEST(CliInputs, AnUnreadableFolderOrFileFailsTheBatch) {
   fs::remove_all(dir);
 }
 
+TEST(CliInputs, OutputThatCannotBeWrittenFails) {
+  const fs::path dir = remodel::test::cli_temp_dir("full");
+  const fs::path pmo = dir / "cube.pmo";
+  ASSERT_EQ(run_cli("demo " + quoted(pmo)).status, 0);
+  for (const std::string cmd : {"dump ", "info --json ", "info ", "check --json ", "textures list --json "}) {
+    // stderr to the pipe, stdout to the full device.
+    CliRun r{-1, {}};
+    FILE* p = popen((std::string(REMODEL_CLI) + " " + cmd + quoted(pmo) + " 2>&1 >/dev/full").c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+    const int status = pclose(p);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    EXPECT_EQ(r.status, 1) << cmd << r.out;
+    EXPECT_NE(r.out.find("cannot write the output"), std::string::npos) << cmd << r.out;
+  }
+  fs::remove_all(dir);
+}
+
 // issue 13: `textures replace F ... -o F` kept neither the mode nor a symlink OUT.
 TEST(CliInputs, ReplaceInPlaceKeepsTheModeAndWritesThroughASymlink) {
   const fs::path dir = remodel::test::cli_temp_dir("in-place");
