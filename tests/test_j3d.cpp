@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "model/document.hpp"
 #include "model/j3d.hpp"
@@ -312,6 +313,59 @@ TEST(J3dSamples, DecodersAgreeWithTheFile) {
       }
     }
   }
+}
+
+std::uint32_t be32_at(const Bytes& b, std::size_t at) {
+  return static_cast<std::uint32_t>(b[at] << 24 | b[at + 1] << 16 | b[at + 2] << 8 | b[at + 3]);
+}
+
+// Real tool-made files end some SHP1 descriptor lists with (0xFF, non-zero type): a sample whose
+// last terminator's type byte is set reads, keeps the type (4 verbatim bytes) and writes back as is.
+TEST(J3dSamples, DescriptorListTerminatorWithATypeRoundTrips) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  for (const auto& path : files) {
+    Bytes b = test::load_file(path);
+    auto original = read_j3d(b);
+    ASSERT_TRUE(original.ok()) << path;
+    std::size_t at = 0x20, shp1 = 0;  // sections follow the 0x20-byte file header
+    while (at + 8 <= b.size() && shp1 == 0) {
+      if (b[at] == 'S' && b[at + 1] == 'H' && b[at + 2] == 'P' && b[at + 3] == '1') shp1 = at;
+      at += be32_at(b, at + 4);
+    }
+    ASSERT_NE(shp1, 0u) << path;
+    const std::size_t pool = shp1 + be32_at(b, shp1 + 0x18), matrix_table = shp1 + be32_at(b, shp1 + 0x1C);
+    std::size_t last_terminator = 0, lists = 0;
+    for (std::size_t d = pool; d + 8 <= matrix_table; d += 8) {
+      if (be32_at(b, d) == 0xFF) last_terminator = d, ++lists;
+    }
+    ASSERT_NE(last_terminator, 0u) << path;
+    ASSERT_EQ(be32_at(b, last_terminator + 4), 0u) << path;
+    b[last_terminator + 7] = 0x01;
+    auto f = read_j3d(b);
+    ASSERT_TRUE(f.ok()) << path << ": " << f.error().describe();
+    const J3dShp1* shp = nullptr;
+    for (const J3dSection& s : f->sections) {
+      if (const auto* p = std::get_if<J3dShp1>(&s)) shp = p;
+    }
+    ASSERT_NE(shp, nullptr);
+    EXPECT_EQ(shp->terminator_types, (std::map<std::uint32_t, std::uint32_t>{{static_cast<std::uint32_t>(lists - 1), 1u}})) << path;
+    EXPECT_EQ(verbatim_bytes(*f), verbatim_bytes(*original) + 4) << path;
+    auto w = write_j3d(*f);
+    ASSERT_TRUE(w.ok()) << path << ": " << w.error().describe();
+    EXPECT_EQ(*w, b) << path;
+  }
+}
+
+TEST(J3dBadInput, TerminatorTypeForAMissingList) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  auto f = read_j3d(test::load_file(files.front()));
+  ASSERT_TRUE(f.ok());
+  for (J3dSection& s : f->sections) {
+    if (auto* shp = std::get_if<J3dShp1>(&s)) shp->terminator_types[static_cast<std::uint32_t>(shp->descriptor_lists.size())] = 1;
+  }
+  auto w = write_j3d(*f);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.error().field.find("SHP1.terminator_types"), std::string::npos) << w.error().describe();
 }
 
 TEST(J3dSamples, KnownFacts) {

@@ -186,6 +186,7 @@ std::size_t verbatim_bytes(const J3dFile& f) {
     if (const auto* shp = std::get_if<J3dShp1>(&s)) {
       n += gap_size(shp->gap_after_remap) + gap_size(shp->gap_after_matrix_table) + gap_size(shp->gap_after_tables);
       for (const J3dPacket& p : shp->packets) n += p.raw ? p.raw->size() : 0;
+      n += 4 * shp->terminator_types.size();
     }
     if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
       n += gap_size(mdl->gap_after_header) + gap_size(mdl->gap_after_packet_table) + gap_size(mdl->gap_after_pe_modes) +

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -158,6 +159,8 @@ struct J3dShp1 {
   std::vector<J3dShape> shapes;
   std::vector<std::uint16_t> remap;
   std::vector<std::vector<J3dVertexDescriptor>> descriptor_lists;  // each ends with (0xFF, 0) on disk
+  // By descriptor list: the terminator's type where a tool wrote one that is not 0 (verbatim).
+  std::map<std::uint32_t, std::uint32_t> terminator_types;
   std::vector<std::uint16_t> matrix_table;                         // DRW1 indices; 0xFFFF = keep
   std::vector<J3dPacket> packets;
   std::vector<J3dMatrixGroup> matrix_groups;

@@ -680,6 +680,11 @@ Json j3d_section_json(const J3dSection& s) {
     j["shapes"] = shapes;
     j["remap"] = shp->remap;
     j["descriptor_lists"] = lists;
+    if (!shp->terminator_types.empty()) {
+      Json types = Json::object();
+      for (const auto& [list, type] : shp->terminator_types) types[std::to_string(list)] = type;
+      j["terminator_types"] = types;
+    }
     j["matrix_table"] = shp->matrix_table;
     j["matrix_groups"] = groups;
     j["packets"] = packets;

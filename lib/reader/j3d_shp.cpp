@@ -122,7 +122,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
     for (;;) {
       J3dVertexDescriptor d{c.u32("attribute"), c.u32("type")};
       if (d.attribute == 0xFF) {
-        if (d.type != 0) c.fail_at(ErrorCode::unsupported, c.pos() - 4, "type", "a list terminator with a type is not supported");
+        if (d.type != 0) s.terminator_types[static_cast<std::uint32_t>(s.descriptor_lists.size())] = d.type;
         break;
       }
       list.push_back(d);

@@ -74,6 +74,11 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
   for (std::uint16_t r : s.remap) w.u16(r);
   write_j3d_gap(w, filler, 32, base, s.gap_after_remap, s.remap_filled_to_4 ? 4 : 1);
   offset_here(3);
+  for (const auto& [list, type] : s.terminator_types) {
+    if (list >= s.descriptor_lists.size() || type == 0) {
+      w.fail("SHP1.terminator_types[" + std::to_string(list) + "]", "names no descriptor list, or keeps a type of 0 (the canonical value)");
+    }
+  }
   const std::size_t pool = w.pos();
   std::vector<std::size_t> list_at(s.descriptor_lists.size());
   w.mark([] { return std::string("SHP1.descriptors"); });
@@ -85,7 +90,8 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
       w.u32(d.type);
     }
     w.u32(0xFF);
-    w.u32(0);
+    const auto terminator = s.terminator_types.find(static_cast<std::uint32_t>(i));
+    w.u32(terminator == s.terminator_types.end() ? 0 : terminator->second);
   }
   for (std::size_t i = 0; i < s.shapes.size(); ++i) w.patch_u16(shape_at[i] + 4, static_cast<std::uint16_t>(list_at[s.shapes[i].descriptors]));
   offset_here(4);
