@@ -117,7 +117,7 @@ void expect_valid(const std::vector<fs::path>& files) {
     GTEST_SKIP() << "the glTF-Validator is not installed (tools/install-deps.sh installs it)";              \
   }
 
-TEST(GltfExport, DemoSceneIsValid) {
+TEST(GltfExport, DemoScenesAreValid) {
   VALIDATOR_OR_SKIP();
   const fs::path dir = test::cli_temp_dir("gltf-demo");
   for (const char* name : {"demo.glb", "demo.gltf"}) {
@@ -126,7 +126,13 @@ TEST(GltfExport, DemoSceneIsValid) {
   }
   EXPECT_TRUE(fs::exists(dir / "demo.bin"));
   EXPECT_TRUE(fs::exists(dir / "demo_0_checker.png"));
-  expect_valid({dir / "demo.glb", dir / "demo.gltf"});
+  // The quickstart's main job: the demo PMO built in code, exported through the KH BBS lift.
+  ASSERT_EQ(test::run_cli("demo " + test::quoted(dir / "cube.pmo")).status, 0);
+  for (const char* name : {"cube.glb", "cube.gltf"}) {
+    const test::CliRun r = test::run_cli("export " + test::quoted(dir / "cube.pmo") + " -o " + test::quoted(dir / name));
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  expect_valid({dir / "demo.glb", dir / "demo.gltf", dir / "cube.glb", dir / "cube.gltf"});
   fs::remove_all(dir);
 }
 
