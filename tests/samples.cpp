@@ -1,6 +1,7 @@
 #include "samples.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -29,6 +30,13 @@ std::vector<fs::path> sample_files(const std::string& subdir) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string identifier(std::string text) {
+  for (char& ch : text) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return text;
 }
 
 Bytes load_file(const fs::path& path) {

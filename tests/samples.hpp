@@ -16,6 +16,8 @@ std::filesystem::path samples_root();
 std::vector<std::filesystem::path> sample_files(const std::string& subdir);
 Bytes load_file(const std::filesystem::path& path);
 bool samples_required();
+// `text` with every character that is not a letter or digit made '_': a test case name.
+std::string identifier(std::string text);
 
 }  // namespace remodel::test
 

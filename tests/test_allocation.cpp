@@ -1,10 +1,15 @@
 // Reading any input allocates at most 16 x its size + 1 MiB at a time: a counting allocator watches
-// the peak of live bytes while each sample and seed is read.
+// the peak of live bytes while each sample and seed is read. The same allocator makes the Nth
+// allocation of a read or write throw std::bad_alloc, for every N, as ufbx's tests do.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <new>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "model/document.hpp"
 #include "samples.hpp"
@@ -14,11 +19,14 @@ namespace {
 thread_local bool counting = false;
 thread_local std::size_t live = 0;
 thread_local std::size_t peak = 0;
+thread_local std::size_t allocations = 0;  // made while counting
+thread_local std::size_t fail_at = 0;      // the allocation (from 1) that throws; 0: none
 
 // The size is stored in front of each block so delete can subtract it.
 constexpr std::size_t kHeader = alignof(std::max_align_t);
 
 void* counted_new(std::size_t n) {
+  if (counting && ++allocations == fail_at) throw std::bad_alloc();
   void* p = std::malloc(n + kHeader);
   if (p == nullptr) throw std::bad_alloc();
   *static_cast<std::size_t*>(p) = n;
@@ -95,6 +103,99 @@ TEST(Allocation, ReadingStaysWithin16TimesTheInput) {
   }
   EXPECT_GT(files, 10u);
 }
+
+// What one run of `op` did when its allocation number `n` threw.
+struct FailedRun {
+  bool threw = false;    // std::bad_alloc left `op`: the library boundary did not catch it
+  bool reached = false;  // `op` made at least n allocations, so one of them failed
+  std::optional<Error> error;
+};
+
+template <typename Op>
+FailedRun run_failing_at(std::size_t n, Op&& op) {
+  FailedRun run;
+  allocations = 0;
+  fail_at = n;
+  counting = true;
+  try {
+    const auto result = op();
+    counting = false;
+    run.reached = allocations >= n;
+    if (!result.ok()) run.error = result.error();
+  } catch (const std::bad_alloc&) {
+    counting = false;
+    run.threw = true;
+  }
+  fail_at = 0;
+  return run;
+}
+
+// Fails allocation 1, 2, ... of `op` until it completes: every failure must be an out_of_memory
+// Error (ASan's leak check at exit covers what the unwinding left behind). Returns the count.
+template <typename Op>
+std::size_t expect_every_failure_clean(const std::string& what, Op&& op) {
+  for (std::size_t n = 1;; ++n) {
+    const FailedRun run = run_failing_at(n, op);
+    if (run.threw) {
+      ADD_FAILURE() << what << ": std::bad_alloc from allocation " << n << " escaped the library";
+      return n;
+    }
+    if (!run.reached) {
+      EXPECT_FALSE(run.error.has_value()) << what << ": " << run.error->describe();
+      return n - 1;
+    }
+    if (!run.error) {
+      ADD_FAILURE() << what << ": allocation " << n << " failed, yet the call succeeded";
+      return n;
+    }
+    if (run.error->code != ErrorCode::out_of_memory) {
+      ADD_FAILURE() << what << ": allocation " << n << " failed and gave " << run.error->describe();
+      return n;
+    }
+  }
+}
+
+// The seeds (not the GX codec's inputs, which are not files) and the samples up to this size.
+constexpr std::uintmax_t kSmallInput = 64 * 1024;
+
+std::vector<std::filesystem::path> small_inputs() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(REMODEL_CORPUS)) {
+    if (e.is_regular_file() && e.path().parent_path().filename() != "gx_texture") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  for (const char* family : {"kh-bbs", "mhfu", "j3d"}) {
+    for (const auto& path : test::sample_files(family)) {
+      std::error_code ec;
+      if (std::filesystem::file_size(path, ec) <= kSmallInput && !ec) out.push_back(path);
+    }
+  }
+  return out;
+}
+
+std::string input_name(const ::testing::TestParamInfo<std::filesystem::path>& info) {
+  const auto& path = info.param;
+  const auto corpus = path.lexically_relative(REMODEL_CORPUS);
+  const bool seed = !corpus.empty() && *corpus.begin() != "..";
+  return test::identifier(seed ? "seed/" + corpus.string() : path.lexically_relative(test::samples_root()).string());
+}
+
+class AllocationFailure : public ::testing::TestWithParam<std::filesystem::path> {};
+
+TEST_P(AllocationFailure, EveryAllocationOfReadAndWriteFailsCleanly) {
+  const Bytes b = test::load_file(GetParam());
+  const auto doc = read_document(b);
+  ASSERT_TRUE(doc.ok()) << doc.error().describe();
+  const std::string name = GetParam().filename().string();
+  const std::size_t reads = expect_every_failure_clean(name + " read", [&] { return read_document(b); });
+  EXPECT_GT(reads, 0u) << name << ": the counting allocator saw no allocation";
+  RecordProperty("read_allocations", std::to_string(reads));
+  const std::size_t writes = expect_every_failure_clean(name + " write", [&] { return write_document(*doc); });
+  EXPECT_GT(writes, 0u) << name << ": the counting allocator saw no allocation";
+  RecordProperty("write_allocations", std::to_string(writes));
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, AllocationFailure, ::testing::ValuesIn(small_inputs()), input_name);
 
 }  // namespace
 }  // namespace remodel

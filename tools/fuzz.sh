@@ -6,24 +6,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
-all_targets="kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d gx_texture"
-read -r -a targets <<<"${REMODEL_FUZZ_TARGETS:-$all_targets}"  # a subset: REMODEL_FUZZ_TARGETS="tim2 tmh"
+all_targets="$(awk '/^[a-z]/ { print $1 }' fuzz/targets.txt)"
+read -r -a targets <<<"${REMODEL_FUZZ_TARGETS:-$(echo $all_targets)}"  # a subset: REMODEL_FUZZ_TARGETS="tim2 tmh"
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
       -DREMODEL_FUZZ=ON -DREMODEL_BENCH=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 run_target() {
   local target="$1" family dict
-  case "$target" in
-    mhfu_*|tmh) family=mhfu; dict=fuzz/mhfu.dict ;;
-    bwm) family=bw2; dict=fuzz/bwm.dict ;;
-    j3d) family=j3d; dict=fuzz/j3d.dict ;;
-    gx_texture) family=""; dict="" ;;  # its own input layout: no samples, no dictionary
-    *) family=kh-bbs; dict=fuzz/kh_bbs.dict ;;
-  esac
+  read -r family dict < <(awk -v t="$target" '$1 == t { print $2, $3 }' fuzz/targets.txt)
+  [ "$family" = "-" ] && family=""
+  if [ "$dict" = "-" ]; then dict=""; else dict="fuzz/$dict"; fi
   local work="build-fuzz/corpus-$target" artifacts="build-fuzz/artifacts-$target" log="build-fuzz/fuzz-$target.log"
   mkdir -p "$work" "$artifacts"
   cp -n fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
+  cp -n fuzz/regressions/$target/* "$work"/ 2>/dev/null || true
   local extra=()
   [ -n "$family" ] && [ -d "$samples/$family" ] && extra+=("$samples/$family")
   [ -n "$dict" ] && extra+=("-dict=$dict")

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 namespace remodel {
@@ -62,7 +63,8 @@ Result<Document> lift(Result<T> r) {
 
 }  // namespace
 
-Result<Document> read_document(ByteSpan bytes) {
+// The library boundary: an allocation that fails while reading or writing becomes an Error.
+Result<Document> read_document(ByteSpan bytes) try {
   const std::optional<Format> f = detect_format(bytes);
   if (!f) return Error{ErrorCode::bad_magic, 0, "magic", "the file does not start with the magic of any supported format"};
   switch (*f) {
@@ -79,9 +81,11 @@ Result<Document> read_document(ByteSpan bytes) {
     case Format::j3d: return lift(read_j3d(bytes));
   }
   return Error{ErrorCode::unsupported, 0, "", "unsupported format"};
+} catch (const std::bad_alloc&) {
+  return out_of_memory_error();
 }
 
-Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
+Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) try {
   if (const auto* pmo = std::get_if<PmoFile>(&d)) return write_pmo_file(*pmo, marks);
   if (const auto* pmp = std::get_if<Pmp>(&d)) return write_pmp(*pmp, marks);
   if (const auto* pam = std::get_if<Pam>(&d)) return write_pam(*pam, marks);
@@ -93,6 +97,8 @@ Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) {
   if (const auto* bwm = std::get_if<Bwm>(&d)) return write_bwm(*bwm, marks);
   if (const auto* j3d = std::get_if<J3dFile>(&d)) return write_j3d(*j3d, marks);
   return write_tim2_file(std::get<Tim2File>(d), marks);
+} catch (const std::bad_alloc&) {
+  return out_of_memory_error();
 }
 
 std::size_t verbatim_bytes(const Document& d) {

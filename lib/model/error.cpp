@@ -14,8 +14,13 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::unsupported: return "unsupported";
     case ErrorCode::inconsistent: return "inconsistent";
     case ErrorCode::io: return "io";
+    case ErrorCode::out_of_memory: return "out_of_memory";
   }
   return "unknown";
+}
+
+Error out_of_memory_error() {
+  return Error{ErrorCode::out_of_memory, 0, "", "out of memory"};
 }
 
 std::string Error::describe() const {

@@ -17,6 +17,7 @@ enum class ErrorCode {
   unsupported,     // a valid feature this version does not handle
   inconsistent,    // a Document whose parts disagree cannot be written
   io,              // the operating system refused a file operation
+  out_of_memory,   // an allocation failed (std::bad_alloc), caught at the library boundary
 };
 
 const char* error_code_name(ErrorCode code);
@@ -30,6 +31,10 @@ struct Error {
   // "field at 0x1234: message"
   std::string describe() const;
 };
+
+// What read_document and write_document return when an allocation throws std::bad_alloc. Its
+// strings are short enough not to allocate, so it can be built when no memory is left.
+Error out_of_memory_error();
 
 // A value or an Error; used instead of exceptions across the library API.
 template <typename T>
