@@ -180,5 +180,18 @@ TEST(SceneBwm, BadReferencesAreErrors) {
   EXPECT_EQ(s.error().field, "bones[0]");
 }
 
+// References that all draw the same indices lift each one's vertices: bounded at 8 times the file's.
+TEST(SceneBwm, OverlappingReferencesAreBounded) {
+  Bwm bwm = std::get<Bwm>(*read_document(golden::bwm_v5_model()));
+  bwm.meshes[0].material_refs.resize(14000, bwm.meshes[0].material_refs[0]);
+  Result<Scene> s = scene::lift(Document{bwm});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::unsupported);
+  bwm.meshes[0].material_refs.resize(1000);
+  s = scene::lift(Document{bwm});
+  ASSERT_TRUE(s.ok()) << s.error().describe();
+  EXPECT_EQ(test::triangle_count(*s), 1000u);
+}
+
 }  // namespace
 }  // namespace remodel

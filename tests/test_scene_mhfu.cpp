@@ -242,6 +242,13 @@ TEST(SceneMhfu, BadReferencesAreErrors) {
     s = scene::lift(Document{bad_bone});
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find("bone 200"), std::string::npos) << s.error().message;
+    // Groups may share a block, but not multiply its vertices without bound.
+    Pac shared = pac;
+    auto& groups = std::get<MhfuPmoFile>(shared.entries[0].content).pmo.groups;
+    groups.resize(5000, groups[0]);
+    s = scene::lift(Document{shared});
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().field, "groups");
     Pac cycle = pac;
     auto& bones = std::get<MhfuSkeletonFile>(cycle.entries[1].content).skeleton.bones;
     bones[0].parent = static_cast<std::int32_t>(bones.size()) - 1;

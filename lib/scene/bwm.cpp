@@ -65,8 +65,18 @@ Material lift_material(const BwmMaterial& m, std::size_t i) {
   return mat;
 }
 
+// What the material references may still lift: they may overlap, but not without bound.
+struct Budget {
+  std::uint64_t vertices, indices;
+};
+
 Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMaterialRef& ref, const std::string& field,
-                           bool skinned) {
+                           bool skinned, Budget& budget) {
+  if (std::uint64_t{ref.indices_size} + 2 > budget.indices) {
+    return Error{ErrorCode::unsupported, 0, field + ".indices_size",
+                 "the material references overlap so much that they would draw more than 8 times the file's indices"};
+  }
+  budget.indices -= std::uint64_t{ref.indices_size} + 2;
   Result<std::vector<std::array<std::uint32_t, 3>>> triangles = bwm_triangles(bwm, ref);
   if (!triangles) return Error{triangles.error().code, 0, field + ".indices_size", triangles.error().message};
   if (ref.material >= bwm.materials.size()) {
@@ -90,6 +100,11 @@ Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMateri
   }
   if (triangles->empty()) lo = hi = 0;
   const std::size_t count = triangles->empty() ? 0 : std::size_t{hi} - lo + 1;
+  if (count > budget.vertices) {
+    return Error{ErrorCode::unsupported, 0, field, "the material references overlap so much that they would lift more "
+                                                   "than 8 times the file's vertices"};
+  }
+  budget.vertices -= count;
   for (const auto& t : *triangles) {
     if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;  // zero-area list entries are not triangles
     prim.indices.insert(prim.indices.end(), {t[0] - lo, t[2] - lo, t[1] - lo});  // reversed: see to_gltf
@@ -257,6 +272,7 @@ Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs) {
   }
 
   std::size_t ref_index = 0;
+  Budget budget{8 * std::uint64_t{bwm.vertex_count} + 65536, 8 * std::uint64_t{bwm.indices.size()} + 65536};
   for (std::size_t m = 0; m < bwm.meshes.size(); ++m) {
     const BwmMesh& record = bwm.meshes[m];
     Mesh mesh;
@@ -265,7 +281,7 @@ Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs) {
     mesh.extras = mesh_extras(record);
     for (std::size_t r = 0; r < record.material_refs.size(); ++r, ++ref_index) {
       Result<Primitive> prim =
-          lift_ref(bwm, *vertices, record.material_refs[r], "material_refs[" + std::to_string(ref_index) + "]", skinned);
+          lift_ref(bwm, *vertices, record.material_refs[r], "material_refs[" + std::to_string(ref_index) + "]", skinned, budget);
       if (!prim) return prim.error();
       if (prim->indices.empty()) continue;  // glTF has no empty primitive: the reference stays in the mesh's extras
       prim->extras["ref"] = r;

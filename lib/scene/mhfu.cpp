@@ -48,11 +48,22 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
       return Error{ErrorCode::bad_value, 0, field,
                    "a parent, child or sibling link points past the skeleton's " + std::to_string(n) + " bones"};
     }
-    // A parent chain longer than the bone count is a cycle.
-    std::size_t steps = 0;
-    for (std::int32_t p = b.parent; p != -1; p = skeleton.bones[static_cast<std::size_t>(p)].parent) {
-      if (++steps > n) return Error{ErrorCode::bad_value, 0, field + ".parent", "the parent links form a cycle"};
+  }
+  // A parent chain that comes back to a bone being walked is a cycle (each bone walked once).
+  std::vector<std::uint8_t> state(n, 0);  // 0 not seen, 1 on the current walk, 2 reaches a root
+  std::vector<std::size_t> walk;
+  for (std::size_t i = 0; i < n; ++i) {
+    walk.clear();
+    std::int32_t p = static_cast<std::int32_t>(i);
+    while (p != -1 && state[static_cast<std::size_t>(p)] == 0) {
+      state[static_cast<std::size_t>(p)] = 1;
+      walk.push_back(static_cast<std::size_t>(p));
+      p = skeleton.bones[static_cast<std::size_t>(p)].parent;
     }
+    if (p != -1 && state[static_cast<std::size_t>(p)] == 1) {
+      return Error{ErrorCode::bad_value, 0, "skeleton.bones[" + std::to_string(i) + "].parent", "the parent links form a cycle"};
+    }
+    for (std::size_t w : walk) state[w] = 2;
   }
   for (std::size_t i = 0; i < n; ++i) {
     const MhfuBone& b = skeleton.bones[i];
@@ -76,7 +87,12 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
                    {"chain_id", b.chain_id}};
     scene.nodes.push_back(std::move(node));
   }
-  // Children in the file's order: the parent's child link, then each sibling link.
+  // Children in the file's order: the parent's child link, then each sibling link; where those links
+  // disagree with the parent links, in bone order.
+  std::vector<std::vector<int>> by_parent(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (skeleton.bones[j].parent >= 0) by_parent[static_cast<std::size_t>(skeleton.bones[j].parent)].push_back(base + static_cast<int>(j));
+  }
   for (std::size_t i = 0; i < n; ++i) {
     Node& node = scene.nodes[static_cast<std::size_t>(base) + i];
     if (node.parent < 0) {
@@ -84,17 +100,13 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
       scene.scenes[0].nodes.push_back(base + static_cast<int>(i));
     }
     std::vector<int> order;
-    for (std::int32_t c = skeleton.bones[i].child; c != -1 && order.size() <= n;
+    for (std::int32_t c = skeleton.bones[i].child; c != -1 && order.size() <= by_parent[i].size();
          c = skeleton.bones[static_cast<std::size_t>(c)].sibling) {
       order.push_back(base + c);
     }
-    std::vector<int> by_parent;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (skeleton.bones[j].parent == static_cast<std::int32_t>(i)) by_parent.push_back(base + static_cast<int>(j));
-    }
     std::vector<int> sorted = order;
     std::sort(sorted.begin(), sorted.end());
-    node.children = sorted == by_parent ? order : by_parent;  // links that disagree with parents: file order
+    node.children = sorted == by_parent[i] ? order : by_parent[i];
   }
   Skin skin;
   skin.name = "skeleton";
@@ -267,6 +279,15 @@ std::optional<Error> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::
   if (!materials) return materials.error();
   Result<std::vector<std::array<int, 8>>> palettes = mhfu_group_palettes(pmo);
   if (!palettes) return palettes.error();
+  // Each group lifts its block's vertices: groups sharing blocks must not multiply them without bound.
+  std::uint64_t stored = 0, drawn = 0;
+  for (const MhfuBlock& b : pmo.blocks) stored += b.vertices.size() + b.indices.size();
+  for (const MhfuGroup& g : pmo.groups) drawn += g.block < pmo.blocks.size() ? pmo.blocks[g.block].vertices.size() + pmo.blocks[g.block].indices.size() : 0;
+  if (drawn > 8 * stored + (1u << 20)) {
+    return Error{ErrorCode::unsupported, 0, "groups",
+                 "the groups draw " + std::to_string(drawn) + " bytes of vertices and indices from " + std::to_string(stored) +
+                     " stored: more than 8 draws of each block are not lifted"};
+  }
 
   for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
     const MhfuMesh& record = pmo.meshes[m];
