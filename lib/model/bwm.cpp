@@ -95,4 +95,17 @@ Result<std::vector<Triangle>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef
   return triangles_from(strip ? Topology::strip : Topology::list, ix);
 }
 
+void add_info(const Bwm& bwm, DocumentInfo& info) {
+  info.models += 1;
+  info.sections += bwm.meshes.size();
+  info.vertices += bwm.vertex_count;
+  for (const BwmMesh& m : bwm.meshes) {
+    for (const BwmMaterialRef& r : m.material_refs) {
+      if (auto t = bwm_triangles(bwm, r)) info.triangles += t->size();
+    }
+  }
+  info.joints += bwm.bones.size();
+  info.materials += bwm.materials.size();
+}
+
 }  // namespace remodel

@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 #include "model/primitive.hpp"
 
 namespace remodel {
@@ -119,5 +122,9 @@ Result<BwmVertices> decode_bwm_vertices(const Bwm& bwm);
 // Triangles of one material reference: lists for models; for skins a strip with alternating
 // winding over indices_size + 2 indices (the bwm-blender convention, unverified on game files).
 Result<std::vector<Triangle>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef& ref);
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const Bwm& doc, DocumentInfo& info);
+void add_json(const Bwm& doc, nlohmann::ordered_json& out);
 
 }  // namespace remodel

@@ -1,57 +1,91 @@
-// Any supported file: detection by magic, read, write and summary through one entry point.
+// Any supported file: one Document type and the format table every dispatch goes through (detection,
+// read, write, verbatim count, info, JSON, textures). Formats register in format_table.cpp.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <string>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
+#include "model/bwm.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
-#include "model/bwm.hpp"
+#include "model/format.hpp"
 #include "model/j3d.hpp"
 #include "model/kh_bbs_pam.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "model/mhfu_pac.hpp"
 #include "model/mhfu_pmo.hpp"
 #include "model/mhfu_skeleton.hpp"
-#include "model/tmh.hpp"
 #include "model/tim2.hpp"
+#include "model/tmh.hpp"
 
 namespace remodel {
 
-enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, kh_bbs_pam_anim, mhfu_pmo, mhfu_skeleton, tmh, mhfu_pac, bwm, j3d };
+// Alternatives in the order of Format.
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, MhfuPmoFile, MhfuSkeletonFile, TmhFile, J3dFile, Bwm, Pac, PamAnimFile>;
+
+// One registered format. The typed functions are erased to `const void*` once, in the table, so a
+// container (PAC) reaches its entries' formats through the same entry as a file does.
+struct FormatEntry {
+  Format format;
+  const char* name;            // as `info` and `check` print it
+  std::string_view magic;      // the bytes a file starts with; empty when the format has none
+  bool (*detect)(ByteSpan);    // when set, decides instead of the magic (a magic elsewhere, or none)
+  Result<Document> (*read)(ByteSpan);
+  Result<Bytes> (*write)(const void* doc, std::vector<FieldMark>* marks);
+  std::size_t (*verbatim)(const void* doc);
+  void (*info)(const void* doc, DocumentInfo& info);
+  void (*json)(const void* doc, nlohmann::ordered_json& out);  // the Document's own keys
+  void (*textures)(void* doc, TextureRefs& out);                // nullptr: the format holds none
+  // lift and lower (Document <-> Scene) join here with lib/scene.
+};
+
+// Every format, in detection order.
+std::span<const FormatEntry> format_table();
+const FormatEntry& format_entry(Format f);
+
+template <typename T>
+constexpr Format format_of_type() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    static_assert((std::is_same_v<std::variant_alternative_t<I, Document>, T> + ...) == 1, "not a registered format");
+    std::size_t index = 0;
+    ((std::is_same_v<std::variant_alternative_t<I, Document>, T> ? (index = I) : 0), ...);
+    return static_cast<Format>(index);
+  }(std::make_index_sequence<std::variant_size_v<Document>>{});
+}
 
 const char* format_name(Format f);
 // By magic, never by file extension; nullopt when no supported format starts this way.
 std::optional<Format> detect_format(ByteSpan bytes);
 
-// Alternatives in the order of Format.
-using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, PamAnimFile, MhfuPmoFile, MhfuSkeletonFile, TmhFile, Pac, Bwm, J3dFile>;
-
 Format format_of(const Document& d);
 Result<Document> read_document(ByteSpan bytes);
+// Reads the bytes as format `f` (a container's entry whose format its container already knows).
+Result<Document> read_document(ByteSpan bytes, Format f);
 Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks = nullptr);
 std::size_t verbatim_bytes(const Document& d);
-
-struct DocumentInfo {
-  Format format;
-  std::size_t size = 0;  // bytes the writer produces
-  std::size_t sections = 0;
-  std::size_t vertices = 0;
-  std::size_t triangles = 0;
-  std::size_t joints = 0;  // skeleton joints, or the bones an animation drives
-  std::size_t textures = 0;
-  std::size_t materials = 0;
-  std::size_t models = 0;   // PMOs in a PMP, 1 for a model
-  std::size_t objects = 0;  // PMP objects
-  std::size_t entries = 0;  // container entries (PAC)
-  std::size_t animations = 0;
-  std::size_t frames = 0;  // the longest animation's frame count
-};
-
 DocumentInfo document_info(const Document& d);
+
+// The same operations on one alternative held outside a Document (a PAC entry).
+template <typename T>
+Result<Bytes> write_document(const T& doc, std::vector<FieldMark>* marks = nullptr) {
+  return format_entry(format_of_type<T>()).write(&doc, marks);
+}
+template <typename T>
+std::size_t verbatim_bytes_of(const T& doc) {
+  return format_entry(format_of_type<T>()).verbatim(&doc);
+}
+template <typename T>
+void add_document_info(const T& doc, DocumentInfo& info) {
+  format_entry(format_of_type<T>()).info(&doc, info);
+}
 
 }  // namespace remodel

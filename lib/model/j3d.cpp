@@ -1,4 +1,5 @@
 #include "model/j3d.hpp"
+#include "model/j3d_decode.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -197,6 +198,37 @@ std::size_t verbatim_bytes(const J3dFile& f) {
     if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
   }
   return n;
+}
+
+void add_info(const J3dFile& file, DocumentInfo& info) {
+  info.models += 1;
+  for (const J3dSection& s : file.sections) {
+    if (const auto* inf = std::get_if<J3dInf1>(&s)) info.vertices = inf->vertex_count;
+    if (const auto* jnt = std::get_if<J3dJnt1>(&s)) info.joints = jnt->joints.size();
+    if (const auto* tex = std::get_if<J3dTex1>(&s)) info.textures = tex->textures.size();
+    if (const auto* mat = std::get_if<J3dMat3>(&s)) info.materials = mat->remap.size();
+    if (const auto* shp = std::get_if<J3dShp1>(&s)) {
+      info.sections = shp->shapes.size();
+      for (const J3dPacket& p : shp->packets) {
+        for (const J3dPrimitive& prim : p.primitives) info.triangles += j3d_triangles(prim).size();
+      }
+    }
+  }
+}
+
+void add_textures(J3dFile& file, TextureRefs& out) {
+  for (J3dSection& s : file.sections) {
+    auto* tex1 = std::get_if<J3dTex1>(&s);
+    if (tex1 == nullptr) continue;
+    for (std::size_t i = 0; i < tex1->textures.size(); ++i) {
+      TextureRef r;
+      r.name = i < tex1->names.names.size() ? tex1->names.names[i] : "texture" + std::to_string(i);
+      r.where = "TEX1.texture[" + std::to_string(i) + "]";
+      r.tex1 = tex1;
+      r.tex1_index = i;
+      out.push_back(std::move(r));
+    }
+  }
 }
 
 }  // namespace remodel

@@ -10,10 +10,13 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/gx_texture.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 #include "model/j3d_mat.hpp"
 #include "model/primitive.hpp"
 
@@ -310,5 +313,10 @@ std::size_t verbatim_bytes(const J3dFile& file);
 // The bytes the structure keeps but cannot explain: material entries' uninitialised run (bytes not
 // 0xFF) and BTI headers' byte 0x19 (when not 0). Part of verbatim_bytes.
 std::size_t j3d_uninitialised_bytes(const J3dFile& file);
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const J3dFile& doc, DocumentInfo& info);
+void add_json(const J3dFile& doc, nlohmann::ordered_json& out);
+void add_textures(J3dFile& doc, TextureRefs& out);
 
 }  // namespace remodel

@@ -351,31 +351,6 @@ Json tmh_json(const Tmh& t) {
   return Json{{"unknown_0x0c", t.unknown_0x0c}, {"images", images}};
 }
 
-Json pac_json(const Pac& pac) {
-  Json entries = Json::array();
-  for (const PacEntry& e : pac.entries) {
-    Json j;
-    if (const auto* m = std::get_if<MhfuPmoFile>(&e.content)) {
-      j = Json{{"format", "mhfu-pmo"}, {"pmo", mhfu_pmo_json(m->pmo)}};
-      verbatim(j, "tail", m->tail);
-    } else if (const auto* s = std::get_if<MhfuSkeletonFile>(&e.content)) {
-      j = Json{{"format", "mhfu-skeleton"}, {"skeleton", mhfu_skeleton_json(s->skeleton)}};
-      verbatim(j, "tail", s->tail);
-    } else if (const auto* t = std::get_if<TmhFile>(&e.content)) {
-      j = Json{{"format", "tmh"}, {"tmh", tmh_json(t->tmh)}};
-      verbatim(j, "tail", t->tail);
-    } else {
-      j = Json{{"format", "unknown"}, {"bytes", hex(std::get<Bytes>(e.content))}};
-    }
-    verbatim(j, "gap_after", e.gap_after);
-    entries.push_back(j);
-  }
-  Json j{{"entries", entries}};
-  verbatim(j, "gap_after_table", pac.gap_after_table);
-  if (pac.end_padding) j["end_padding"] = hex(*pac.end_padding);
-  return j;
-}
-
 Json vec3s(const std::vector<BwmVec3>& v) {
   Json a = Json::array();
   for (const BwmVec3& p : v) a.push_back(floats(p));
@@ -764,36 +739,78 @@ Json j3d_json(const J3dFile& f) {
 
 Json to_json(const Document& d) {
   Json j{{"format", format_name(format_of(d))}};
-  if (const auto* f = std::get_if<PmoFile>(&d)) {
-    j["pmo"] = pmo_json(f->pmo);
-    verbatim(j, "tail", f->tail);
-  } else if (const auto* p = std::get_if<Pmp>(&d)) {
-    j["pmp"] = pmp_json(*p);
-  } else if (const auto* t = std::get_if<Tim2File>(&d)) {
-    j["tim2"] = tim2_json(t->tim2);
-    verbatim(j, "tail", t->tail);
-  } else if (const auto* pam = std::get_if<Pam>(&d)) {
-    j["pam"] = pam_json(*pam);
-  } else if (const auto* anim = std::get_if<PamAnimFile>(&d)) {
-    j["animation"] = pam_animation_json(anim->animation);
-  } else if (const auto* m = std::get_if<MhfuPmoFile>(&d)) {
-    j["pmo"] = mhfu_pmo_json(m->pmo);
-    verbatim(j, "tail", m->tail);
-  } else if (const auto* s = std::get_if<MhfuSkeletonFile>(&d)) {
-    j["skeleton"] = mhfu_skeleton_json(s->skeleton);
-    verbatim(j, "tail", s->tail);
-  } else if (const auto* tmh = std::get_if<TmhFile>(&d)) {
-    j["tmh"] = tmh_json(tmh->tmh);
-    verbatim(j, "tail", tmh->tail);
-  } else if (const auto* pac = std::get_if<Pac>(&d)) {
-    j["pac"] = pac_json(*pac);
-  } else if (const auto* bwm = std::get_if<Bwm>(&d)) {
-    j["bwm"] = bwm_json(*bwm);
-  } else {
-    j["j3d"] = j3d_json(std::get<J3dFile>(d));
-  }
+  std::visit([&](const auto& doc) { format_entry(format_of(d)).json(&doc, j); }, d);
   j["verbatim_bytes"] = verbatim_bytes(d);
   return j;
+}
+
+void add_json(const PmoFile& f, Json& out) {
+  out["pmo"] = pmo_json(f.pmo);
+  verbatim(out, "tail", f.tail);
+}
+
+void add_json(const Pmp& p, Json& out) {
+  out["pmp"] = pmp_json(p);
+}
+
+void add_json(const Tim2File& f, Json& out) {
+  out["tim2"] = tim2_json(f.tim2);
+  verbatim(out, "tail", f.tail);
+}
+
+void add_json(const Pam& p, Json& out) {
+  out["pam"] = pam_json(p);
+}
+
+void add_json(const PamAnimFile& f, Json& out) {
+  out["animation"] = pam_animation_json(f.animation);
+}
+
+void add_json(const MhfuPmoFile& f, Json& out) {
+  out["pmo"] = mhfu_pmo_json(f.pmo);
+  verbatim(out, "tail", f.tail);
+}
+
+void add_json(const MhfuSkeletonFile& f, Json& out) {
+  out["skeleton"] = mhfu_skeleton_json(f.skeleton);
+  verbatim(out, "tail", f.tail);
+}
+
+void add_json(const TmhFile& f, Json& out) {
+  out["tmh"] = tmh_json(f.tmh);
+  verbatim(out, "tail", f.tail);
+}
+
+// Each entry as its own format writes itself, under the format's name.
+void add_json(const Pac& pac, Json& out) {
+  Json entries = Json::array();
+  for (const PacEntry& e : pac.entries) {
+    Json j = std::visit([](const auto& content) {
+      using T = std::decay_t<decltype(content)>;
+      if constexpr (std::is_same_v<T, Bytes>) {
+        return Json{{"format", "unknown"}, {"bytes", hex(content)}};
+      } else {
+        const FormatEntry& format = format_entry(format_of_type<T>());
+        Json part{{"format", format.name}};
+        format.json(&content, part);
+        return part;
+      }
+    }, e.content);
+    verbatim(j, "gap_after", e.gap_after);
+    entries.push_back(j);
+  }
+  Json j{{"entries", entries}};
+  verbatim(j, "gap_after_table", pac.gap_after_table);
+  if (pac.end_padding) j["end_padding"] = hex(*pac.end_padding);
+  out["pac"] = j;
+}
+
+void add_json(const Bwm& b, Json& out) {
+  out["bwm"] = bwm_json(b);
+}
+
+void add_json(const J3dFile& f, Json& out) {
+  out["j3d"] = j3d_json(f);
 }
 
 Json to_json(const DocumentInfo& i) {

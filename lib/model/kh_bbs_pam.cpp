@@ -1,4 +1,5 @@
 #include "model/kh_bbs_pam.hpp"
+#include <algorithm>
 
 #include <string>
 
@@ -115,6 +116,24 @@ float pam_sample(const PamDecodedChannel& c, float frame) {
     }
   }
   return c.values.back();
+}
+
+namespace {
+
+void add_animation_info(const PamAnimation& a, DocumentInfo& info) {
+  info.animations += 1;
+  info.joints = std::max(info.joints, a.bones.size());
+  info.frames = std::max<std::size_t>(info.frames, a.frame_count);
+}
+
+}  // namespace
+
+void add_info(const Pam& pam, DocumentInfo& info) {
+  for (const PamAnimation& a : pam.animations) add_animation_info(a, info);
+}
+
+void add_info(const PamAnimFile& file, DocumentInfo& info) {
+  add_animation_info(file.animation, info);
 }
 
 }  // namespace remodel

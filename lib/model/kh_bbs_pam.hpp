@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 
 namespace remodel {
 
@@ -109,5 +112,11 @@ float pam_dequantise(float min, float max, std::uint16_t q);
 Result<PamDecodedAnimation> decode_pam_animation(const PamAnimation& a);
 // Linear interpolation between keys; held constant before the first and after the last.
 float pam_sample(const PamDecodedChannel& c, float frame);
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const Pam& doc, DocumentInfo& info);
+void add_json(const Pam& doc, nlohmann::ordered_json& out);
+void add_info(const PamAnimFile& doc, DocumentInfo& info);
+void add_json(const PamAnimFile& doc, nlohmann::ordered_json& out);
 
 }  // namespace remodel

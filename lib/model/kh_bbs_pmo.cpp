@@ -1,4 +1,6 @@
 #include "model/kh_bbs_pmo.hpp"
+#include <string>
+#include <cstring>
 
 #include "model/psp_ge.hpp"
 #include "model/psp_vertex.hpp"
@@ -98,6 +100,62 @@ std::string fixed_string(const std::uint8_t* data, std::size_t size) {
   std::size_t n = 0;
   while (n < size && data[n] != 0) ++n;
   return std::string(reinterpret_cast<const char*>(data), n);
+}
+
+namespace {
+
+void add_pmo_info(const Pmo& p, DocumentInfo& info) {
+  for (const auto* list : {&p.mesh0, &p.mesh1}) {
+    if (list->has_value()) info.sections += (*list)->sections.size();
+  }
+  info.vertices += p.vertex_count();
+  info.triangles += p.triangle_count();
+  if (p.skeleton) info.joints += p.skeleton->joints.size();
+  info.models += 1;
+}
+
+std::string pmo_texture_name(const std::vector<PmoTextureInfo>& infos, std::size_t tim2) {
+  for (const PmoTextureInfo& info : infos) {
+    if (info.tim2 && *info.tim2 == tim2) {
+      const auto* p = reinterpret_cast<const char*>(info.name.data());
+      return std::string(p, strnlen(p, info.name.size()));
+    }
+  }
+  return "tim2_" + std::to_string(tim2);
+}
+
+void add_tim2_textures(std::vector<Tim2>& tim2s, const std::vector<PmoTextureInfo>& infos, const std::string& where, TextureRefs& out) {
+  for (std::size_t k = 0; k < tim2s.size(); ++k) {
+    const std::string name = pmo_texture_name(infos, k);
+    for (std::size_t p = 0; p < tim2s[k].pictures.size(); ++p) {
+      TextureRef r;
+      r.name = tim2s[k].pictures.size() == 1 ? name : name + "_" + std::to_string(p);
+      r.where = where + ".tim2s[" + std::to_string(k) + "].pictures[" + std::to_string(p) + "]";
+      r.tim2 = &tim2s[k].pictures[p];
+      out.push_back(std::move(r));
+    }
+  }
+}
+
+}  // namespace
+
+void add_info(const PmoFile& f, DocumentInfo& info) {
+  add_pmo_info(f.pmo, info);
+  info.textures += f.pmo.textures.size();
+}
+
+void add_info(const Pmp& p, DocumentInfo& info) {
+  for (const Pmo& pmo : p.pmos) add_pmo_info(pmo, info);
+  info.textures += p.textures.size();
+  info.objects += p.objects.size();
+}
+
+void add_textures(PmoFile& f, TextureRefs& out) {
+  add_tim2_textures(f.pmo.tim2s, f.pmo.textures, "pmo", out);
+}
+
+void add_textures(Pmp& p, TextureRefs& out) {
+  add_tim2_textures(p.tim2s, p.textures, "pmp", out);
 }
 
 }  // namespace remodel

@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/error.hpp"
 #include "model/tim2.hpp"
 #include "model/bytes.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 #include "model/primitive.hpp"
 
 namespace remodel {
@@ -141,5 +144,13 @@ template <std::size_t N>
 std::string fixed_string(const std::array<std::uint8_t, N>& a) {
   return fixed_string(a.data(), N);
 }
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const PmoFile& doc, DocumentInfo& info);
+void add_json(const PmoFile& doc, nlohmann::ordered_json& out);
+void add_textures(PmoFile& doc, TextureRefs& out);
+void add_info(const Pmp& doc, DocumentInfo& info);
+void add_json(const Pmp& doc, nlohmann::ordered_json& out);
+void add_textures(Pmp& doc, TextureRefs& out);
 
 }  // namespace remodel

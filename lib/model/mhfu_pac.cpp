@@ -1,4 +1,6 @@
 #include "model/mhfu_pac.hpp"
+#include <string>
+#include "model/document.hpp"
 
 #include <type_traits>
 
@@ -12,7 +14,7 @@ std::size_t verbatim_bytes(const Pac& pac) {
       if constexpr (std::is_same_v<std::decay_t<decltype(c)>, Bytes>) {
         return c.size();  // an entry no reader recognised is verbatim as a whole
       } else {
-        return verbatim_bytes(c);
+        return verbatim_bytes_of(c);
       }
     }, e.content);
   }
@@ -35,6 +37,44 @@ bool looks_like_pac(ByteSpan b) {
     pos = offset + size;
   }
   return true;
+}
+
+// Each entry summarised by its own format; the PAC's textures are the ones its entries hold (an MHFU
+// PMO's material references are not textures of their own).
+void add_info(const Pac& pac, DocumentInfo& info) {
+  info.entries += pac.entries.size();
+  for (const PacEntry& e : pac.entries) {
+    std::visit([&](const auto& content) {
+      using T = std::decay_t<decltype(content)>;
+      if constexpr (!std::is_same_v<T, Bytes>) {
+        DocumentInfo part{format_of_type<T>()};
+        add_document_info(content, part);
+        if (format_entry(part.format).textures == nullptr) part.textures = 0;
+        info.models += part.models, info.sections += part.sections, info.vertices += part.vertices;
+        info.triangles += part.triangles, info.joints += part.joints, info.textures += part.textures;
+        info.materials += part.materials;
+      }
+    }, e.content);
+  }
+}
+
+void add_textures(Pac& pac, TextureRefs& out) {
+  for (std::size_t i = 0; i < pac.entries.size(); ++i) {
+    std::visit([&](auto& content) {
+      using T = std::decay_t<decltype(content)>;
+      if constexpr (!std::is_same_v<T, Bytes>) {
+        const FormatEntry& format = format_entry(format_of_type<T>());
+        if (format.textures == nullptr) return;
+        TextureRefs refs;
+        format.textures(&content, refs);
+        for (TextureRef& r : refs) {
+          r.name = "entry" + std::to_string(i) + "_" + r.name;
+          r.where = "pac.entries[" + std::to_string(i) + "]." + r.where;
+          out.push_back(std::move(r));
+        }
+      }
+    }, pac.entries[i].content);
+  }
 }
 
 }  // namespace remodel

@@ -7,9 +7,12 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 #include "model/mhfu_pmo.hpp"
 #include "model/mhfu_skeleton.hpp"
 #include "model/tmh.hpp"
@@ -34,5 +37,10 @@ std::size_t verbatim_bytes(const Pac& pac);
 // No magic: a plausible table (count, 16-aligned increasing entries inside the file, the first right
 // after the table) is the signature.
 bool looks_like_pac(ByteSpan bytes);
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const Pac& doc, DocumentInfo& info);
+void add_json(const Pac& doc, nlohmann::ordered_json& out);
+void add_textures(Pac& doc, TextureRefs& out);
 
 }  // namespace remodel

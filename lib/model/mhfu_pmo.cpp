@@ -173,4 +173,24 @@ std::array<float, 3> mhfu_position(const MhfuPmo& pmo, const psp::VertexFormat& 
   return out;
 }
 
+// Counts from the decoded command lists; a block that does not decode counts nothing. The textures
+// are in the TMH beside the PMO: those its materials use are counted.
+void add_info(const MhfuPmoFile& f, DocumentInfo& info) {
+  const MhfuPmo& p = f.pmo;
+  info.models += 1;
+  info.sections += p.groups.size();
+  info.materials += p.materials.size();
+  for (const MhfuBlock& b : p.blocks) {
+    Result<MhfuDrawList> d = decode_mhfu_block(b);
+    if (!d) continue;
+    info.vertices += d->vertex_count;
+    info.triangles += mhfu_triangles(*d).size();
+  }
+  std::vector<bool> seen(256, false);
+  for (const MhfuMaterial& m : p.materials) {
+    if (m.texture != 0xFF && !seen[m.texture]) ++info.textures;
+    if (m.texture != 0xFF) seen[m.texture] = true;
+  }
+}
+
 }  // namespace remodel

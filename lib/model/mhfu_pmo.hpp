@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 #include "model/psp_ge.hpp"
 #include "model/psp_vertex.hpp"
 
@@ -125,5 +128,9 @@ std::vector<Triangle> mhfu_triangles(const MhfuDrawList& draw);
 Result<std::vector<std::array<int, 8>>> mhfu_group_palettes(const MhfuPmo& pmo);
 // Position in model units: raw / 128 or / 32768 (floats as stored), times the header's scale.
 std::array<float, 3> mhfu_position(const MhfuPmo& pmo, const psp::VertexFormat& f, const psp::Vertex& v);
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const MhfuPmoFile& doc, DocumentInfo& info);
+void add_json(const MhfuPmoFile& doc, nlohmann::ordered_json& out);
 
 }  // namespace remodel

@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 
 namespace remodel {
 
@@ -50,5 +53,9 @@ inline std::size_t verbatim_bytes(const MhfuSkeleton& s) {
   return n;
 }
 inline std::size_t verbatim_bytes(const MhfuSkeletonFile& f) { return verbatim_bytes(f.skeleton) + f.tail.size(); }
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+inline void add_info(const MhfuSkeletonFile& doc, DocumentInfo& info) { info.joints += doc.skeleton.bones.size(); }
+void add_json(const MhfuSkeletonFile& doc, nlohmann::ordered_json& out);
 
 }  // namespace remodel

@@ -13,83 +13,11 @@ namespace remodel {
 
 namespace {
 
-struct TextureRef {
-  std::string name, where;
-  Tim2Picture* tim2 = nullptr;
-  TmhImage* tmh = nullptr;
-  J3dTex1* tex1 = nullptr;
-  std::size_t tex1_index = 0;
-};
-
-std::string pmo_name(const std::vector<PmoTextureInfo>& infos, std::size_t tim2) {
-  for (const PmoTextureInfo& info : infos) {
-    if (info.tim2 && *info.tim2 == tim2) {
-      const auto* p = reinterpret_cast<const char*>(info.name.data());
-      return std::string(p, strnlen(p, info.name.size()));
-    }
-  }
-  return "tim2_" + std::to_string(tim2);
-}
-
-void add_tim2s(std::vector<TextureRef>& out, std::vector<Tim2>& tim2s, const std::vector<PmoTextureInfo>& infos, const std::string& where) {
-  for (std::size_t k = 0; k < tim2s.size(); ++k) {
-    const std::string name = pmo_name(infos, k);
-    for (std::size_t p = 0; p < tim2s[k].pictures.size(); ++p) {
-      TextureRef r;
-      r.name = tim2s[k].pictures.size() == 1 ? name : name + "_" + std::to_string(p);
-      r.where = where + ".tim2s[" + std::to_string(k) + "].pictures[" + std::to_string(p) + "]";
-      r.tim2 = &tim2s[k].pictures[p];
-      out.push_back(std::move(r));
-    }
-  }
-}
-
-void add_tmh(std::vector<TextureRef>& out, Tmh& tmh, const std::string& prefix, const std::string& where) {
-  for (std::size_t i = 0; i < tmh.images.size(); ++i) {
-    TextureRef r;
-    r.name = prefix + "image" + std::to_string(i);
-    r.where = where + ".images[" + std::to_string(i) + "]";
-    r.tmh = &tmh.images[i];
-    out.push_back(std::move(r));
-  }
-}
-
 std::vector<TextureRef> texture_refs(Document& doc) {
-  std::vector<TextureRef> out;
-  if (auto* f = std::get_if<Tim2File>(&doc)) {
-    for (std::size_t p = 0; p < f->tim2.pictures.size(); ++p) {
-      TextureRef r;
-      r.name = "picture" + std::to_string(p);
-      r.where = "tim2.pictures[" + std::to_string(p) + "]";
-      r.tim2 = &f->tim2.pictures[p];
-      out.push_back(std::move(r));
-    }
-  } else if (auto* pmo = std::get_if<PmoFile>(&doc)) {
-    add_tim2s(out, pmo->pmo.tim2s, pmo->pmo.textures, "pmo");
-  } else if (auto* pmp = std::get_if<Pmp>(&doc)) {
-    add_tim2s(out, pmp->tim2s, pmp->textures, "pmp");
-  } else if (auto* tmh = std::get_if<TmhFile>(&doc)) {
-    add_tmh(out, tmh->tmh, "", "tmh");
-  } else if (auto* pac = std::get_if<Pac>(&doc)) {
-    for (std::size_t e = 0; e < pac->entries.size(); ++e) {
-      if (auto* t = std::get_if<TmhFile>(&pac->entries[e].content)) {
-        add_tmh(out, t->tmh, "entry" + std::to_string(e) + "_", "pac.entries[" + std::to_string(e) + "].tmh");
-      }
-    }
-  } else if (auto* j3d = std::get_if<J3dFile>(&doc)) {
-    for (J3dSection& s : j3d->sections) {
-      auto* tex1 = std::get_if<J3dTex1>(&s);
-      if (tex1 == nullptr) continue;
-      for (std::size_t i = 0; i < tex1->textures.size(); ++i) {
-        TextureRef r;
-        r.name = i < tex1->names.names.size() ? tex1->names.names[i] : "texture" + std::to_string(i);
-        r.where = "TEX1.texture[" + std::to_string(i) + "]";
-        r.tex1 = tex1;
-        r.tex1_index = i;
-        out.push_back(std::move(r));
-      }
-    }
-  }
+  TextureRefs out;
+  std::visit([&](auto& d) {
+    if (const FormatEntry& e = format_entry(format_of(doc)); e.textures != nullptr) e.textures(&d, out);
+  }, doc);
   return out;
 }
 

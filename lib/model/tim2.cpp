@@ -1,4 +1,5 @@
 #include "model/tim2.hpp"
+#include <string>
 
 namespace remodel {
 
@@ -29,5 +30,19 @@ std::size_t tim2_verbatim_bytes(const Tim2& t) {
 }
 
 std::size_t verbatim_bytes(const Tim2File& f) { return tim2_verbatim_bytes(f.tim2) + f.tail.size(); }
+
+void add_info(const Tim2File& f, DocumentInfo& info) {
+  info.textures += f.tim2.pictures.size();
+}
+
+void add_textures(Tim2File& f, TextureRefs& out) {
+  for (std::size_t p = 0; p < f.tim2.pictures.size(); ++p) {
+    TextureRef r;
+    r.name = "picture" + std::to_string(p);
+    r.where = "tim2.pictures[" + std::to_string(p) + "]";
+    r.tim2 = &f.tim2.pictures[p];
+    out.push_back(std::move(r));
+  }
+}
 
 }  // namespace remodel

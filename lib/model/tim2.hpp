@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/error.hpp"
 #include "model/bytes.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 
 namespace remodel {
 
@@ -53,5 +56,10 @@ struct Tim2File {
 Result<Tim2File> read_tim2_file(ByteSpan bytes);
 Result<Bytes> write_tim2_file(const Tim2File& file, std::vector<FieldMark>* marks = nullptr);
 std::size_t verbatim_bytes(const Tim2File& file);
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const Tim2File& doc, DocumentInfo& info);
+void add_json(const Tim2File& doc, nlohmann::ordered_json& out);
+void add_textures(Tim2File& doc, TextureRefs& out);
 
 }  // namespace remodel

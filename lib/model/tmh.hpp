@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/bytes.hpp"
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/format.hpp"
 
 namespace remodel {
 
@@ -44,5 +47,10 @@ struct TmhFile {
 Result<TmhFile> read_tmh_file(ByteSpan bytes);
 Result<Bytes> write_tmh_file(const TmhFile& file, std::vector<FieldMark>* marks = nullptr);
 inline std::size_t verbatim_bytes(const TmhFile& f) { return f.tail.size(); }
+
+// The format's registration (format_table.cpp): its summary, its JSON and its textures.
+void add_info(const TmhFile& doc, DocumentInfo& info);
+void add_json(const TmhFile& doc, nlohmann::ordered_json& out);
+void add_textures(TmhFile& doc, TextureRefs& out);
 
 }  // namespace remodel

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "model/document.hpp"
 #include "model/mhfu_pac.hpp"
 #include "reader/cursor.hpp"
 
@@ -20,18 +21,28 @@ T lift_entry(Cursor& c, Result<T> r, std::size_t offset) {
   return std::move(*r);
 }
 
+// An entry in a format PacEntry can hold is read as that format (through the format table); any
+// other is kept whole.
+template <std::size_t I = 0>
+bool read_content(Cursor& c, PacEntry& e, ByteSpan bytes, Format format, std::size_t offset) {
+  using Content = decltype(PacEntry::content);
+  if constexpr (I < std::variant_size_v<Content>) {
+    using T = std::variant_alternative_t<I, Content>;
+    if constexpr (!std::is_same_v<T, Bytes>) {
+      if (format_of_type<T>() == format) {
+        e.content = std::get<T>(lift_entry(c, read_document(bytes, format), offset));
+        return true;
+      }
+    }
+    return read_content<I + 1>(c, e, bytes, format, offset);
+  }
+  return false;
+}
+
 PacEntry read_entry(Cursor& c, ByteSpan bytes, std::size_t offset) {
   PacEntry e;
-  static const std::uint8_t skeleton_magic[4] = {0x00, 0x00, 0x00, 0xC0};
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "pmo\0", 4) == 0) {
-    e.content = lift_entry(c, read_mhfu_pmo_file(bytes), offset);
-  } else if (bytes.size() >= 4 && std::memcmp(bytes.data(), skeleton_magic, 4) == 0) {
-    e.content = lift_entry(c, read_mhfu_skeleton_file(bytes), offset);
-  } else if (bytes.size() >= 8 && std::memcmp(bytes.data(), ".TMH0.14", 8) == 0) {
-    e.content = lift_entry(c, read_tmh_file(bytes), offset);
-  } else {
-    e.content = Bytes(bytes.begin(), bytes.end());
-  }
+  const std::optional<Format> format = detect_format(bytes);
+  if (!format || !read_content(c, e, bytes, *format, offset)) e.content = Bytes(bytes.begin(), bytes.end());
   return e;
 }
 

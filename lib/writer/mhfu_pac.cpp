@@ -1,6 +1,7 @@
 // Writes MHFU PAC containers: entry offsets and sizes come from where the entries land.
 #include <string>
 
+#include "model/document.hpp"
 #include "model/mhfu_pac.hpp"
 #include "writer/byte_writer.hpp"
 
@@ -8,11 +9,15 @@ namespace remodel {
 
 namespace {
 
+// Each entry by its own format's writer, through the format table; an unknown one as it was.
 Result<Bytes> write_entry(const PacEntry& e, std::vector<FieldMark>* marks) {
-  if (const auto* pmo = std::get_if<MhfuPmoFile>(&e.content)) return write_mhfu_pmo_file(*pmo, marks);
-  if (const auto* skel = std::get_if<MhfuSkeletonFile>(&e.content)) return write_mhfu_skeleton_file(*skel, marks);
-  if (const auto* tmh = std::get_if<TmhFile>(&e.content)) return write_tmh_file(*tmh, marks);
-  return std::get<Bytes>(e.content);
+  return std::visit([&](const auto& content) -> Result<Bytes> {
+    if constexpr (std::is_same_v<std::decay_t<decltype(content)>, Bytes>) {
+      return content;
+    } else {
+      return write_document(content, marks);
+    }
+  }, e.content);
 }
 
 }  // namespace

@@ -1,0 +1,45 @@
+// What every format shares before its Document exists: its id, the summary `info` prints and the
+// texture handles a container lists. The registrations themselves are in format_table.cpp.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace remodel {
+
+// One per registered format, in detection order (formats without a magic come last); the Document
+// variant lists its alternatives in the same order.
+enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, mhfu_pmo, mhfu_skeleton, tmh, j3d, bwm, mhfu_pac, kh_bbs_pam_anim };
+
+struct DocumentInfo {
+  Format format;
+  std::size_t size = 0;  // bytes the writer produces
+  std::size_t sections = 0;
+  std::size_t vertices = 0;
+  std::size_t triangles = 0;
+  std::size_t joints = 0;  // skeleton joints, or the bones an animation drives
+  std::size_t textures = 0;
+  std::size_t materials = 0;
+  std::size_t models = 0;   // PMOs in a PMP, 1 for a model
+  std::size_t objects = 0;  // PMP objects
+  std::size_t entries = 0;  // container entries (PAC)
+  std::size_t animations = 0;
+  std::size_t frames = 0;  // the longest animation's frame count
+};
+
+struct Tim2Picture;
+struct TmhImage;
+struct J3dTex1;
+
+// One texture of a Document, whatever holds it: exactly one of tim2, tmh or tex1 is set.
+struct TextureRef {
+  std::string name, where;
+  Tim2Picture* tim2 = nullptr;
+  TmhImage* tmh = nullptr;
+  J3dTex1* tex1 = nullptr;
+  std::size_t tex1_index = 0;
+};
+using TextureRefs = std::vector<TextureRef>;
+
+}  // namespace remodel
