@@ -166,6 +166,7 @@ TEST(MhfuGolden, DecodesEveryBlock) {
   ASSERT_TRUE(palettes.ok());
   EXPECT_EQ((*palettes)[0][0], 5);
   EXPECT_EQ((*palettes)[0][1], 6);
+  EXPECT_EQ((*palettes)[0][2], std::nullopt);  // no group loaded it
   EXPECT_EQ((*palettes)[1][0], 7);  // slot 0 replaced, slot 1 kept
   EXPECT_EQ((*palettes)[1][1], 6);
   EXPECT_EQ((*palettes)[3], (*palettes)[1]);  // no entries: inherits
@@ -183,11 +184,12 @@ TEST(MhfuDecode, BonePaletteWorkedExample) {
   p.bone_palette = {{0, 2}, {1, 3}, {2, 0}, {1, 1}, {2, 4}, {1, 3}};
   auto r = mhfu_group_palettes(p);
   ASSERT_TRUE(r.ok());
-  const auto first3 = [](const std::array<int, 8>& a) { return std::array<int, 3>{a[0], a[1], a[2]}; };
+  const auto first3 = [](const GeBonePalette& a) { return std::array<int, 3>{a[0].value_or(-1), a[1].value_or(-1), a[2].value_or(-1)}; };
   EXPECT_EQ(first3((*r)[0]), (std::array<int, 3>{2, 3, 0}));
   EXPECT_EQ(first3((*r)[1]), (std::array<int, 3>{2, 1, 4}));
   EXPECT_EQ(first3((*r)[2]), (std::array<int, 3>{2, 1, 4}));
   EXPECT_EQ(first3((*r)[3]), (std::array<int, 3>{2, 3, 4}));
+  EXPECT_EQ((*r)[3][3], std::nullopt);
 }
 
 // ---- bad input ----

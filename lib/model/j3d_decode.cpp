@@ -124,23 +124,22 @@ Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) 
   return out;
 }
 
-Result<std::vector<std::array<std::uint16_t, 10>>> j3d_packet_matrices(const J3dShp1& shp, std::size_t shape) {
+Result<std::vector<GxMatrixPalette>> j3d_packet_matrices(const J3dShp1& shp, std::size_t shape) {
   if (shape >= shp.shapes.size()) return Error{ErrorCode::bad_value, 0, "SHP1.shape", "no such shape"};
   const J3dShape& s = shp.shapes[shape];
-  std::vector<std::array<std::uint16_t, 10>> out;
-  std::array<std::uint16_t, 10> slots;
-  slots.fill(0xFFFF);
+  std::vector<GxMatrixPalette> out;
+  GxMatrixPalette slots;
   for (std::size_t k = 0; k < s.packet_count; ++k) {
     const std::size_t g = std::size_t{s.first_matrix_group} + k;
     if (g >= shp.matrix_groups.size()) return Error{ErrorCode::bad_value, 0, "SHP1.shape.first_matrix_group", "runs past the matrix groups"};
     const J3dMatrixGroup& group = shp.matrix_groups[g];
-    if (group.count > 10 || std::size_t{group.first} + group.count > shp.matrix_table.size()) {
+    if (group.count > GxMatrixPalette::kSlots || std::size_t{group.first} + group.count > shp.matrix_table.size()) {
       return Error{ErrorCode::bad_value, 0, "SHP1.matrix_group[" + std::to_string(g) + "]",
                    "loads more than 10 matrices or runs past the matrix table"};
     }
     for (std::size_t i = 0; i < group.count; ++i) {
       const std::uint16_t m = shp.matrix_table[group.first + i];
-      if (m != 0xFFFF) slots[i] = m;  // 0xFFFF keeps what the previous packet loaded
+      if (m != 0xFFFF) slots.load(i, m);  // 0xFFFF keeps what the previous packet loaded
     }
     out.push_back(slots);
   }

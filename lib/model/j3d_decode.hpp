@@ -8,6 +8,7 @@
 
 #include "model/error.hpp"
 #include "model/j3d.hpp"
+#include "model/matrix_palette.hpp"
 
 namespace remodel {
 
@@ -21,8 +22,8 @@ struct J3dDecodedArray {
 Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot);
 
 // The ten matrix slots (DRW1 indices) each packet of a shape draws with: a table entry of 0xFFFF
-// keeps the slot the previous packet loaded. Unset slots are 0xFFFF.
-Result<std::vector<std::array<std::uint16_t, 10>>> j3d_packet_matrices(const J3dShp1& shp, std::size_t shape);
+// keeps the slot the previous packet loaded.
+Result<std::vector<GxMatrixPalette>> j3d_packet_matrices(const J3dShp1& shp, std::size_t shape);
 
 struct J3dInfluence {
   std::uint16_t joint = 0;

@@ -144,10 +144,9 @@ std::vector<Triangle> mhfu_triangles(const MhfuDrawList& d) {
   return out;
 }
 
-Result<std::vector<std::array<int, 8>>> mhfu_group_palettes(const MhfuPmo& pmo) {
-  std::vector<std::array<int, 8>> out;
-  std::array<int, 8> palette;
-  palette.fill(-1);
+Result<std::vector<GeBonePalette>> mhfu_group_palettes(const MhfuPmo& pmo) {
+  std::vector<GeBonePalette> out;
+  GeBonePalette palette;
   for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
     const MhfuGroup& group = pmo.groups[g];
     if (std::size_t{group.bone_start} + group.bone_count > pmo.bone_palette.size()) {
@@ -156,11 +155,11 @@ Result<std::vector<std::array<int, 8>>> mhfu_group_palettes(const MhfuPmo& pmo) 
     }
     for (std::size_t k = 0; k < group.bone_count; ++k) {
       const MhfuPaletteEntry& e = pmo.bone_palette[group.bone_start + k];
-      if (e.slot >= 8) {
+      if (e.slot >= GeBonePalette::kSlots) {
         return Error{ErrorCode::bad_value, 0, "bone_palette[" + std::to_string(group.bone_start + k) + "].slot",
                      "slot " + std::to_string(e.slot) + " is past the GE's 8 bone matrices"};
       }
-      palette[e.slot] = e.bone;
+      palette.load(e.slot, e.bone);
     }
     out.push_back(palette);
   }

@@ -12,6 +12,7 @@
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
 #include "model/format.hpp"
+#include "model/matrix_palette.hpp"
 #include "model/psp_ge.hpp"
 #include "model/psp_vertex.hpp"
 
@@ -124,8 +125,8 @@ struct MhfuDrawList {
 Result<MhfuDrawList> decode_mhfu_block(const MhfuBlock& block);
 // Triangles (model/primitive.hpp) from strips, fans and lists; FFACE bit 0 flips every triangle.
 std::vector<Triangle> mhfu_triangles(const MhfuDrawList& draw);
-// The running bone palette after each group: 8 slots of bone indices, -1 where none was set yet.
-Result<std::vector<std::array<int, 8>>> mhfu_group_palettes(const MhfuPmo& pmo);
+// The running bone palette after each group: the GE's 8 slots of bone indices.
+Result<std::vector<GeBonePalette>> mhfu_group_palettes(const MhfuPmo& pmo);
 // Position in model units: raw / 128 or / 32768 (floats as stored), times the header's scale.
 std::array<float, 3> mhfu_position(const MhfuPmo& pmo, const psp::VertexFormat& f, const psp::Vertex& v);
 

@@ -241,7 +241,7 @@ struct Geometry {
       if (packet.raw) return Error{ErrorCode::unsupported, 0, packet_where, "is not a plain run of draw commands, so its triangles cannot be exported"};
       const auto& slots = (*matrices)[k];
       Extras packet_extras = {{"matrices", Extras::array()}, {"primitives", Extras::array()}};
-      for (std::uint16_t m : slots) packet_extras["matrices"].push_back(m);
+      for (const auto& m : slots.slots) packet_extras["matrices"].push_back(m.value_or(0xFFFF));  // 0xFFFF: none loaded yet
       for (std::size_t p = 0; p < packet.primitives.size(); ++p) {
         const J3dPrimitive& dl = packet.primitives[p];
         packet_extras["primitives"].push_back({{"type", primitive_name(dl.opcode)}, {"opcode", dl.opcode}, {"vertex_count", dl.vertex_count}});
@@ -258,11 +258,11 @@ struct Geometry {
             if (fills[f] == -1) slot = value / 3u;
             else if (fills[f] >= 0) key.v[static_cast<std::size_t>(fills[f])] = value;
           }
-          if (slot >= 10 || slots[slot] == 0xFFFF) {
+          if (slot >= GxMatrixPalette::kSlots || !slots[slot]) {
             return Error{ErrorCode::bad_value, 0, packet_where + ".primitive[" + std::to_string(p) + "]",
                          "vertex " + std::to_string(v) + " uses matrix slot " + std::to_string(slot) + ", which no packet loaded"};
           }
-          key.v[0] = slots[slot];
+          key.v[0] = *slots[slot];
           const auto [it, added] = seen.try_emplace(key, static_cast<std::uint32_t>(prim.positions.size()));
           if (added) {
             if (auto e = add_vertex(key, prim, vertex_influences, has_normal, has_color)) return *e;

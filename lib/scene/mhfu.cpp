@@ -180,7 +180,7 @@ Result<std::vector<int>> lift_materials(Scene& scene, const MhfuPmo& pmo, const 
 }
 
 // One group's draw as a primitive: block vertices in stored order, triangles through mhfu_triangles.
-Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const std::array<int, 8>& palette,
+Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette,
                              std::size_t joint_count) {
   const MhfuGroup& group = pmo.groups[g];
   const std::string field = "groups[" + std::to_string(g) + "]";
@@ -233,13 +233,13 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
       std::uint16_t joint = 0;
       float weight = 0;
       if (k < slots && w[k] > 0) {
-        if (palette[k] < 0 || static_cast<std::size_t>(palette[k]) >= joint_count) {
+        if (!palette[k] || *palette[k] >= joint_count) {
           return Error{ErrorCode::bad_value, 0, field + ".bone_start",
                        "vertex " + std::to_string(v) + " weighs palette slot " + std::to_string(k) + ", which holds " +
-                           (palette[k] < 0 ? std::string("no bone") : "bone " + std::to_string(palette[k])) +
+                           (!palette[k] ? std::string("no bone") : "bone " + std::to_string(*palette[k])) +
                            " (the skeleton has " + std::to_string(joint_count) + ")"};
         }
-        joint = static_cast<std::uint16_t>(palette[k]);
+        joint = *palette[k];
         weight = w[k] / sum;
       }
       prim.joints.push_back(joint);
@@ -257,7 +257,7 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
   Extras commands = Extras::array();
   for (const auto& c : block.commands) commands.push_back(c.word);
   Extras slots_json = Extras::array();
-  for (int b : palette) slots_json.push_back(b);
+  for (const auto& b : palette.slots) slots_json.push_back(b ? int{*b} : -1);  // -1: no bone loaded yet
   prim.extras = {{"group", g},
                  {"block", group.block},
                  {"vtype", f.vtype()},
@@ -277,7 +277,7 @@ std::optional<Error> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::
   std::vector<int> texture_nodes(textures.count, -1);
   Result<std::vector<int>> materials = lift_materials(scene, pmo, textures, texture_nodes);
   if (!materials) return materials.error();
-  Result<std::vector<std::array<int, 8>>> palettes = mhfu_group_palettes(pmo);
+  Result<std::vector<GeBonePalette>> palettes = mhfu_group_palettes(pmo);
   if (!palettes) return palettes.error();
   // Each group lifts its block's vertices: groups sharing blocks must not multiply them without bound.
   std::uint64_t stored = 0, drawn = 0;
