@@ -167,7 +167,12 @@ TEST(SceneJ3d, WeightsIndicesAndFloats) {
         EXPECT_EQ(bad_index, 0u) << l.path << " " << mesh.name << ": indices past the vertices or degenerate triangles";
         if (p.material >= 0) {
           ASSERT_LT(static_cast<std::size_t>(p.material), l.scene.materials.size()) << l.path;
+          const scene::Material& material = l.scene.materials[static_cast<std::size_t>(p.material)];
+          if (material.texture >= 0) {
+            EXPECT_LT(static_cast<std::size_t>(material.uv_set), p.uvs.size()) << l.path << " " << mesh.name;
+          }
         }
+        if (p.extras.contains("uvs_added")) std::cout << "[figures] " << l.path.filename().string() << " " << mesh.name << ": UV sets added " << p.extras["uvs_added"] << "\n";
       }
     }
   }
@@ -285,6 +290,40 @@ TEST(SceneJ3d, TexturesEqualTheDecoders) {
       EXPECT_LT(m.texture, static_cast<int>(l.scene.textures.size())) << l.path;
     }
   }
+}
+
+}  // namespace
+}  // namespace remodel
+
+namespace remodel {
+namespace {
+
+// A material that samples a UV set its shape does not draw (every texgen edited to read TEX3) gets
+// that set added as zeros, so the export never names a missing TEXCOORD_n.
+TEST(SceneJ3d, MissingUvSetsAreAdded) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  std::size_t added = 0;
+  for (const auto& path : files) {
+    auto doc = read_document(test::load_file(path));
+    ASSERT_TRUE(doc.ok()) << path;
+    for (J3dSection& s : std::get<J3dFile>(*doc).sections) {
+      if (auto* mat = std::get_if<J3dMat3>(&s)) {
+        for (J3dTexGen& g : mat->texgens) g.source = 7;  // GX texgen source TEX3
+      }
+    }
+    auto lifted = scene::lift(*doc);
+    ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().describe();
+    for (const auto& mesh : lifted->meshes) {
+      for (const auto& p : mesh.primitives) {
+        if (p.material < 0 || lifted->materials[static_cast<std::size_t>(p.material)].texture < 0) continue;
+        EXPECT_EQ(lifted->materials[static_cast<std::size_t>(p.material)].uv_set, 3) << path;
+        ASSERT_EQ(p.uvs.size(), 4u) << path << " " << mesh.name;
+        for (const auto& uv : p.uvs[3]) EXPECT_EQ(uv, (scene::Vec2{0, 0}));
+        added += p.extras.contains("uvs_added");
+      }
+    }
+  }
+  EXPECT_GT(added, 0u);
 }
 
 }  // namespace

@@ -342,7 +342,11 @@ struct Geometry {
       }
       auto t = element(arrays.uv[u], key.v[5 + u], "uvs");
       if (!t) return t.error();
-      prim.uvs[u].push_back({(*t)[0], arrays.uv[u].components > 1 ? (*t)[1] : 0.0f});
+      const Vec2 uv{(*t)[0], arrays.uv[u].components > 1 ? (*t)[1] : 0.0f};
+      if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) {
+        return Error{ErrorCode::bad_value, 0, "VTX1.uvs" + std::to_string(u) + "[" + std::to_string(key.v[5 + u]) + "]", "is not a finite number"};
+      }
+      prim.uvs[u].push_back(uv);
     }
     return std::nullopt;
   }
@@ -458,6 +462,18 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
   }
 
   if (auto error = lift_j3d_materials(file, scene)) return *error;
+  // A material may sample UVs its shape does not draw (a texgen from TEXn the descriptors lack, or
+  // generated coordinates shown on UV 0): those sets are added as zeros so TEXCOORD_n exists.
+  for (Mesh& mesh : scene.meshes) {
+    for (Primitive& p : mesh.primitives) {
+      if (p.material < 0) continue;
+      const Material& m = scene.materials[static_cast<std::size_t>(p.material)];
+      const std::size_t wanted = m.texture >= 0 ? static_cast<std::size_t>(m.uv_set) + 1 : 0;
+      if (p.uvs.size() >= wanted) continue;
+      p.extras["uvs_added"] = wanted - p.uvs.size();
+      p.uvs.resize(wanted, std::vector<Vec2>(p.vertex_count(), Vec2{}));
+    }
+  }
   return scene;
 }
 
