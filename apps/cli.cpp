@@ -5,8 +5,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <iostream>
 #include <cstring>
+#include <iostream>
 #include <sstream>
 
 namespace remodel::cli {

@@ -242,6 +242,7 @@ TEST_P(CliHostile, EveryCommandOnEveryVariant) {
       expect_sane({"info", f}, Output::text, stats);
       expect_sane({"textures", "extract", f, "-o", (dir / ("png" + std::to_string(i))).string()}, Output::text, stats);
       expect_sane({"textures", "replace", f, "0", png.string(), "-o", (dir / ("out" + std::to_string(i))).string()}, Output::text, stats);
+      expect_sane({"export", f, "-o", (dir / ("out" + std::to_string(i) + ".glb")).string()}, Output::text, stats);
     }
   }
   expect_sane({"check", "--json", dir.string()}, Output::json_lines, stats);
@@ -295,6 +296,8 @@ TEST(CliHostilePaths, EveryCommandOnPathsThatAreNotGoodFiles) {
     expect_sane({"textures", "extract", f, "-o", out}, Output::text, stats, as_user);
     expect_sane({"textures", "replace", f, "0", png.string(), "-o", out + ".pmo"}, Output::text, stats, as_user);
     expect_sane({"textures", "replace", demo.string(), "0", f, "-o", out + ".pmo"}, Output::text, stats, as_user);
+    // A directory exported to a .glb is a usage error (2) by export's own rule.
+    expect_sane({"export", f, "-o", out + ".glb"}, Output::text, stats, as_user, p == subdir);
     // As OUT: a directory, a FIFO, a missing place (the locked file stays as it is for the check below).
     if (p != locked) expect_sane({"demo", f}, Output::text, stats, as_user);
   }
