@@ -1,0 +1,36 @@
+#!/bin/bash -eu
+# Builds every fuzz target under the OSS-Fuzz / ClusterFuzzLite contract: the service's $CXX,
+# $CXXFLAGS (sanitizers included) and $LIB_FUZZING_ENGINE, sources in $SRC/remodel, and in $OUT each
+# target beside its <target>_seed_corpus.zip, <target>.dict and <target>.options.
+# tools/oss-fuzz-check.sh runs it without Docker, tools/afl.sh with AFL++.
+set -euo pipefail
+src="$SRC/remodel"
+build="$SRC/remodel-build"
+targets=()
+dicts=()
+while read -r target _ dict; do
+  case "$target" in '' | '#'*) continue ;; esac
+  targets+=("$target")
+  dicts+=("$dict")
+done <"$src/fuzz/targets.txt"
+
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$CXX" \
+      -DCMAKE_CXX_FLAGS="$CXXFLAGS" -DREMODEL_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
+      -DREMODEL_BENCH=OFF -DBUILD_TESTING=OFF
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+for i in "${!targets[@]}"; do
+  name="fuzz_${targets[$i]}"
+  cp "$build/fuzz/$name" "$OUT/"
+  # The committed seeds and the kept findings (never a game file: the service stores what it finds).
+  rm -f "$OUT/${name}_seed_corpus.zip"
+  inputs=("$src/fuzz/corpus/${targets[$i]}")
+  [ -d "$src/fuzz/regressions/${targets[$i]}" ] && inputs+=("$src/fuzz/regressions/${targets[$i]}")
+  find "${inputs[@]}" -type f | zip -q -j "$OUT/${name}_seed_corpus.zip" -@
+  options="[libfuzzer]\nmax_len = 262144\ntimeout = 10\n"
+  if [ "${dicts[$i]}" != "-" ]; then
+    cp "$src/fuzz/${dicts[$i]}" "$OUT/$name.dict"
+    options+="dict = $name.dict\n"
+  fi
+  printf "$options" >"$OUT/$name.options"
+done

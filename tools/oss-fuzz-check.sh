@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs .clusterfuzzlite/build.sh as ClusterFuzzLite / OSS-Fuzz would, without Docker: clang 14,
+# libFuzzer, ASan + UBSan (libstdc++ here; the service uses its own clang and libc++), into a
+# temporary $OUT. Checks that each target in fuzz/targets.txt came with its seed corpus zip, options
+# and dictionary, then runs each for SECONDS (default 10) on its unzipped seeds with its options.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+work="$(pwd)/build-ossfuzz"  # kept between runs, so the build is incremental
+mkdir -p "$work/src" "$work/artifacts"
+ln -sfn "$(pwd)" "$work/src/remodel"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+export SRC="$work/src" OUT="$out" CC=clang-14 CXX=clang++-14 LIB_FUZZING_ENGINE=-fsanitize=fuzzer
+export CXXFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
+-fsanitize=address,undefined -fsanitize-address-use-after-scope -fno-sanitize-recover=undefined \
+-fsanitize=fuzzer-no-link"
+if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
+if ! bash .clusterfuzzlite/build.sh >"$work/build.log" 2>&1; then
+  tail -n 40 "$work/build.log"
+  echo "oss-fuzz-check: build.sh failed (log: $work/build.log)"
+  exit 1
+fi
+
+run_target() {
+  local name="fuzz_$1" dict="$2" corpus="$out/corpus-$1" log="$work/fuzz_$1.log" flags=()
+  for f in "$out/$name" "$out/${name}_seed_corpus.zip" "$out/$name.options"; do
+    [ -f "$f" ] || { echo "== $name: FAILED, build.sh did not write $(basename "$f")"; return 1; }
+  done
+  if [ "$dict" != "-" ] && [ ! -f "$out/$name.dict" ]; then
+    echo "== $name: FAILED, build.sh did not write $name.dict"
+    return 1
+  fi
+  # The options file's [libfuzzer] lines are what the service passes: key = value becomes -key=value.
+  while IFS=' =' read -r key value; do
+    case "$key" in '' | '['*) continue ;; dict) value="$out/$value" ;; esac
+    flags+=("-$key=$value")
+  done <"$out/$name.options"
+  mkdir -p "$corpus"
+  unzip -q -o "$out/${name}_seed_corpus.zip" -d "$corpus"
+  local status=0
+  "$out/$name" "$corpus" "${flags[@]}" -max_total_time="$seconds" -rss_limit_mb=2560 \
+      -print_final_stats=1 -artifact_prefix="$work/artifacts/$name-" >"$log" 2>&1 || status=1
+  echo "== $name (${seconds}s, $(ls "$corpus" | wc -l) corpus files): $([ $status -eq 0 ] && echo ok || echo FAILED)" \
+       "$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$') execs/s"
+  [ $status -eq 0 ] || tail -n 30 "$log"
+  return $status
+}
+
+# As many targets at a time as there are cores; each prints its own line.
+pids=()
+while read -r target _ dict; do
+  case "$target" in '' | '#'*) continue ;; esac
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do sleep 1; done
+  run_target "$target" "$dict" &
+  pids+=($!)
+done <fuzz/targets.txt
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit $status
