@@ -2,10 +2,12 @@
 # Runs .clusterfuzzlite/build.sh as ClusterFuzzLite / OSS-Fuzz would, without Docker: clang 14,
 # libFuzzer, ASan + UBSan (libstdc++ here; the service uses its own clang and libc++), into a
 # temporary $OUT. Checks that each target in fuzz/targets.txt came with its seed corpus zip, options
-# and dictionary, then runs each for SECONDS (default 10) on its unzipped seeds with its options.
+# and dictionary, then runs each for SECONDS (default 10) on its unzipped seeds with its options, and
+# the samples of its family (../shared/samples/<family>, read only) as further seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
+samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
 work="$(pwd)/build-ossfuzz"  # kept between runs, so the build is incremental
 mkdir -p "$work/src" "$work/artifacts"
 ln -sfn "$(pwd)" "$work/src/remodel"
@@ -23,7 +25,8 @@ if ! bash .clusterfuzzlite/build.sh >"$work/build.log" 2>&1; then
 fi
 
 run_target() {
-  local name="fuzz_$1" dict="$2" corpus="$out/corpus-$1" log="$work/fuzz_$1.log" flags=()
+  local name="fuzz_$1" family="$2" dict="$3" corpus="$out/corpus-$1" log="$work/fuzz_$1.log" flags=() seeds=()
+  [ "$family" != "-" ] && [ -d "$samples/$family" ] && seeds+=("$samples/$family")
   for f in "$out/$name" "$out/${name}_seed_corpus.zip" "$out/$name.options"; do
     [ -f "$f" ] || { echo "== $name: FAILED, build.sh did not write $(basename "$f")"; return 1; }
   done
@@ -39,7 +42,7 @@ run_target() {
   mkdir -p "$corpus"
   unzip -q -o "$out/${name}_seed_corpus.zip" -d "$corpus"
   local status=0
-  "$out/$name" "$corpus" "${flags[@]}" -max_total_time="$seconds" -rss_limit_mb=2560 \
+  "$out/$name" "$corpus" "${seeds[@]}" "${flags[@]}" -max_total_time="$seconds" -rss_limit_mb=2560 \
       -print_final_stats=1 -artifact_prefix="$work/artifacts/$name-" >"$log" 2>&1 || status=1
   echo "== $name (${seconds}s, $(ls "$corpus" | wc -l) corpus files): $([ $status -eq 0 ] && echo ok || echo FAILED)" \
        "$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$') execs/s"
@@ -49,10 +52,10 @@ run_target() {
 
 # As many targets at a time as there are cores; each prints its own line.
 pids=()
-while read -r target _ dict; do
+while read -r target family dict; do
   case "$target" in '' | '#'*) continue ;; esac
   while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do sleep 1; done
-  run_target "$target" "$dict" &
+  run_target "$target" "$family" "$dict" &
   pids+=($!)
 done <fuzz/targets.txt
 status=0

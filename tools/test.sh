@@ -14,5 +14,3 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=
 cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    ctest --output-on-failure -j"$(nproc)")
-# The fuzz targets as ClusterFuzzLite / OSS-Fuzz build them (.clusterfuzzlite/build.sh), 10 s each.
-bash tools/oss-fuzz-check.sh 10
