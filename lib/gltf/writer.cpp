@@ -15,6 +15,7 @@
 #endif
 
 #include "gltf/names.hpp"
+#include "scene/match.hpp"
 
 namespace remodel::gltf {
 
@@ -31,28 +32,6 @@ Error bad(std::string field, std::string message) {
 }
 
 bool finite(float v) { return std::isfinite(v); }
-
-// Drops triangles that repeat an index (they draw nothing; the validator reports them); strips and
-// fans with such a triangle become lists with CCW winding kept.
-std::vector<std::uint32_t> triangles_without_degenerates(const scene::Primitive& p) {
-  const auto& ix = p.indices;
-  std::vector<std::uint32_t> out;
-  out.reserve(ix.size() + 2);
-  const auto add = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    if (a != b && b != c && a != c) out.insert(out.end(), {a, b, c});
-  };
-  if (p.topology == scene::Topology::triangles) {
-    for (std::size_t i = 0; i + 2 < ix.size(); i += 3) add(ix[i], ix[i + 1], ix[i + 2]);
-  } else if (p.topology == scene::Topology::triangle_strip) {
-    for (std::size_t i = 0; i + 2 < ix.size(); ++i) {
-      if (i % 2 == 0) add(ix[i], ix[i + 1], ix[i + 2]);
-      else add(ix[i + 1], ix[i], ix[i + 2]);
-    }
-  } else {
-    for (std::size_t i = 1; i + 1 < ix.size(); ++i) add(ix[0], ix[i], ix[i + 1]);
-  }
-  return out;
-}
 
 bool has_degenerate(const scene::Primitive& p) {
   const auto& ix = p.indices;
@@ -296,7 +275,7 @@ std::optional<Error> Writer::primitive(const scene::Primitive& p, const std::str
     const std::vector<std::uint32_t>* ix = &p.indices;
     int draw_mode = mode(p.topology);
     if (triangles && has_degenerate(p)) {
-      kept = triangles_without_degenerates(p);
+      kept = scene::drawn_triangles(p);
       ix = &kept;
       draw_mode = 4;
     }

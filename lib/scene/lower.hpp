@@ -1,0 +1,36 @@
+// Scene -> Document over a base: the one dispatch of `lower`; each format's lower lives beside its
+// lift in lib/scene/. The base supplies what glTF cannot carry; the Scene supplies what it can.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/document.hpp"
+#include "model/error.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::scene {
+
+// What a base does not hold itself: the model whose skeleton names a PAM's joints.
+struct LowerInputs {
+  const Document* skeleton = nullptr;  // a KH BBS PMO for a PAM base
+};
+
+// A value the base format could not hold as given and was transformed the way modders expect
+// (weights limited to the strongest N, a mesh split), said in one sentence naming where.
+struct LowerWarning {
+  std::string where;  // e.g. "meshes[2].primitives[0]" or "section[3]"
+  std::string message;
+};
+
+struct Lowered {
+  Document document;
+  std::vector<LowerWarning> warnings;
+};
+
+// Writes `scene` over `base`: every value the Scene carries and the base already stores (compared
+// after encoding in the base's own encoding) keeps its stored bytes; changed values are re-encoded
+// as the base encodes them. What the base format cannot express is an error naming the limit.
+Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInputs& inputs = {});
+
+}  // namespace remodel::scene
