@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/json.hpp"
 #include "model/kh_bbs_demo.hpp"
@@ -281,39 +282,6 @@ std::string abbreviate(const Json& v) {
   return s.size() > 72 ? s.substr(0, 69) + "..." : s;
 }
 
-void compare(const Json& a, const Json& b, const std::string& path, std::vector<Json>& out, std::size_t& count) {
-  if (a == b) return;
-  if (a.is_object() && b.is_object()) {
-    for (auto it = a.begin(); it != a.end(); ++it) {
-      const std::string p = path.empty() ? it.key() : path + "." + it.key();
-      if (b.contains(it.key())) {
-        compare(it.value(), b.at(it.key()), p, out, count);
-      } else {
-        if (++count <= kMaxDifferences) out.push_back(Json{{"field", p}, {"a", it.value()}, {"b", nullptr}});
-      }
-    }
-    for (auto it = b.begin(); it != b.end(); ++it) {
-      if (!a.contains(it.key()) && ++count <= kMaxDifferences) {
-        out.push_back(Json{{"field", path.empty() ? it.key() : path + "." + it.key()}, {"a", nullptr}, {"b", it.value()}});
-      }
-    }
-    return;
-  }
-  if (a.is_array() && b.is_array()) {
-    const std::size_t n = std::max(a.size(), b.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::string p = path + "[" + std::to_string(i) + "]";
-      if (i < a.size() && i < b.size()) {
-        compare(a[i], b[i], p, out, count);
-      } else if (++count <= kMaxDifferences) {
-        out.push_back(Json{{"field", p}, {"a", i < a.size() ? a[i] : Json()}, {"b", i < b.size() ? b[i] : Json()}});
-      }
-    }
-    return;
-  }
-  if (++count <= kMaxDifferences) out.push_back(Json{{"field", path}, {"a", a}, {"b", b}});
-}
-
 }  // namespace
 
 int cmd_diff(const Invocation& in) {
@@ -328,15 +296,16 @@ int cmd_diff(const Invocation& in) {
     }
     docs[i] = to_json(*doc);
   }
-  std::vector<Json> differences;
-  std::size_t count = 0;
-  compare(docs[0], docs[1], "", differences, count);
+  std::vector<FieldDifference> differences;
+  const std::size_t count = diff_json(docs[0], docs[1], differences, kMaxDifferences);
   if (in.flag("json")) {
-    std::cout << Json{{"a", json_text(*files[0])}, {"b", json_text(*files[1])}, {"differences", count}, {"fields", differences}}.dump(1)
+    Json fields = Json::array();
+    for (const FieldDifference& d : differences) fields.push_back(Json{{"field", d.field}, {"a", d.a}, {"b", d.b}});
+    std::cout << Json{{"a", json_text(*files[0])}, {"b", json_text(*files[1])}, {"differences", count}, {"fields", fields}}.dump(1)
               << '\n';
   } else {
-    for (const Json& d : differences) {
-      std::printf("%s: %s -> %s\n", d["field"].get<std::string>().c_str(), abbreviate(d["a"]).c_str(), abbreviate(d["b"]).c_str());
+    for (const FieldDifference& d : differences) {
+      std::printf("%s: %s -> %s\n", d.field.c_str(), abbreviate(d.a).c_str(), abbreviate(d.b).c_str());
     }
     if (count > differences.size()) std::printf("... and %zu more\n", count - differences.size());
     std::printf("%zu differing field%s\n", count, count == 1 ? "" : "s");
