@@ -61,4 +61,29 @@ inline Rgba decode_vertex_colour(std::uint8_t type, const std::uint8_t* p) {
   }
 }
 
+// The inverse of decode_vertex_colour: `rgba` stored as `type` (0-5) at p; channels narrow by
+// dropping low bits, and RGBX8's pad byte is written 0xFF.
+inline void encode_vertex_colour(std::uint8_t type, const Rgba& rgba, std::uint8_t* p) {
+  const auto r = rgba[0], g = rgba[1], b = rgba[2], a = rgba[3];
+  switch (type) {
+    case 0: {
+      const std::uint16_t v = encode_rgb565(rgba.data());
+      p[0] = static_cast<std::uint8_t>(v >> 8);
+      p[1] = static_cast<std::uint8_t>(v);
+      break;
+    }
+    case 1: p[0] = r; p[1] = g; p[2] = b; break;
+    case 2: p[0] = r; p[1] = g; p[2] = b; p[3] = 0xFF; break;
+    case 3: p[0] = static_cast<std::uint8_t>((r & 0xF0) | g >> 4); p[1] = static_cast<std::uint8_t>((b & 0xF0) | a >> 4); break;
+    case 4: {
+      const unsigned v = (unsigned{r} >> 2) << 18 | (unsigned{g} >> 2) << 12 | (unsigned{b} >> 2) << 6 | unsigned{a} >> 2;
+      p[0] = static_cast<std::uint8_t>(v >> 16);
+      p[1] = static_cast<std::uint8_t>(v >> 8);
+      p[2] = static_cast<std::uint8_t>(v);
+      break;
+    }
+    default: p[0] = r; p[1] = g; p[2] = b; p[3] = a;
+  }
+}
+
 }  // namespace remodel::gx

@@ -7,11 +7,10 @@ namespace remodel::scene {
 Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInputs& inputs) {
   return std::visit(
       [&]([[maybe_unused]] const auto& doc) -> Result<Lowered> {
-        // One arm per format with a lower, e.g. with T = std::decay_t<decltype(doc)>:
-        //   if constexpr (std::is_same_v<T, J3dFile>) return lower_j3d(scene, doc, inputs); else
-        (void)scene;
-        (void)inputs;
-        return Error{ErrorCode::unsupported, 0, "",
+        // One arm per format with a lower.
+        using T = std::decay_t<decltype(doc)>;
+        if constexpr (std::is_same_v<T, J3dFile>) return lower_j3d(scene, doc, inputs);
+        else return Error{ErrorCode::unsupported, 0, "",
                      std::string("glTF cannot be imported over a ") + format_name(format_of(base)) + " file yet"};
       },
       base);

@@ -33,4 +33,7 @@ struct Lowered {
 // as the base encodes them. What the base format cannot express is an error naming the limit.
 Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInputs& inputs = {});
 
+// Per format, beside each lift (lib/scene/<format>_lower.cpp).
+Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerInputs& inputs);
+
 }  // namespace remodel::scene
