@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: install, build with g++ and run ctest; then build with clang 14 + ASan/UBSan and run
+# Every test: install, build with g++ and run ctest, build and run the package's consumer
+# (tests/consumer) against `cmake --install` output; then build with clang 14 + ASan/UBSan and run
 # ctest again, so the hostile-input loops and corpus replays run under the sanitizers.
 # REMODEL_CMAKE_ARGS is added to both configurations, e.g.
 #   REMODEL_CMAKE_ARGS=-DCMAKE_CXX_COMPILER_LAUNCHER=ccache bash tools/test.sh
@@ -8,6 +9,15 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 REMODEL_CMAKE_ARGS="-DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-}" bash tools/build.sh
 (cd build && ctest --output-on-failure -j"$(nproc)")
+# The installed package as another project uses it: install into build/stage, build tests/consumer
+# against it (find_package(remodel)), and read, write back and compare a few project-built files.
+rm -rf build/stage
+cmake --install build --prefix build/stage >/dev/null
+cmake -S tests/consumer -B build/consumer -DCMAKE_PREFIX_PATH="$PWD/build/stage" >/dev/null
+cmake --build build/consumer >/dev/null
+for f in fuzz/corpus/kh_bbs_pmo/demo.pmo fuzz/corpus/j3d/demo.bmd fuzz/corpus/bwm/skin.bwm; do
+  build/consumer/remodel_consumer "$f" build/consumer/written
+done
 # shellcheck disable=SC2086 # the extra arguments are words
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
       -DREMODEL_SANITIZE=ON -DREMODEL_BENCH=OFF -DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-} >/dev/null
