@@ -11,16 +11,6 @@ namespace remodel::scene {
 
 namespace {
 
-// A bind rotation as X-then-Y-then-Z angles (R = Rz * Ry * Rx), to fill the rotation axes a bone's
-// PAM channels leave out.
-Vec3 euler_xyz_of(const Quat& q) {
-  const Mat4 r = rotation_matrix(q);
-  const float sy = std::clamp(-r.at(2, 0), -1.0f, 1.0f);
-  const float y = std::asin(sy);
-  if (std::fabs(sy) > 0.99999f) return {0.0f, y, std::atan2(-r.at(0, 1), r.at(1, 1))};  // gimbal lock: X folded into Z
-  return {std::atan2(r.at(2, 1), r.at(2, 2)), y, std::atan2(r.at(1, 0), r.at(0, 0))};
-}
-
 const PamDecodedChannel* find_channel(const PamDecodedBone& bone, PamChannelKind kind) {
   for (const PamDecodedChannel& c : bone.channels) {
     if (c.kind == kind) return &c;

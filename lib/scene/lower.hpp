@@ -13,7 +13,9 @@ namespace remodel::scene {
 
 // What a base does not hold itself: the model whose skeleton names a PAM's joints.
 struct LowerInputs {
-  const Document* skeleton = nullptr;  // a KH BBS PMO for a PAM base
+  // A KH BBS PMO for a PAM base; the MhfuSkeletonFile a bare MHFU PMO was exported with (its weights
+  // name bones only through the skeleton, so without it they are not lowered).
+  const Document* skeleton = nullptr;
 };
 
 // A value the base format could not hold as given and was transformed the way modders expect
@@ -35,5 +37,7 @@ Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInput
 
 // Per format, beside each lift (lib/scene/<format>_lower.cpp).
 Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerInputs& inputs);
+Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerInputs& inputs);
+Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, const LowerInputs& inputs);
 
 }  // namespace remodel::scene

@@ -162,6 +162,15 @@ Quat euler_to_quat(Vec3 r, EulerOrder order) {
   return Quat{};
 }
 
+Vec3 euler_xyz_of(const Quat& q) {
+  // Rz * Ry * Rx has row 2 = (-sin y, sin x cos y, cos x cos y) and column 0 = cos y (cos z, sin z, .).
+  const Mat4 r = rotation_matrix(q);
+  const float sy = std::clamp(-r.at(2, 0), -1.0f, 1.0f);
+  const float y = std::asin(sy);
+  if (std::fabs(sy) > 0.99999f) return {0.0f, y, std::atan2(-r.at(0, 1), r.at(1, 1))};  // gimbal lock: X folded into Z
+  return {std::atan2(r.at(2, 1), r.at(2, 2)), y, std::atan2(r.at(1, 0), r.at(0, 0))};
+}
+
 Mat4 trs_matrix(const Trs& t) {
   Mat4 m = rotation_matrix(t.rotation);
   const float s[3] = {t.scale.x, t.scale.y, t.scale.z};

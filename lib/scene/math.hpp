@@ -67,6 +67,9 @@ Quat rotation_of(const Mat4& pure_rotation);  // from an orthonormal 3x3 part
 // (matrix Rz * Ry * Rx). Formats name their own order beside their lift.
 enum class EulerOrder : std::uint8_t { xyz, xzy, yxz, yzx, zxy, zyx };
 Quat euler_to_quat(Vec3 radians, EulerOrder order);
+// The X, Y, Z angles of unit `q` in order xyz (R = Rz * Ry * Rx), y in [-pi/2, pi/2]; at gimbal lock
+// (y = +-pi/2) x is 0 and z carries the rest.
+Vec3 euler_xyz_of(const Quat& q);
 
 struct Trs {
   Vec3 translation{0, 0, 0};
