@@ -12,6 +12,7 @@ Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInput
         if constexpr (std::is_same_v<T, J3dFile>) return lower_j3d(scene, doc, inputs);
         else if constexpr (std::is_same_v<T, Pac>) return lower_mhfu_pac(scene, doc, inputs);
         else if constexpr (std::is_same_v<T, MhfuPmoFile>) return lower_mhfu_pmo(scene, doc, inputs);
+        else if constexpr (std::is_same_v<T, Bwm>) return lower_bwm(scene, doc, inputs);
         else return Error{ErrorCode::unsupported, 0, "",
                      std::string("glTF cannot be imported over a ") + format_name(format_of(base)) + " file yet"};
       },

@@ -39,5 +39,6 @@ Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInput
 Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerInputs& inputs);
 Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, const LowerInputs& inputs);
+Result<Lowered> lower_bwm(const Scene& scene, const Bwm& base, const LowerInputs& inputs);
 
 }  // namespace remodel::scene

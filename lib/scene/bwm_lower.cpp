@@ -1,0 +1,418 @@
+// Scene -> BWM over a base: the inverse of bwm.cpp. z is negated back (the file is D3D left-handed);
+// vertex attributes are f32 and u8 in the strides, so a value keeps its stored bytes unless the
+// incoming one, taken back to the file's handedness, differs from the base's lifted one.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+#include "scene/match.hpp"
+
+namespace remodel::scene {
+
+namespace {
+
+Error unsupported(const std::string& where, const std::string& message) {
+  return Error{ErrorCode::unsupported, 0, where, message};
+}
+Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, 0, where, message}; }
+
+// The inverse of bwm.cpp's to_gltf: negation is exact, so it inverts bit for bit.
+BwmVec3 to_bwm(const Vec3& v) { return {v.x, v.y, -v.z}; }
+
+bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// The inverse of bwm.cpp's frame_matrix: the columns of a right-handed matrix back to D3D rows.
+BwmBone frame_of(const Mat4& m) {
+  const auto column = [&](int c) { return Vec3{m.at(0, c), m.at(1, c), m.at(2, c)}; };
+  return {to_bwm(column(2) * -1.0f), to_bwm(column(0)), to_bwm(column(1)), to_bwm(column(3))};
+}
+
+// Where each attribute of a vertex lives: stride, byte offset in the record.
+struct Place {
+  std::size_t stride = 0, offset = 0;
+};
+struct Places {
+  std::optional<Place> position, normal;
+  std::vector<Place> uv_sets, joints, weights;  // in the order decode_bwm_vertices fills them
+};
+
+Places places_of(const Bwm& bwm) {
+  Places out;
+  for (std::size_t s = 0; s < bwm.strides.size(); ++s) {
+    std::size_t offset = 0;
+    for (const BwmAttribute& a : bwm.strides[s].attributes) {
+      const Place p{s, offset};
+      if (a.id == 0 && a.format == BwmFormat::f32x3) out.position = p;
+      else if (a.id == 1 && a.format == BwmFormat::f32x3) out.normal = p;
+      else if (a.id == 2 && a.format == BwmFormat::f32x2) out.uv_sets.push_back(p);
+      else if (a.id == 6 && a.format == BwmFormat::u8 && out.joints.size() < 4) out.joints.push_back(p);
+      else if (a.id == 7 && a.format == BwmFormat::f32 && out.weights.size() < 4) out.weights.push_back(p);
+      offset += bwm_format_size(a.format);
+    }
+  }
+  return out;
+}
+
+void put_f32(Bwm& bwm, const Place& p, std::size_t vertex, std::size_t k, float value) {
+  BwmStride& s = bwm.strides[p.stride];
+  const std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
+  std::uint8_t* at = s.vertices.data() + vertex * s.size() + p.offset + 4 * k;
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<std::uint8_t>(bits >> (8 * i));
+}
+
+template <std::size_t N>
+std::optional<std::array<std::uint8_t, N>> stored_name(const std::string& name) {
+  if (name.size() >= N || name.find('\0') != std::string::npos) return std::nullopt;
+  std::array<std::uint8_t, N> out{};
+  std::copy(name.begin(), name.end(), out.begin());
+  return out;
+}
+
+// For each base item, the incoming one standing for it: by key (extras) when every base key is found
+// once, else by name likewise, else by order when the counts agree.
+std::optional<std::vector<int>> match_keys(const std::vector<std::vector<std::string>>& base_keys,
+                                           const std::vector<std::vector<std::string>>& in_keys, bool& by_order) {
+  by_order = false;
+  const std::size_t kinds = base_keys.empty() ? 0 : base_keys[0].size();
+  for (std::size_t kind = 0; kind < kinds; ++kind) {
+    std::map<std::string, int> at;
+    for (std::size_t i = 0; i < in_keys.size(); ++i) {
+      if (!at.emplace(in_keys[i][kind], static_cast<int>(i)).second) at[in_keys[i][kind]] = -1;
+    }
+    std::vector<int> out;
+    for (const auto& k : base_keys) {
+      auto it = at.find(k[kind]);
+      if (k[kind].empty() || it == at.end() || it->second < 0) break;
+      out.push_back(it->second);
+    }
+    if (out.size() == base_keys.size()) return out;
+  }
+  if (base_keys.size() != in_keys.size()) return std::nullopt;
+  by_order = true;
+  std::vector<int> out;
+  for (std::size_t i = 0; i < base_keys.size(); ++i) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+std::string extra_string(const Extras& e, const char* key) {
+  if (!e.is_object() || !e.contains(key)) return {};
+  return e[key].is_string() ? e[key].get<std::string>() : e[key].dump();
+}
+
+class Lowerer {
+ public:
+  Lowerer(const Scene& in, const Scene& base, Bwm& out, std::vector<LowerWarning>& warnings)
+      : in_(in), base_(base), out_(out), warnings_(warnings), places_(places_of(out)) {}
+
+  std::optional<Error> run() {
+    if (auto e = lower_nodes()) return e;
+    if (auto e = lower_materials()) return e;
+    return lower_meshes();
+  }
+
+ private:
+  // Bones (under their identity root) and entities: their frames, and the entities' stored names.
+  std::optional<Error> lower_nodes() {
+    std::vector<std::vector<std::string>> bkeys, ikeys;
+    std::vector<int> bnodes;
+    for (std::size_t n = 0; n < base_.nodes.size(); ++n) {
+      const Node& node = base_.nodes[n];
+      // Bones and entities carry their frame; a mesh node with nothing to draw carries its record.
+      if (node.mesh >= 0 || !node.extras.is_object() || !node.extras.contains("position") || node.extras.contains("material_refs")) continue;
+      bnodes.push_back(static_cast<int>(n));
+      bkeys.push_back({extra_string(node.extras, "entity") + "/" + node.name, node.name});
+    }
+    std::vector<int> inodes;
+    for (std::size_t n = 0; n < in_.nodes.size(); ++n) {
+      const Node& node = in_.nodes[n];
+      if (node.mesh >= 0 || node.name == "bones" || !node.children.empty()) continue;
+      if (node.extras.is_object() && node.extras.contains("material_refs")) continue;
+      inodes.push_back(static_cast<int>(n));
+      ikeys.push_back({extra_string(node.extras, "entity") + "/" + node.name, node.name});
+    }
+    bool by_order = false;
+    std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
+    if (!match) {
+      return unsupported("nodes", "the Scene's " + std::to_string(ikeys.size()) + " bone and entity nodes match neither the names nor the count of the base's " +
+                                      std::to_string(bkeys.size()) + " (adding or removing bones or entities is not supported)");
+    }
+    if (by_order && !bkeys.empty()) warnings_.push_back({"nodes", "bone and entity names do not match the base's: matched by order"});
+    const std::vector<Mat4> bworld = world_matrices(base_), iworld = world_matrices(in_);
+    std::size_t bone = 0, entity = 0;
+    for (std::size_t k = 0; k < bnodes.size(); ++k) {
+      const Node& b = base_.nodes[static_cast<std::size_t>(bnodes[k])];
+      const auto ni = static_cast<std::size_t>(inodes[static_cast<std::size_t>((*match)[k])]);
+      const Node& i = in_.nodes[ni];
+      const std::string where = "nodes[" + std::to_string(ni) + "]";
+      const Trs& t = i.local;
+      if (!finite(t.translation) || !finite(t.scale) || !std::isfinite(t.rotation.x) || !std::isfinite(t.rotation.y) ||
+          !std::isfinite(t.rotation.z) || !std::isfinite(t.rotation.w)) {
+        return bad(where, "node " + i.name + " has a non-finite translation, rotation or scale");
+      }
+      const bool is_entity = b.extras.contains("entity");
+      BwmBone& frame = is_entity ? out_.entities[entity].transform : out_.bones[bone];
+      // Entities are roots; bones hang from the identity root: world is the frame either way.
+      const BwmBone ie = frame_of(iworld[ni]), be = frame_of(bworld[static_cast<std::size_t>(bnodes[k])]);
+      const auto keep = [](BwmVec3& stored, const BwmVec3& incoming, const BwmVec3& base) {
+        if (incoming != base) stored = incoming;
+      };
+      keep(frame.xaxis, ie.xaxis, be.xaxis);
+      keep(frame.yaxis, ie.yaxis, be.yaxis);
+      keep(frame.zaxis, ie.zaxis, be.zaxis);
+      keep(frame.position, ie.position, be.position);
+      if (is_entity) {
+        if (i.name != b.name) {
+          auto name = stored_name<256>(i.name);
+          if (!name) return unsupported(where + ".name", "entity name " + i.name + " does not fit the 255 bytes a BWM entity name holds");
+          out_.entities[entity].name = *name;
+        }
+        ++entity;
+      } else {
+        ++bone;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Materials by their diffuse texture name (extras), then by name, then order; a renamed material
+  // renames its diffuse texture, which is what the game looks it up by.
+  std::optional<Error> lower_materials() {
+    std::vector<std::vector<std::string>> bkeys, ikeys;
+    for (const Material& m : base_.materials) bkeys.push_back({extra_string(m.extras, "diffuse"), m.name});
+    for (const Material& m : in_.materials) ikeys.push_back({extra_string(m.extras, "diffuse"), m.name});
+    bool by_order = false;
+    std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
+    if (!match) {
+      return unsupported("materials", "the Scene's " + std::to_string(ikeys.size()) + " materials match neither the names nor the count of the base's " +
+                                          std::to_string(bkeys.size()) + " (adding or removing a material is not supported)");
+    }
+    if (by_order && !bkeys.empty()) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
+    materials_ = *match;
+    for (std::size_t k = 0; k < bkeys.size(); ++k) {
+      const Material& i = in_.materials[static_cast<std::size_t>((*match)[k])];
+      if (i.name == base_.materials[k].name) continue;
+      auto name = stored_name<64>(i.name);
+      if (!name) {
+        return unsupported("materials[" + std::to_string((*match)[k]) + "].name",
+                           "material name " + i.name + " does not fit the 63 bytes of a BWM texture name");
+      }
+      out_.materials[k].diffuse = *name;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Error> lower_meshes() {
+    // Base Scene meshes are the BWM meshes with something to draw, in order.
+    std::vector<std::size_t> records;
+    for (std::size_t m = 0; m < out_.meshes.size(); ++m) {
+      bool draws = false;
+      for (const BwmMaterialRef& r : out_.meshes[m].material_refs) {
+        Result<std::vector<Triangle>> t = bwm_triangles(out_, r);
+        for (const Triangle& tri : t ? *t : std::vector<Triangle>{}) draws = draws || (tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2]);
+      }
+      if (draws) records.push_back(m);
+    }
+    std::vector<std::vector<std::string>> bkeys, ikeys;
+    for (const Mesh& m : base_.meshes) bkeys.push_back({m.name});
+    for (const Mesh& m : in_.meshes) ikeys.push_back({m.name});
+    bool by_order = false;
+    std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
+    if (!match || records.size() != base_.meshes.size()) {
+      return unsupported("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
+                                       std::to_string(base_.meshes.size()) + " (adding or removing a mesh is not supported)");
+    }
+    if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
+    Result<std::vector<int>> bones = joint_bones();
+    if (!bones) return bones.error();
+    owner_.assign(out_.vertex_count, -1);
+    int next_id = 0;
+    for (std::size_t bm = 0; bm < base_.meshes.size(); ++bm) {
+      const auto im = static_cast<std::size_t>((*match)[bm]);
+      const Mesh& imesh = in_.meshes[im];
+      const Mesh& bmesh = base_.meshes[bm];
+      const std::string where = "meshes[" + std::to_string(im) + "]";
+      if (imesh.name != bmesh.name) {
+        auto name = stored_name<64>(imesh.name);
+        if (!name) return unsupported(where + ".name", "mesh name " + imesh.name + " does not fit the 63 bytes a BWM mesh name holds");
+        out_.meshes[records[bm]].name = *name;
+      }
+      if (imesh.primitives.size() != bmesh.primitives.size()) {
+        return unsupported(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base has " +
+                                      std::to_string(bmesh.primitives.size()) + " material references (adding or removing one is not supported)");
+      }
+      for (std::size_t p = 0; p < bmesh.primitives.size(); ++p) {
+        // By the "ref" extra when the incoming primitive has it, else in order.
+        std::size_t ip = p;
+        for (std::size_t q = 0; q < imesh.primitives.size(); ++q) {
+          const Extras& e = imesh.primitives[q].extras;
+          if (e.is_object() && e.contains("ref") && e["ref"] == bmesh.primitives[p].extras["ref"]) ip = q;
+        }
+        const std::string pwhere = where + ".primitives[" + std::to_string(ip) + "]";
+        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[ip], *bones, pwhere, next_id++)) return e;
+        // The reference's material: the base material the incoming one stands for.
+        const int im_mat = imesh.primitives[ip].material;
+        const auto it = std::find(materials_.begin(), materials_.end(), im_mat);
+        if (im_mat < 0 || it == materials_.end()) {
+          return unsupported(pwhere + ".material", "the primitive's material is none of the base's materials (a BWM reference names one)");
+        }
+        const auto mat = static_cast<std::uint32_t>(it - materials_.begin());
+        BwmMaterialRef& ref = out_.meshes[records[bm]].material_refs[bmesh.primitives[p].extras["ref"].get<std::size_t>()];
+        if (mat != static_cast<std::uint32_t>(bmesh.primitives[p].material)) ref.material = mat;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The base bone each incoming skin joint stands for: by name, else by place in the skin.
+  Result<std::vector<int>> joint_bones() {
+    std::vector<int> out;
+    if (base_.skins.empty() || in_.skins.empty()) return out;
+    std::vector<std::vector<std::string>> bkeys, ikeys;
+    // Keyed from the incoming side: for each incoming joint, the base bone.
+    for (int j : in_.skins[0].joints) {
+      if (j < 0 || static_cast<std::size_t>(j) >= in_.nodes.size()) return bad("skins[0].joints", "a joint is not a node");
+      bkeys.push_back({in_.nodes[static_cast<std::size_t>(j)].name});
+    }
+    for (int j : base_.skins[0].joints) ikeys.push_back({base_.nodes[static_cast<std::size_t>(j)].name});
+    bool by_order = false;
+    std::optional<std::vector<int>> m = match_keys(bkeys, ikeys, by_order);
+    if (!m) {
+      return unsupported("skins[0].joints", "the skin's " + std::to_string(bkeys.size()) + " joints match neither the names nor the count of the base's " +
+                                                std::to_string(ikeys.size()) + " bones (adding or removing bones is not supported)");
+    }
+    if (by_order) warnings_.push_back({"skins[0]", "joint names do not match the base's: matched by order"});
+    return *m;
+  }
+
+  std::optional<Error> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id) {
+    const std::size_t n = ip.vertex_count();
+    const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
+      if (have == 0 || have == n * per) return std::nullopt;
+      return bad(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
+    };
+    if (auto e = sized(ip.normals.size(), 1, "normals")) return e;
+    for (std::size_t s = 0; s < ip.uvs.size(); ++s) {
+      if (auto e = sized(ip.uvs[s].size(), 1, "uvs")) return e;
+    }
+    if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return e;
+    if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return e;
+    for (std::uint32_t i : ip.indices) {
+      if (i >= n) return bad(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+      if (!finite(ip.positions[v])) return bad(where + ".positions", "vertex " + std::to_string(v) + "'s position is not finite");
+      if (!ip.normals.empty() && !finite(ip.normals[v])) return bad(where + ".normals", "vertex " + std::to_string(v) + "'s normal is not finite");
+      for (const auto& set : ip.uvs) {
+        if (!std::isfinite(set[v].x) || !std::isfinite(set[v].y)) return bad(where + ".uvs", "vertex " + std::to_string(v) + "'s UV is not finite");
+      }
+    }
+    for (std::size_t k = 0; k < ip.weights.size(); ++k) {
+      if (!std::isfinite(ip.weights[k]) || ip.weights[k] < 0) return bad(where + ".weights", "weight " + std::to_string(k) + " is negative or not finite");
+      if (bp.influences > 0 && ip.weights[k] > 0 && ip.joints[k] >= bones.size()) {
+        return bad(where + ".joints", "joint " + std::to_string(ip.joints[k]) + " is past the skin's " + std::to_string(bones.size()) + " joints");
+      }
+    }
+    std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
+    if (!match) return unsupported(where, "the primitive's triangles differ from its base material reference's: changing a BWM's topology is not supported");
+    const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
+    for (std::size_t v = 0; v < match->size(); ++v) {
+      const std::uint32_t m = (*match)[v];
+      if (m == kUnmatched) continue;
+      const std::size_t g = first + v;  // the vertex in the file's arrays
+      bool wrote = false;
+      const auto put3 = [&](const std::optional<Place>& p, const BwmVec3& in, const BwmVec3& base) {
+        if (!p || in == base) return;
+        for (std::size_t k = 0; k < 3; ++k) put_f32(out_, *p, g, k, in[k]);
+        wrote = true;
+      };
+      put3(places_.position, to_bwm(ip.positions[m]), to_bwm(bp.positions[v]));
+      if (!ip.normals.empty() && !bp.normals.empty()) put3(places_.normal, to_bwm(normalize(ip.normals[m])), to_bwm(bp.normals[v]));
+      for (std::size_t s = 0; s < places_.uv_sets.size() && s < ip.uvs.size() && s < bp.uvs.size(); ++s) {
+        const Vec2 a = ip.uvs[s][m], b = bp.uvs[s][v];
+        if (a == b) continue;
+        put_f32(out_, places_.uv_sets[s], g, 0, a.x);
+        put_f32(out_, places_.uv_sets[s], g, 1, a.y);
+        wrote = true;
+      }
+      if (bp.influences > 0 && ip.influences > 0) {
+        if (auto e = lower_weights(bp, v, ip, m, bones, g, where, wrote)) return e;
+      }
+      if (wrote) {
+        if (owner_[g] >= 0 && owner_[g] != id) {
+          return unsupported(where, "vertex " + std::to_string(g) + " is shared with another material reference that changes it differently");
+        }
+        owner_[g] = id;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Four bone indices (u8) and four f32 weights per vertex: the strongest four, renormalised.
+  std::optional<Error> lower_weights(const Primitive& bp, std::size_t v, const Primitive& ip, std::size_t m, const std::vector<int>& bones,
+                                     std::size_t g, const std::string& where, bool& wrote) {
+    std::map<int, float> in, base;
+    for (std::size_t k = 0; k < ip.influences; ++k) {
+      const float w = ip.weights[m * ip.influences + k];
+      if (w > 0) in[bones[ip.joints[m * ip.influences + k]]] += w;
+    }
+    for (std::size_t k = 0; k < bp.influences; ++k) {
+      const float w = bp.weights[v * bp.influences + k];
+      if (w > 0) base[bp.joints[v * bp.influences + k]] += w;
+    }
+    if (in == base) return std::nullopt;
+    std::vector<std::pair<int, float>> strongest(in.begin(), in.end());
+    std::stable_sort(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (strongest.size() > 4) {
+      warnings_.push_back({where, "vertex " + std::to_string(m) + " has " + std::to_string(strongest.size()) +
+                                      " weights: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});
+      strongest.resize(4);
+    }
+    if (strongest.empty()) return bad(where + ".weights", "vertex " + std::to_string(m) + " weighs no joint");
+    if (places_.joints.size() < strongest.size() || places_.weights.size() < strongest.size()) {
+      return unsupported(where + ".weights", "vertex " + std::to_string(m) + " weighs " + std::to_string(strongest.size()) + " bones where the base's strides store " +
+                                                 std::to_string(std::min(places_.joints.size(), places_.weights.size())));
+    }
+    float sum = 0;
+    for (const auto& s : strongest) sum += s.second;
+    for (std::size_t k = 0; k < places_.joints.size() || k < places_.weights.size(); ++k) {
+      const bool used = k < strongest.size();
+      if (k < places_.joints.size()) {
+        const Place& p = places_.joints[k];
+        BwmStride& s = out_.strides[p.stride];
+        s.vertices[g * s.size() + p.offset] = used ? static_cast<std::uint8_t>(strongest[k].first) : 0;
+      }
+      if (k < places_.weights.size()) put_f32(out_, places_.weights[k], g, 0, used ? strongest[k].second / sum : 0.0f);
+    }
+    wrote = true;
+    return std::nullopt;
+  }
+
+  const Scene& in_;
+  const Scene& base_;
+  Bwm& out_;
+  std::vector<LowerWarning>& warnings_;
+  Places places_;
+  std::vector<int> materials_;  // base material -> incoming material
+  std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
+};
+
+}  // namespace
+
+Result<Lowered> lower_bwm(const Scene& scene, const Bwm& base, const LowerInputs& inputs) {
+  static_cast<void>(inputs);  // a BWM needs nothing beside it
+  Result<Scene> lifted = lift_bwm(base, {});
+  if (!lifted) return lifted.error();
+  Lowered out{Document{base}, {}};
+  Lowerer lowerer(scene, *lifted, std::get<Bwm>(out.document), out.warnings);
+  if (auto e = lowerer.run()) return *e;
+  return out;
+}
+
+}  // namespace remodel::scene
