@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/textures.hpp"
 #include "samples.hpp"
@@ -166,6 +167,189 @@ TEST(LowerMhfu, MovedVertexChangesOnlyItsBytes) {
       found = found || (std::abs(q.x - moved.x) < 1e-3f && std::abs(q.y - moved.y) < 1e-3f && std::abs(q.z - moved.z) < 1e-3f);
     }
     EXPECT_TRUE(found);
+  }
+}
+
+// Lowers `s` over the PAC sample and returns the re-read Document and the fields diff_documents
+// reports against the base.
+struct Edited {
+  Document doc;
+  std::vector<FieldDifference> fields;
+};
+Edited lower_diff(const Scene& s, const Sample& sample, std::vector<scene::LowerWarning>* warnings = nullptr) {
+  Edited out;
+  Result<Bytes> bytes = lower_write(s, sample, warnings);
+  EXPECT_TRUE(bytes.ok()) << bytes.error().describe();
+  if (!bytes.ok()) return out;
+  Result<Document> back = read_document(*bytes);
+  EXPECT_TRUE(back.ok());
+  if (!back.ok()) return out;
+  Result<Bytes> again = write_document(*back);
+  EXPECT_TRUE(again.ok() && *again == *bytes) << "the output does not round-trip";
+  out.doc = std::move(*back);
+  diff_documents(sample.doc, out.doc, out.fields);
+  return out;
+}
+
+// Every reported field's path contains `part`.
+void expect_only(const std::vector<FieldDifference>& fields, const std::string& part) {
+  EXPECT_FALSE(fields.empty());
+  for (const FieldDifference& f : fields) EXPECT_NE(f.field.find(part), std::string::npos) << f.field << " changed";
+}
+
+std::vector<Sample> pacs(const std::vector<std::filesystem::path>& files) {
+  std::vector<Sample> out;
+  for (Sample& s : models(files)) {
+    if (format_of(s.doc) == Format::mhfu_pac) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+TEST(LowerMhfu, ChangedWeightsWithinThePalette) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t edited = 0;
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    // A drawn vertex of a group whose VTYPE stores two or more weights now weighs the palette's first
+    // two bones 5:3.
+    bool done = false;
+    std::size_t mesh = 0, prim = 0, vertex = 0;
+    for (std::size_t m = 0; m < scene.meshes.size() && !done; ++m) {
+      for (std::size_t p = 0; p < scene.meshes[m].primitives.size() && !done; ++p) {
+        scene::Primitive& pr = scene.meshes[m].primitives[p];
+        const psp::VertexFormat f = psp::VertexFormat::parse(pr.extras["vtype"].get<std::uint32_t>());
+        const int slot0 = pr.extras["palette"][0].get<int>(), slot1 = pr.extras["palette"][1].get<int>();
+        if (f.weight == psp::NumFormat::none || f.weight_count < 2 || slot0 < 0 || slot1 < 0 || slot0 == slot1) continue;
+        const std::uint32_t v = scene::drawn_triangles(pr).at(0);
+        for (std::size_t k = 0; k < pr.influences; ++k) {
+          pr.joints[v * pr.influences + k] = k == 0 ? static_cast<std::uint16_t>(slot0) : k == 1 ? static_cast<std::uint16_t>(slot1) : 0;
+          pr.weights[v * pr.influences + k] = k == 0 ? 0.625f : k == 1 ? 0.375f : 0.0f;
+        }
+        done = true, mesh = m, prim = p, vertex = v;
+      }
+    }
+    if (!done) continue;  // f_hair000's groups store one weight each
+    ++edited;
+    const scene::Primitive& pr = scene.meshes[mesh].primitives[prim];
+    const Edited e = lower_diff(scene, s);
+    expect_only(e.fields, "vertices");
+    const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+    const scene::Primitive& bp = back.meshes[mesh].primitives[prim];
+    for (std::size_t k = 0; k < 2; ++k) {
+      EXPECT_EQ(bp.joints[vertex * pr.influences + k], pr.joints[vertex * pr.influences + k]);
+      EXPECT_NEAR(bp.weights[vertex * pr.influences + k], pr.weights[vertex * pr.influences + k], 1.0f / 128);
+    }
+  }
+  EXPECT_GE(edited, 1u) << "no sample PAC has a group storing two weights over two bones";
+}
+
+TEST(LowerMhfu, MovedBindPoseReencodesTheBone) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    ASSERT_FALSE(scene.skins.empty());
+    scene::Node& bone = scene.nodes[static_cast<std::size_t>(scene.skins[0].joints.back())];
+    bone.local.translation.y += 1.5f;
+    bone.local.rotation = scene::euler_to_quat({0.1f, -0.2f, 0.3f}, scene::EulerOrder::xyz);
+    const Edited e = lower_diff(scene, s);
+    expect_only(e.fields, "bones[" + std::to_string(scene.skins[0].joints.size() - 1) + "]");
+    const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+    const scene::Node& moved = back.nodes[static_cast<std::size_t>(back.skins[0].joints.back())];
+    EXPECT_EQ(moved.local.translation, bone.local.translation);
+    const scene::Vec3 angles = scene::euler_xyz_of(moved.local.rotation);
+    EXPECT_NEAR(angles.x, 0.1f, 1e-5f);
+    EXPECT_NEAR(angles.y, -0.2f, 1e-5f);
+    EXPECT_NEAR(angles.z, 0.3f, 1e-5f);
+  }
+}
+
+TEST(LowerMhfu, ReplacedTextureAndMaterialColour) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    ASSERT_FALSE(scene.textures.empty());
+    RgbaImage& image = scene.textures[0].image;
+    for (std::size_t p = 0; p < image.rgba.size(); p += 4) {
+      for (std::size_t c = 0; c < 3; ++c) image.rgba[p + c] = static_cast<std::uint8_t>(255 - image.rgba[p + c]);
+    }
+    const Edited e = lower_diff(scene, s);
+    expect_only(e.fields, "tmh");
+    const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+    EXPECT_FALSE(back.textures[0].image == lift_ok(s).textures[0].image);
+    EXPECT_EQ(back.textures[0].image.width, image.width);
+
+    scene = lift_ok(s);
+    scene.materials[0].base_color.y = 0.5f;
+    const Edited c = lower_diff(scene, s);
+    expect_only(c.fields, "materials[0]");
+    EXPECT_NEAR(lift_ok({s.path, {}, c.doc, {}, {}}).materials[0].base_color.y, 0.5f, 1.0f / 255);
+  }
+}
+
+// MHFU stores no joint or material names: a renamed one changes no byte, and matching says it fell
+// back to order.
+TEST(LowerMhfu, RenamesChangeNothingStored) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    scene.materials[0].name = "skin";
+    for (scene::Node& n : scene.nodes) {
+      n.extras = nullptr;
+      if (n.name == "bone0") n.name = "root";
+    }
+    std::vector<scene::LowerWarning> warnings;
+    Result<Bytes> out = lower_write(scene, s, &warnings);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    EXPECT_TRUE(*out == s.bytes);
+    EXPECT_EQ(warnings.size(), 2u);
+  }
+}
+
+TEST(LowerMhfu, HostileScenesAreClearErrors) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : models(files)) {
+    SCOPED_TRACE(s.path.string());
+    const Scene base = lift_ok(s);
+    const auto expect_error = [&](const Scene& scene, ErrorCode code, const std::string& field_part) {
+      Result<scene::Lowered> low = scene::lower(scene, s.doc, s.lower_inputs());
+      ASSERT_FALSE(low.ok()) << field_part;
+      EXPECT_EQ(low.error().code, code) << low.error().describe();
+      EXPECT_NE(low.error().field.find(field_part), std::string::npos) << low.error().describe();
+    };
+    Scene e = base;
+    scene::Primitive& p = e.meshes[0].primitives[0];
+    const std::uint32_t v = scene::drawn_triangles(p).at(0);
+    p.positions[v].y = std::numeric_limits<float>::quiet_NaN();
+    expect_error(e, ErrorCode::bad_value, "positions");
+    e = base;
+    e.meshes[0].primitives[0].joints[std::size_t{v} * e.meshes[0].primitives[0].influences] = 999;
+    expect_error(e, ErrorCode::bad_value, "joints");
+    e = base;
+    e.meshes[0].primitives[0].uvs.at(0).pop_back();
+    expect_error(e, ErrorCode::bad_value, "uvs");
+    e = base;
+    e.meshes[0].primitives[0].indices.resize(3);
+    expect_error(e, ErrorCode::unsupported, "primitives[0]");
+    e = base;
+    e.meshes[0].primitives.pop_back();
+    expect_error(e, ErrorCode::unsupported, "meshes[0]");
+    e = base;
+    e.meshes[0].primitives[0].positions[v].x = 1e9f;
+    expect_error(e, ErrorCode::unsupported, "positions");
+    // A bone the group's palette does not hold.
+    e = base;
+    scene::Primitive& q = e.meshes[0].primitives[0];
+    std::vector<std::uint16_t> held;
+    for (const auto& slot : q.extras["palette"]) held.push_back(static_cast<std::uint16_t>(slot.get<int>()));
+    std::uint16_t other = 0;
+    while (std::find(held.begin(), held.end(), other) != held.end()) ++other;
+    ASSERT_LT(other, e.skins[0].joints.size());
+    q.joints[std::size_t{v} * q.influences] = other;
+    expect_error(e, ErrorCode::unsupported, "joints");
   }
 }
 
