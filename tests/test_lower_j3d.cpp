@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <limits>
 
+#include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/j3d.hpp"
 #include "model/j3d_decode.hpp"
+#include "model/textures.hpp"
 #include "samples.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -110,6 +113,29 @@ void expect_other_sections_equal(const J3dFile& a, const J3dFile& b, const std::
   }
 }
 
+// The JSON path of a section in diff_documents' view.
+std::string at(const J3dFile& f, const std::string& magic) {
+  for (std::size_t i = 0; i < f.sections.size(); ++i) {
+    if (j3d_section_magic(f.sections[i]) == magic) return "j3d.sections[" + std::to_string(i) + "]";
+  }
+  return "none";
+}
+
+// Every field diff_documents reports between base and output starts with one of `allowed`.
+void expect_diff_only(const Document& base, const Bytes& out, const std::vector<std::string>& allowed) {
+  auto doc = read_document(out);
+  ASSERT_TRUE(doc.ok());
+  std::vector<FieldDifference> diffs;
+  const std::size_t n = diff_documents(base, *doc, diffs, 100000);
+  int shown = 0;
+  EXPECT_GT(n, 0u) << "the edit changed nothing";
+  for (const FieldDifference& d : diffs) {
+    const bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return d.field.rfind(a, 0) == 0; });
+    EXPECT_TRUE(ok) << d.field << " changed: " << d.a.dump().substr(0, 80) << " -> " << d.b.dump().substr(0, 80);
+    if (!ok && ++shown > 12) break;
+  }
+}
+
 TEST(LowerJ3d, EverySampleGivesItsOwnBytes) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d");
   for (const auto& path : files) {
@@ -190,6 +216,7 @@ TEST(LowerJ3d, MovedVertices) {
     EXPECT_EQ(was.indices, now.indices) << m;
   }
   expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"VTX1", "SHP1", "INF1"});
+  expect_diff_only(b.doc, o.bytes, {at(o.file, "INF1") + ".vertex_count", at(o.file, "VTX1") + ".arrays", at(o.file, "SHP1") + ".packets[0]"});
   // Unchanged values keep their stored elements: only the edited ones were appended.
   const J3dVtx1& was = section<J3dVtx1>(std::get<J3dFile>(b.doc));
   const J3dVtx1& now = section<J3dVtx1>(o.file);
@@ -198,6 +225,297 @@ TEST(LowerJ3d, MovedVertices) {
     EXPECT_TRUE(std::equal(was.arrays[a].data.begin(), was.arrays[a].data.end(), now.arrays[a].data.begin())) << "array " << a;
   }
   EXPECT_EQ(section<J3dInf1>(o.file).vertex_count, j3d_decode_array(now, 0)->count());
+}
+
+// A primitive's drawn triangles as values (positions to 1/16, joints with weights to 1/100), each
+// rotated to start at its smallest corner (winding kept) and sorted: equal for the same surface
+// however the vertices and triangles are ordered or stripped.
+std::vector<std::string> surface(const scene::Primitive& p) {
+  const auto corner = [&](std::uint32_t v) {
+    std::string c = std::to_string(std::lround(p.positions[v].x * 16)) + "," + std::to_string(std::lround(p.positions[v].y * 16)) + "," +
+                    std::to_string(std::lround(p.positions[v].z * 16));
+    std::map<std::uint16_t, long> w;
+    for (std::uint32_t k = 0; k < p.influences; ++k) {
+      const float x = p.weights[v * p.influences + k];
+      if (x > 0) w[p.joints[v * p.influences + k]] += std::lround(x * 100);
+    }
+    for (const auto& [j, x] : w) {
+      c.push_back('|');
+      c.append(std::to_string(j));
+      c.push_back(':');
+      c.append(std::to_string(x));
+    }
+    return c;
+  };
+  std::vector<std::string> out;
+  const auto t = scene::drawn_triangles(p);
+  for (std::size_t i = 0; i + 2 < t.size(); i += 3) {
+    std::array<std::string, 3> c{corner(t[i]), corner(t[i + 1]), corner(t[i + 2])};
+    const auto first = static_cast<std::size_t>(std::min_element(c.begin(), c.end()) - c.begin());
+    out.push_back(c[first] + " / " + c[(first + 1) % 3] + " / " + c[(first + 2) % 3]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Changed weights and joint assignments on a skinned shape drawn through envelopes: a third of
+// the vertices move to one joint (rigid DRW1 entries), another third get new two-joint weights
+// (new EVP1 envelopes); the shape is rebuilt into packets of at most 10 matrix slots.
+TEST(LowerJ3d, ChangedWeightsAndJoints) {
+  LOAD_OR_SKIP(b, "ww_ka.bdl");
+  scene::Scene s = b.scene;
+  scene::Primitive& p = s.meshes[0].primitives[0];
+  const std::size_t joints = s.skins[0].joints.size();
+  ASSERT_GE(joints, 4u);
+  for (std::uint32_t v = 0; v < p.vertex_count(); ++v) {
+    float* w = &p.weights[v * p.influences];
+    std::uint16_t* j = &p.joints[v * p.influences];
+    if (v % 3 == 0) {
+      std::fill(w, w + p.influences, 0.0f);
+      w[0] = 1;
+      j[0] = static_cast<std::uint16_t>((j[0] + 1) % joints);
+    } else if (v % 3 == 1) {
+      std::fill(w, w + p.influences, 0.0f);
+      w[0] = 0.75f;
+      w[1] = 0.25f;
+      j[1] = static_cast<std::uint16_t>((j[0] + 2) % joints);
+      if (j[1] == j[0]) j[1] = static_cast<std::uint16_t>((j[0] + 1) % joints);
+    }
+  }
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  const scene::Primitive& q = o.scene.meshes[0].primitives[0];
+  EXPECT_FALSE(surface(p).empty());
+  EXPECT_EQ(surface(q), surface(p));
+  const J3dShp1& shp = section<J3dShp1>(o.file);
+  std::size_t strips = 0;
+  for (const J3dPacket& k : shp.packets) {
+    for (const J3dPrimitive& prim : k.primitives) strips += (prim.opcode & 0xF8) == 0x98;
+  }
+  EXPECT_GT(strips, 0u);
+  for (const J3dMatrixGroup& g : shp.matrix_groups) EXPECT_LE(g.count, 10u);
+  EXPECT_EQ(section<J3dInf1>(o.file).packet_count, shp.packets.size());
+  EXPECT_GT(section<J3dEvp1>(o.file).envelopes.size(), section<J3dEvp1>(std::get<J3dFile>(b.doc)).envelopes.size());
+  expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"VTX1", "SHP1", "INF1", "DRW1", "EVP1"});
+}
+
+// Rigid vertices through joints: every vertex of a multi-matrix shape bound to its strongest joint.
+TEST(LowerJ3d, JointAssignmentsRigid) {
+  LOAD_OR_SKIP(b, "sms_mom_model.bmd");
+  scene::Scene s = b.scene;
+  scene::Primitive& p = s.meshes[1].primitives[0];
+  for (std::uint32_t v = 0; v < p.vertex_count(); ++v) {
+    float* w = &p.weights[v * p.influences];
+    std::uint16_t* j = &p.joints[v * p.influences];
+    const auto strongest = static_cast<std::size_t>(std::max_element(w, w + p.influences) - w);
+    j[0] = j[strongest];
+    std::fill(w, w + p.influences, 0.0f);
+    w[0] = 1;
+  }
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  EXPECT_EQ(surface(o.scene.meshes[1].primitives[0]), surface(p));
+  EXPECT_EQ(surface(o.scene.meshes[0].primitives[0]), surface(b.scene.meshes[0].primitives[0]));
+  EXPECT_EQ(surface(o.scene.meshes[2].primitives[0]), surface(b.scene.meshes[2].primitives[0]));
+}
+
+// Changed topology: every other triangle of a shape removed; a whole shape removed.
+TEST(LowerJ3d, TopologyChangedAndPrimitiveRemoved) {
+  LOAD_OR_SKIP(b, "ww_cl.bdl");
+  scene::Scene s = b.scene;
+  scene::Primitive& p = s.meshes[0].primitives[0];
+  std::vector<std::uint32_t> kept;
+  const auto tri = scene::drawn_triangles(p);
+  for (std::size_t i = 0; i + 2 < tri.size(); i += 3) {
+    if ((i / 3) % 2 == 0) kept.insert(kept.end(), {tri[i], tri[i + 1], tri[i + 2]});
+  }
+  p.indices = kept;
+  s.meshes.erase(s.meshes.begin() + 2);  // shape 2 goes; nodes drawing later meshes follow
+  for (auto& n : s.nodes) {
+    if (n.mesh == 2) n.mesh = -1;
+    else if (n.mesh > 2) --n.mesh;
+  }
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  EXPECT_EQ(surface(o.scene.meshes[0].primitives[0]), surface(p));
+  EXPECT_TRUE(o.scene.meshes[2].primitives[0].indices.empty());
+  ASSERT_EQ(o.warnings.size(), 1u);
+  EXPECT_NE(o.warnings[0].message.find("emptied"), std::string::npos);
+  for (std::size_t m = 3; m < o.scene.meshes.size(); ++m) {
+    EXPECT_EQ(surface(o.scene.meshes[m].primitives[0]), surface(b.scene.meshes[m].primitives[0])) << m;
+  }
+  expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"SHP1", "INF1"});
+}
+
+// Renamed joints and materials: JNT1 and MAT3 name tables (and MDL3's copy in a BDL) only.
+TEST(LowerJ3d, RenamedJointsAndMaterials) {
+  LOAD_OR_SKIP(b, "ww_cl.bdl");
+  scene::Scene s = b.scene;
+  s.nodes[static_cast<std::size_t>(s.skins[0].joints[3])].name = "renamed_joint";
+  s.materials[1].name = "renamed_material";
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  EXPECT_EQ(section<J3dJnt1>(o.file).names.names[3], "renamed_joint");
+  EXPECT_EQ(section<J3dMat3>(o.file).names.names[1], "renamed_material");
+  EXPECT_EQ(section<J3dMdl3>(o.file).names.names[1], "renamed_material");
+  expect_diff_only(b.doc, o.bytes, {at(o.file, "JNT1") + ".joints[3].name", at(o.file, "MAT3") + ".materials[1]", at(o.file, "MDL3")});
+}
+
+// A moved bind pose: a joint translated and turned. JNT1 holds the new pose (s16 angles), EVP1's
+// inverse binds follow, and vertices stay where the Scene has them (model space).
+TEST(LowerJ3d, MovedBindPose) {
+  LOAD_OR_SKIP(b, "ww_ka.bdl");
+  scene::Scene s = b.scene;
+  const int joint = 5;
+  scene::Node& n = s.nodes[static_cast<std::size_t>(s.skins[0].joints[joint])];
+  n.local.translation = n.local.translation + scene::Vec3{2.0f, -1.0f, 0.5f};
+  n.local.rotation = scene::normalize(scene::axis_angle({0, 0, 1}, 0.3f) * n.local.rotation);
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  const scene::Node& m = o.scene.nodes[static_cast<std::size_t>(o.scene.skins[0].joints[joint])];
+  EXPECT_LE(distance(m.local.translation, n.local.translation), 1e-5f);
+  const scene::Mat4 want = scene::rotation_matrix(n.local.rotation), got = scene::rotation_matrix(m.local.rotation);
+  EXPECT_LE(scene::max_abs_difference(want, got), 1e-3f);  // s16 angles: 1/10430 radian steps
+  const auto w = scene::world_matrices(o.scene);
+  for (std::size_t j = 0; j < o.scene.skins[0].joints.size(); ++j) {
+    const scene::Mat4 id = w[static_cast<std::size_t>(o.scene.skins[0].joints[j])] * o.scene.skins[0].inverse_bind_matrices[j];
+    EXPECT_LE(scene::max_abs_difference(id, scene::Mat4::identity()), 1e-3f) << j;
+  }
+  const scene::Primitive& was = b.scene.meshes[0].primitives[0];
+  const scene::Primitive& now = o.scene.meshes[0].primitives[0];
+  ASSERT_EQ(was.vertex_count(), now.vertex_count());
+  for (std::size_t v = 0; v < was.vertex_count(); ++v) EXPECT_LE(distance(was.positions[v], now.positions[v]), 0.05f) << v;
+  expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"JNT1", "EVP1", "VTX1", "SHP1", "INF1"});
+  // Only the moved joint and the joints under it get new EVP1 inverse binds; JNT1 changes only there.
+  std::vector<bool> under(s.nodes.size(), false);
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    for (int k = static_cast<int>(i); k >= 0; k = s.nodes[static_cast<std::size_t>(k)].parent) {
+      if (k == s.skins[0].joints[joint]) under[i] = true;
+    }
+  }
+  const auto& ibm_was = section<J3dEvp1>(std::get<J3dFile>(b.doc)).inverse_binds;
+  const auto& ibm_now = section<J3dEvp1>(o.file).inverse_binds;
+  ASSERT_EQ(ibm_was.size(), ibm_now.size());
+  for (std::size_t j = 0; j < ibm_was.size(); ++j) {
+    EXPECT_EQ(ibm_was[j] != ibm_now[j], under[static_cast<std::size_t>(s.skins[0].joints[j])]) << j;
+  }
+  const auto& jnt_was = section<J3dJnt1>(std::get<J3dFile>(b.doc)).joints;
+  const auto& jnt_now = section<J3dJnt1>(o.file).joints;
+  for (std::size_t j = 0; j < jnt_was.size(); ++j) {
+    EXPECT_EQ(jnt_was[j].translation != jnt_now[j].translation, j == joint) << j;
+  }
+}
+
+// A replaced texture image, encoded in the base's GX format: TEX1 equals replace_j3d_texture's own.
+TEST(LowerJ3d, ReplacedTexture) {
+  LOAD_OR_SKIP(b, "ww_letter.bdl");
+  scene::Scene s = b.scene;
+  ASSERT_FALSE(s.textures.empty());
+  RgbaImage& image = s.textures[0].image;
+  for (std::size_t i = 0; i < image.rgba.size(); i += 4) {
+    for (std::size_t c = 0; c < 3; ++c) image.rgba[i + c] = static_cast<std::uint8_t>(255 - image.rgba[i + c]);
+  }
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  J3dTex1 want = section<J3dTex1>(std::get<J3dFile>(b.doc));
+  ASSERT_FALSE(replace_j3d_texture(want, 0, image));
+  const J3dTex1& got = section<J3dTex1>(o.file);
+  ASSERT_EQ(got.blocks.size(), want.blocks.size());
+  for (std::size_t k = 0; k < got.blocks.size(); ++k) EXPECT_TRUE(got.blocks[k].data == want.blocks[k].data) << k;
+  expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"TEX1"});
+}
+
+// Hostile Scenes: each a clear error naming where, never a crash.
+TEST(LowerJ3d, HostileScenes) {
+  LOAD_OR_SKIP(b, "ww_ka.bdl");
+  const auto fails = [&](const scene::Scene& s, const std::string& field_part) {
+    auto r = scene::lower(s, b.doc);
+    ASSERT_FALSE(r.ok()) << "expected an error at " << field_part;
+    EXPECT_NE((r.error().field + " " + r.error().message).find(field_part), std::string::npos) << r.error().describe();
+    EXPECT_FALSE(r.error().message.empty());
+  };
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].positions[3].y = std::numeric_limits<float>::quiet_NaN();
+    fails(s, "positions[3]");
+  }
+  {
+    scene::Scene s = b.scene;
+    auto& p = s.meshes[0].primitives[0];
+    p.joints[0] = 9999;
+    fails(s, "joint 9999");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].normals.pop_back();
+    fails(s, "normals");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].weights.pop_back();
+    fails(s, "joints");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].indices.push_back(100000);
+    fails(s, "indices");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.skins[0].joints[0] = 100000;
+    fails(s, "skins[0].joints[0]");
+  }
+  {
+    scene::Scene s = b.scene;
+    auto& p = s.meshes[0].primitives[0];
+    std::fill(p.weights.begin(), p.weights.begin() + p.influences, 0.0f);
+    fails(s, "no positive weight");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].positions[0].x = 1e9f;  // far past s16 / f32 is fine, so use the s16 file below
+    auto r = scene::lower(s, b.doc);  // ww_ka stores f32 positions: any finite value fits
+    EXPECT_TRUE(r.ok()) << r.error().describe();
+  }
+  {
+    scene::Scene s = b.scene;
+    scene::Node extra;
+    extra.name = "new_joint";
+    s.skins[0].joints.push_back(s.add_node(extra));
+    fails(s, "joints cannot be added");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.nodes[static_cast<std::size_t>(s.skins[0].joints[1])].local.translation.x = std::numeric_limits<float>::infinity();
+    fails(s, "not finite");
+  }
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].uvs.clear();
+    fails(s, "TEXCOORD_0");
+  }
+}
+
+// Limits of a single-matrix shape and of s16 positions, on a file with both.
+TEST(LowerJ3d, FormatLimits) {
+  LOAD_OR_SKIP(b, "smg_poltaformationrock.bdl");
+  {
+    scene::Scene s = b.scene;
+    s.meshes[0].primitives[0].positions[0].x = 1e6f;  // s16 with 6 fractional bits holds +-512
+    auto r = scene::lower(s, b.doc);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("does not fit"), std::string::npos) << r.error().describe();
+  }
+  {
+    scene::Scene s = b.scene;
+    auto& p = s.meshes[0].primitives[0];
+    ASSERT_GE(s.skins[0].joints.size(), 2u);
+    for (std::uint32_t v = 0; v < p.vertex_count(); v += 2) p.joints[v * p.influences] = static_cast<std::uint16_t>((p.joints[v * p.influences] + 1) % s.skins[0].joints.size());
+    auto r = scene::lower(s, b.doc);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("one matrix"), std::string::npos) << r.error().describe();
+    EXPECT_NE(r.error().field.find("SHP1.shape[0]"), std::string::npos) << r.error().describe();
+  }
 }
 
 }  // namespace

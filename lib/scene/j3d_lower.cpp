@@ -148,7 +148,7 @@ std::optional<Error> check_name(const std::string& name, const std::string& wher
 
 // JNT1 names and bind poses from the joint nodes; EVP1's inverse binds follow the joints that moved.
 std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, const std::vector<int>& base_joint_node, const std::vector<int>& node_of_joint,
-                                  J3dFile& out) {
+                                  const J3dFile& base, J3dFile& out) {
   J3dJnt1* jnt = find_section<J3dJnt1>(out);
   J3dEvp1* evp = find_section<J3dEvp1>(out);
   bool moved = false;
@@ -175,14 +175,15 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     moved = true;
   }
   if (!moved || evp == nullptr) return std::nullopt;
-  auto base_world = j3d_joint_world_matrices(out);
+  auto base_world = j3d_joint_world_matrices(base);
   if (!base_world) return base_world.error();
+  auto new_world = j3d_joint_world_matrices(out);
+  if (!new_world) return new_world.error();
   // EVP1's inverse bind of a joint whose world moved: the inverse of its new world matrix.
-  const std::vector<Mat4> lifted_world = world_matrices(base_scene);
   for (std::size_t j = 0; j < jnt->joints.size() && j < evp->inverse_binds.size(); ++j) {
+    if ((*new_world)[j] == (*base_world)[j]) continue;
     Mat4 w;
-    w.m = (*base_world)[j];
-    if (w == lifted_world[static_cast<std::size_t>(base_joint_node[j])]) continue;
+    w.m = (*new_world)[j];
     bool ok = true;
     const Mat4 ibm = inverse(w, &ok);
     if (!ok) continue;  // a joint scaled to 0 keeps what it stored
@@ -241,7 +242,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     joint_of_node[static_cast<std::size_t>(candidates[i])] = joints.base_of[i];
   }
   if (joints.by_order) result.warnings.push_back({"skins", "joints without remodel extras or a base joint's name were matched to JNT1 by order"});
-  if (auto e = lower_joints(scene, base_scene, base_skin.joints, node_of_joint, out)) return *e;
+  if (auto e = lower_joints(scene, base_scene, base_skin.joints, node_of_joint, base, out)) return *e;
 
   // Materials: names (MAT3 and, in a BDL, MDL3's copy); other material values are the base's.
   const Matched materials = match_items(

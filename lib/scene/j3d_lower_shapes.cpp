@@ -616,6 +616,16 @@ struct Geometry {
     if (const auto it = base.extras.find("uvs_added"); it != base.extras.end() && it->is_number_unsigned()) real_uvs -= it->get<std::size_t>();
     if (in.incoming == nullptr) return rebuild(s, &base, &*walk, in, real_uvs);
     const Primitive& p = *in.incoming;
+    for (int fill : walk->fills) {  // what the shape draws, the primitive must hold
+      const auto k = static_cast<std::size_t>(fill);
+      if (fill < 1 || k == kClr1 || (k >= kTex0 && k - kTex0 >= real_uvs)) continue;
+      const bool missing = k == kPos ? false : k == kNrm ? p.normals.empty() : k == kClr0 ? p.colors.empty() : p.uvs.size() <= k - kTex0;
+      if (missing && p.vertex_count() > 0) {
+        static const char* names[5] = {"", "POSITION", "NORMAL", "COLOR_0", ""};
+        return Error{ErrorCode::inconsistent, 0, in.where, std::string("lacks ") + (k < kTex0 ? names[k] : ("TEXCOORD_" + std::to_string(k - kTex0)).c_str()) +
+                                                               ", which SHP1 shape " + std::to_string(s) + " draws"};
+      }
+    }
     // Values beyond what the shape draws are dropped: say so when they hold anything.
     for (std::size_t u = real_uvs; u < p.uvs.size(); ++u) {
       if (std::any_of(p.uvs[u].begin(), p.uvs[u].end(), [](const Vec2& t) { return t.x != 0 || t.y != 0; }) &&
