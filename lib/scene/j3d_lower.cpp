@@ -123,20 +123,12 @@ Matched match_items(std::size_t count, std::size_t base_count, const std::vector
 
 // A joint's rotation as JNT1 stores it: X, then Y, then Z (R = Rz * Ry * Rx), s16 with 0x8000 = 180 degrees.
 std::array<std::int16_t, 3> s16_angles(const Quat& q) {
-  const Mat4 r = rotation_matrix(normalize(q));
-  const double sy = std::clamp(-static_cast<double>(r.at(2, 0)), -1.0, 1.0);
-  double x = 0, y = std::asin(sy), z = 0;
-  if (std::fabs(sy) < 0.9999999) {
-    x = std::atan2(static_cast<double>(r.at(2, 1)), static_cast<double>(r.at(2, 2)));
-    z = std::atan2(static_cast<double>(r.at(1, 0)), static_cast<double>(r.at(0, 0)));
-  } else {  // gimbal lock: Z folded into X
-    x = std::atan2(-static_cast<double>(r.at(1, 2)), static_cast<double>(r.at(1, 1)));
-  }
+  const Vec3 a = euler_xyz_of(normalize(q));
+  const float radians[3] = {a.x, a.y, a.z};
   std::array<std::int16_t, 3> out{};
-  const double a[3] = {x, y, z};
-  for (int i = 0; i < 3; ++i) {
-    const auto v = static_cast<std::int64_t>(std::llround(a[i] * 32768.0 / kPi));
-    out[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v & 0xFFFF));
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto v = static_cast<std::int64_t>(std::llround(static_cast<double>(radians[i]) * 32768.0 / static_cast<double>(kPi)));
+    out[i] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v & 0xFFFF));  // +180 degrees wraps to -180
   }
   return out;
 }
