@@ -347,6 +347,42 @@ TEST(LowerJ3d, TopologyChangedAndPrimitiveRemoved) {
   expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"SHP1", "INF1"});
 }
 
+// An added primitive: a copy of shape 3, moved aside and without extras, becomes a new SHP1 shape
+// drawn like shape 3 (its descriptors, beside it in INF1); one with another material goes under a
+// new INF1 material node. Base shapes keep their packets.
+TEST(LowerJ3d, PrimitiveAdded) {
+  LOAD_OR_SKIP(b, "ww_cl.bdl");
+  scene::Scene s = b.scene;
+  const std::size_t base_meshes = s.meshes.size();
+  for (int copy = 0; copy < 2; ++copy) {
+    scene::Mesh m = s.meshes[3];
+    m.name = "added" + std::to_string(copy);
+    for (auto& p : m.primitives) {
+      p.extras = nullptr;
+      for (auto& v : p.positions) v = v + scene::Vec3{10.0f * static_cast<float>(copy + 1), 0, 0};
+      if (copy == 1) p.material = s.meshes[0].primitives[0].material != p.material ? s.meshes[0].primitives[0].material : p.material;
+    }
+    s.meshes.push_back(m);
+    scene::Node n;
+    n.name = m.name;
+    n.mesh = static_cast<int>(s.meshes.size() - 1);
+    n.skin = 0;
+    s.add_node(n);
+  }
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+  ASSERT_EQ(o.scene.meshes.size(), base_meshes + 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& p = s.meshes[base_meshes + k].primitives[0];
+    const auto& q = o.scene.meshes[base_meshes + k].primitives[0];
+    EXPECT_FALSE(q.extras.contains("not_in_inf1")) << k;
+    EXPECT_EQ(q.material, p.material) << k;
+    EXPECT_EQ(surface(q), surface(p)) << k;
+  }
+  for (std::size_t m = 0; m < base_meshes; ++m) EXPECT_EQ(surface(o.scene.meshes[m].primitives[0]), surface(b.scene.meshes[m].primitives[0])) << m;
+  EXPECT_EQ(section<J3dInf1>(o.file).packet_count, section<J3dShp1>(o.file).packets.size());
+}
+
 // Renamed joints and materials: JNT1 and MAT3 name tables (and MDL3's copy in a BDL) only.
 TEST(LowerJ3d, RenamedJointsAndMaterials) {
   LOAD_OR_SKIP(b, "ww_cl.bdl");

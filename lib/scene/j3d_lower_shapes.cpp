@@ -652,6 +652,69 @@ struct Geometry {
     return patch_in_place(s, *walk, keys);
   }
 
+  // A primitive the base lacks: a new shape drawn like the first base shape with its material (or
+  // else like shape 0): same descriptors and matrix type, placed beside it in INF1.
+  std::optional<Error> add_shape(const J3dNewShape& n, J3dInf1& inf) {
+    if (shp.shapes.empty()) return Error{ErrorCode::unsupported, 0, n.where, "cannot be added: the base has no shape to draw it like"};
+    std::size_t like = 0;
+    for (std::size_t s = 0; s < base_scene.meshes.size(); ++s) {
+      if (base_scene.meshes[s].primitives[0].material == n.material) {
+        like = s;
+        break;
+      }
+    }
+    const bool same_material = base_scene.meshes[like].primitives[0].material == n.material;
+    if (shp.shapes.size() >= 0xFFFF) return Error{ErrorCode::unsupported, 0, n.where, "cannot be added: SHP1 holds 65535 shapes"};
+    const std::size_t s = shp.shapes.size();
+    J3dShape shape = shp.shapes[like];
+    shape.packet_count = 0;
+    shape.first_packet = shape.first_matrix_group = static_cast<std::uint16_t>(shp.packets.size());
+    // Bounds in model space: what the base's single-joint shapes store; the game culls by them.
+    Vec3 lo{0, 0, 0}, hi{0, 0, 0};
+    float radius = 0;
+    for (std::size_t v = 0; v < n.incoming->positions.size(); ++v) {
+      const Vec3 p = n.incoming->positions[v];
+      lo = v == 0 ? p : Vec3{std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+      hi = v == 0 ? p : Vec3{std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+      radius = std::max(radius, length(p));
+    }
+    shape.min = {lo.x, lo.y, lo.z};
+    shape.max = {hi.x, hi.y, hi.z};
+    shape.radius = radius;
+    shp.shapes.push_back(shape);
+    shp.remap.push_back(static_cast<std::uint16_t>(s));
+    rebuilt.emplace_back();
+    const Primitive& base = base_scene.meshes[like].primitives[0];
+    std::size_t real_uvs = base.uvs.size();
+    if (const auto it = base.extras.find("uvs_added"); it != base.extras.end() && it->is_number_unsigned()) real_uvs -= it->get<std::size_t>();
+    if (auto e = rebuild(s, nullptr, nullptr, J3dShapeInput{n.incoming, n.where, n.joint_map}, real_uvs)) return e;
+    // INF1: beside the shape it is drawn like (under its material), or under a new material node there.
+    J3dNode node{0x12, static_cast<std::uint16_t>(s), {}};
+    if (!same_material && n.material >= 0) node = J3dNode{0x11, static_cast<std::uint16_t>(n.material), {node}};
+    if (!insert_beside(inf.roots, static_cast<std::uint16_t>(like), same_material || n.material < 0, node)) inf.roots.push_back(node);
+    return std::nullopt;
+  }
+
+  // Puts `node` after shape `like`'s node (beside it) or after its material node (`beside_shape` false).
+  static bool insert_beside(std::vector<J3dNode>& nodes, std::uint16_t like, bool beside_shape, const J3dNode& node) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].type == 0x12 && nodes[i].index == like && beside_shape) {
+        nodes.insert(nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, node);
+        return true;
+      }
+      if (!beside_shape && nodes[i].type == 0x11) {
+        for (const J3dNode& c : nodes[i].children) {
+          if (c.type == 0x12 && c.index == like) {
+            nodes.insert(nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, node);
+            return true;
+          }
+        }
+      }
+      if (insert_beside(nodes[i].children, like, beside_shape, node)) return true;
+    }
+    return false;
+  }
+
   // Rebuilt shapes' packets and matrix groups in place of the old, the others kept in order.
   std::optional<Error> splice() {
     if (std::none_of(rebuilt.begin(), rebuilt.end(), [](const auto& r) { return r.has_value(); })) return std::nullopt;
@@ -725,8 +788,8 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     if (auto e = g.lower_shape(s, shapes[s])) return e;
   }
-  if (!added.empty()) {
-    return Error{ErrorCode::unsupported, 0, added.front().where, "is a primitive the base does not have; adding SHP1 shapes is not supported yet (add its triangles to an existing mesh instead)"};
+  for (const J3dNewShape& n : added) {
+    if (auto e = g.add_shape(n, *inf)) return e;
   }
   if (auto e = g.splice()) return e;
   for (const ArrayCodec& c : g.codecs) g.changed |= c.appended;
