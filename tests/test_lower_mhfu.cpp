@@ -289,6 +289,65 @@ TEST(LowerMhfu, ReplacedTextureAndMaterialColour) {
   }
 }
 
+// A vertex weighing one bone more than its VTYPE stores: the weakest (a bone outside the palette) is
+// dropped, the rest renormalised, with a warning.
+TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t edited = 0;
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    for (scene::Mesh& mesh : scene.meshes) {
+      for (scene::Primitive& pr : mesh.primitives) {
+        const psp::VertexFormat f = psp::VertexFormat::parse(pr.extras["vtype"].get<std::uint32_t>());
+        const std::size_t n = f.weight == psp::NumFormat::none ? 1 : f.weight_count;
+        const int held = pr.extras["palette"][0].get<int>();
+        if (edited > 0 || held < 0) continue;
+        if (pr.influences < n + 1) {  // four more influences per vertex, zero
+          std::vector<std::uint16_t> joints;
+          std::vector<float> weights;
+          for (std::size_t v = 0; v < pr.vertex_count(); ++v) {
+            for (std::size_t k = 0; k < pr.influences + 4; ++k) {
+              joints.push_back(k < pr.influences ? pr.joints[v * pr.influences + k] : 0);
+              weights.push_back(k < pr.influences ? pr.weights[v * pr.influences + k] : 0.0f);
+            }
+          }
+          pr.influences += 4;
+          pr.joints = std::move(joints);
+          pr.weights = std::move(weights);
+        }
+        int outside = 0;
+        for (const auto& slot : pr.extras["palette"]) outside = std::max(outside, slot.get<int>() + 1);
+        if (static_cast<std::size_t>(outside) >= scene.skins[0].joints.size()) outside = 0;
+        while (std::find_if(pr.extras["palette"].begin(), pr.extras["palette"].end(), [&](const auto& e) { return e.template get<int>() == outside; }) !=
+               pr.extras["palette"].end()) {
+          ++outside;
+        }
+        if (static_cast<std::size_t>(outside) >= scene.skins[0].joints.size()) continue;
+        const std::uint32_t v = scene::drawn_triangles(pr).at(0);
+        std::uint16_t* j = &pr.joints[v * pr.influences];
+        float* w = &pr.weights[v * pr.influences];
+        // Stored weights as lifted, then one weaker joint outside the palette.
+        float sum = 0;
+        for (std::size_t k = 0; k < n; ++k) sum += w[k];
+        for (std::size_t k = 0; k < n; ++k) w[k] *= 0.9f / sum;
+        j[n] = static_cast<std::uint16_t>(outside);
+        w[n] = 0.1f * 0.5f;
+        w[0] += 0.05f;
+        ++edited;
+      }
+    }
+    if (edited == 0) continue;
+    std::vector<scene::LowerWarning> warnings;
+    Result<Bytes> out = lower_write(scene, s, &warnings);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].message.find("strongest"), std::string::npos);
+    break;
+  }
+  EXPECT_GE(edited, 1u);
+}
+
 // MHFU stores no joint or material names: a renamed one changes no byte, and matching says it fell
 // back to order.
 TEST(LowerMhfu, RenamesChangeNothingStored) {

@@ -354,6 +354,7 @@ class Lowerer {
     }
 
     bool changed = false;
+    limited_ = 0;
     for (std::size_t v = 0; v < match->size(); ++v) {
       const std::uint32_t m = (*match)[v];
       if (m == kUnmatched) continue;  // drawn by no triangle: kept as stored
@@ -419,6 +420,11 @@ class Lowerer {
         changed = true;
       }
     }
+    if (limited_ > 0) {
+      warnings_.push_back({where, std::to_string(limited_) + " vertices weigh more bones than group " + std::to_string(g) + "'s VTYPE stores (" +
+                                      std::to_string(f.weight == psp::NumFormat::none ? 1 : f.weight_count) +
+                                      "): the strongest are kept and renormalised"});
+    }
     return changed;
   }
 
@@ -428,12 +434,24 @@ class Lowerer {
                                             const psp::VertexFormat& f, const std::string& where, bool incoming) {
     std::array<float, 8> out{};
     const std::size_t slots = f.weight == psp::NumFormat::none ? 1 : f.weight_count;
-    float sum = 0;
+    std::vector<std::pair<int, float>> by_bone;  // in first-met order, repeated joints summed
     for (std::size_t k = 0; k < p.influences; ++k) {
       const float w = p.weights[v * p.influences + k];
       if (w <= 0) continue;
       const std::uint16_t j = p.joints[v * p.influences + k];
       const int bone = incoming ? bones_[j] : int{j};
+      auto it = std::find_if(by_bone.begin(), by_bone.end(), [&](const auto& b) { return b.first == bone; });
+      if (it == by_bone.end()) by_bone.emplace_back(bone, w);
+      else it->second += w;
+    }
+    // More bones than the VTYPE stores weights for: the strongest ones, renormalised below.
+    if (by_bone.size() > slots) {
+      std::stable_sort(by_bone.begin(), by_bone.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+      by_bone.resize(slots);
+      ++limited_;
+    }
+    float sum = 0;
+    for (const auto& [bone, w] : by_bone) {
       std::size_t s = 0;
       while (s < slots && !(palette[s] && int{*palette[s]} == bone)) ++s;
       if (s == slots) {
@@ -506,6 +524,7 @@ class Lowerer {
   const Scene& in_;
   const Scene& base_;
   std::vector<LowerWarning>& warnings_;
+  std::size_t limited_ = 0;       // vertices of the current group whose weights were cut to the VTYPE's
   const Skin* iskin_ = nullptr;  // the incoming meshes' skin
   std::vector<int> bones_;        // its joint -> base bone
   std::vector<int> meshes_;  // base mesh -> incoming mesh
