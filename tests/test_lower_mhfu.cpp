@@ -348,6 +348,54 @@ TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
   EXPECT_GE(edited, 1u);
 }
 
+// A primitive's triangles as position triples, each rotated to start at its smallest corner, sorted:
+// the same drawn surface whatever the vertex order, strip structure or triangle order.
+std::vector<std::array<float, 9>> surface(const scene::Primitive& p) {
+  std::vector<std::array<float, 9>> out;
+  const std::vector<std::uint32_t> t = scene::drawn_triangles(p);
+  for (std::size_t i = 0; i + 2 < t.size(); i += 3) {
+    std::array<std::array<float, 3>, 3> c;
+    for (std::size_t k = 0; k < 3; ++k) c[k] = {p.positions[t[i + k]].x, p.positions[t[i + k]].y, p.positions[t[i + k]].z};
+    const std::size_t first = static_cast<std::size_t>(std::min_element(c.begin(), c.end()) - c.begin());
+    std::array<float, 9> tri;
+    for (std::size_t k = 0; k < 3; ++k) std::copy(c[(first + k) % 3].begin(), c[(first + k) % 3].end(), tri.begin() + static_cast<std::ptrdiff_t>(3 * k));
+    out.push_back(tri);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A triangle removed and one corner's triangle flipped: the group's block is re-stripped and draws
+// exactly the incoming triangles; other groups keep their bytes.
+TEST(LowerMhfu, ChangedTopologyRestripsTheGroup) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : models(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    as_exported(scene);
+    scene::Primitive& p = scene.meshes[0].primitives[0];
+    ASSERT_GE(p.indices.size(), 6u);
+    p.indices.resize(p.indices.size() - 3);
+    std::swap(p.indices[1], p.indices[2]);
+    Result<Bytes> out = lower_write(scene, s);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    Result<Document> back = read_document(*out);
+    ASSERT_TRUE(back.ok());
+    Result<Bytes> again = write_document(*back);
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(*again == *out);
+    Sample edited{s.path, *out, std::move(*back), s.skeleton, s.bank};
+    const Scene lifted = lift_ok(edited);
+    EXPECT_EQ(surface(lifted.meshes[0].primitives[0]), surface(p));
+    for (std::size_t k = 1; k < scene.meshes[0].primitives.size(); ++k) {
+      EXPECT_EQ(lifted.meshes[0].primitives[k].positions, lift_ok(s).meshes[0].primitives[k].positions);
+    }
+    std::vector<FieldDifference> fields;
+    diff_documents(s.doc, edited.doc, fields);
+    for (const FieldDifference& f : fields) EXPECT_NE(f.field.find("blocks[0]"), std::string::npos) << f.field;
+  }
+}
+
 // MHFU stores no joint or material names: a renamed one changes no byte, and matching says it fell
 // back to order.
 TEST(LowerMhfu, RenamesChangeNothingStored) {
@@ -391,7 +439,7 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
     e.meshes[0].primitives[0].uvs.at(0).pop_back();
     expect_error(e, ErrorCode::bad_value, "uvs");
     e = base;
-    e.meshes[0].primitives[0].indices.resize(3);
+    e.meshes[0].primitives[0].indices = {0, 0, 0};  // draws nothing: a group cannot be removed
     expect_error(e, ErrorCode::unsupported, "primitives[0]");
     e = base;
     e.meshes[0].primitives.pop_back();

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include <meshoptimizer.h>
+
 #include "model/textures.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -349,8 +351,8 @@ class Lowerer {
 
     std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
     if (!match) {
-      return unsupported(where, "the primitive's triangles differ from group " + std::to_string(g) +
-                                    "'s: changing the topology of an MHFU group is not supported");
+      if (auto e = rebuild_group(pmo, mesh, g, palette, bp, ip, *stored, *draw, where)) return *e;
+      return true;
     }
 
     bool changed = false;
@@ -426,6 +428,139 @@ class Lowerer {
                                       "): the strongest are kept and renormalised"});
     }
     return changed;
+  }
+
+  // One incoming vertex in the block's VTYPE: the stored bytes of a base vertex with the same values
+  // when there is one, else every component encoded afresh.
+  Result<Bytes> encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& bp,
+                                  const Primitive& ip, std::uint32_t i, const std::vector<psp::Vertex>& stored,
+                                  const psp::VertexFormat& f, const MhfuBlock& block, const std::string& where) {
+    const std::size_t stride = f.layout().size;
+    for (std::uint32_t v = 0; v < bp.vertex_count() && v < stored.size(); ++v) {
+      if (same_vertex(bp, v, ip, i) && (bp.influences == 0) == (ip.influences == 0)) {
+        return Bytes(block.vertices.begin() + static_cast<std::ptrdiff_t>(v * stride), block.vertices.begin() + static_cast<std::ptrdiff_t>((v + 1) * stride));
+      }
+    }
+    psp::Vertex vx;
+    const std::string at = "vertex " + std::to_string(i);
+    const Vec3& p = ip.positions[i];
+    const float pc[3] = {p.x, p.y, p.z};
+    for (std::size_t c = 0; c < 3; ++c) {
+      const auto e = encode_signed(f.position, f.position == psp::NumFormat::f32 ? pc[c] : pc[c] / pmo.scale[c]);
+      if (!e) return unsupported(where + ".positions", at + " lies outside the PMO's scale times the stored element range");
+      vx.position[c] = *e;
+    }
+    if (f.normal != psp::NumFormat::none) {
+      const Vec3 n = ip.normals.empty() ? Vec3{0, 1, 0} : normalize(ip.normals[i]);
+      const float nc[3] = {n.x, n.y, n.z};
+      for (std::size_t c = 0; c < 3; ++c) vx.normal[c] = encode_normal(f.normal, nc[c]);
+    }
+    if (f.texcoord != psp::NumFormat::none) {
+      const Vec2 uv = ip.uvs.empty() ? Vec2{} : ip.uvs[0][i];
+      const float uc[2] = {uv.x, uv.y};
+      for (std::size_t c = 0; c < 2; ++c) {
+        const auto e = mesh.uv_scale[c] == 0.0f || !finite(uc[c]) ? std::nullopt : encode_unsigned(f.texcoord, uc[c] / mesh.uv_scale[c]);
+        if (!e) return unsupported(where + ".uvs[0]", at + "'s UV is outside what the block's unsigned UVs times the mesh's UV scale can hold");
+        vx.texcoord[c] = *e;
+      }
+    }
+    if (f.color != psp::ColorFormat::none) vx.color = encode_vertex_colour(f.color, ip.colors.empty() ? Vec4{1, 1, 1, 1} : ip.colors[i]);
+    if (f.weight != psp::NumFormat::none && ip.influences > 0 && bp.influences > 0) {
+      Result<std::array<float, 8>> w = slot_weights(ip, i, palette, f, where, true);
+      if (!w) return w.error();
+      const auto e = encode_weights(f.weight, f.weight_count, *w);
+      std::copy(e.begin(), e.end(), vx.weights.begin());
+    } else if (ip.influences > 0 && bp.influences > 0) {
+      Result<std::array<float, 8>> w = slot_weights(ip, i, palette, f, where, true);  // checks the one bone
+      if (!w) return w.error();
+    }
+    return psp::encode_vertices(f, std::span<const psp::Vertex>(&vx, 1));
+  }
+
+  // A group whose triangles changed: its block's vertices (the ones the triangles use, in incoming
+  // order), indices and PRIM commands rebuilt from meshoptimizer strips, one GE strip per strip (the
+  // game's own converter draws strips, many of them three long). The commands before the first PRIM
+  // and after the last stay as stored; u8 indices widen to u16 past 256 vertices.
+  std::optional<Error> rebuild_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
+                                     const Primitive& ip, const std::vector<psp::Vertex>& stored, const MhfuDrawList& draw,
+                                     const std::string& where) {
+    MhfuBlock& block = pmo.blocks[pmo.groups[g].block];
+    for (std::size_t other = 0; other < pmo.groups.size(); ++other) {
+      if (other != g && pmo.groups[other].block == pmo.groups[g].block) {
+        return unsupported(where, "block " + std::to_string(pmo.groups[g].block) + " is drawn by groups " + std::to_string(g) + " and " +
+                                      std::to_string(other) + ": its topology cannot change for one of them");
+      }
+    }
+    std::vector<std::uint32_t> triangles = drawn_triangles(ip);
+    if (triangles.empty()) return unsupported(where, "the primitive draws no triangle: removing an MHFU group is not supported");
+    // Vertices the triangles use, renumbered in incoming order.
+    std::vector<std::uint32_t> slot(ip.vertex_count(), kUnmatched);
+    for (std::uint32_t i : triangles) slot[i] = 0;
+    std::vector<std::uint32_t> used;
+    for (std::uint32_t i = 0; i < slot.size(); ++i) {
+      if (slot[i] == 0) slot[i] = static_cast<std::uint32_t>(used.size()), used.push_back(i);
+    }
+    psp::VertexFormat f = draw.format;
+    if (f.index == psp::NumFormat::i8 && used.size() > 256) f.index = psp::NumFormat::i16;
+    if (f.index != psp::NumFormat::none && used.size() > 65536) {
+      return unsupported(where, "the primitive uses " + std::to_string(used.size()) + " vertices: a GE block's u16 indices reach 65536");
+    }
+    // FFACE bit 0 flips every triangle the block draws: store them flipped so they draw as given.
+    for (std::size_t t = 0; t < triangles.size(); t += 3) {
+      for (std::size_t k = 0; k < 3; ++k) triangles[t + k] = slot[triangles[t + k]];
+      if (draw.flip) std::swap(triangles[t + 1], triangles[t + 2]);
+    }
+    std::vector<unsigned> strip(meshopt_stripifyBound(triangles.size()));
+    const unsigned restart = ~0u;
+    strip.resize(meshopt_stripify(strip.data(), triangles.data(), triangles.size(), used.size(), restart));
+
+    Bytes vertices;
+    for (std::uint32_t i : used) {
+      Result<Bytes> b = encode_new_vertex(pmo, mesh, palette, bp, ip, i, stored, draw.format, block, where);
+      if (!b) return b.error();
+      vertices.insert(vertices.end(), b->begin(), b->end());
+    }
+    std::vector<psp::GeCommand> prims;
+    Bytes indices, unindexed;
+    const std::size_t stride = draw.format.layout().size;
+    for (std::size_t start = 0; start < strip.size();) {
+      std::size_t end = start;
+      while (end < strip.size() && strip[end] != restart) ++end;
+      const std::size_t count = end - start;
+      if (count > 0xFFFF) return unsupported(where, "a strip of " + std::to_string(count) + " indices is past a GE PRIM's 65535");
+      if (count >= 3) {
+        prims.push_back(psp::GeCommand::make(psp::ge::kPrim, std::uint32_t{psp::ge::kPrimStrip} << 16 | static_cast<std::uint32_t>(count)));
+        for (std::size_t k = start; k < end; ++k) {
+          const std::uint32_t v = strip[k];
+          if (f.index == psp::NumFormat::none) {
+            unindexed.insert(unindexed.end(), vertices.begin() + static_cast<std::ptrdiff_t>(v * stride),
+                             vertices.begin() + static_cast<std::ptrdiff_t>((v + 1) * stride));
+          } else {
+            for (std::size_t b = 0; b < psp::element_size(f.index); ++b) indices.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
+          }
+        }
+      }
+      start = end + 1;
+    }
+    std::vector<psp::GeCommand> commands;
+    bool placed = false;
+    for (const psp::GeCommand& c : block.commands) {
+      if (c.op() == psp::ge::kVtype && f.index != draw.format.index) {
+        commands.push_back(psp::GeCommand::make(psp::ge::kVtype, f.vtype()));
+      } else if (c.op() == psp::ge::kPrim) {
+        if (!placed) commands.insert(commands.end(), prims.begin(), prims.end());
+        placed = true;
+      } else {
+        commands.push_back(c);
+      }
+    }
+    block.commands = std::move(commands);
+    block.vertices = f.index == psp::NumFormat::none ? std::move(unindexed) : std::move(vertices);
+    block.indices = std::move(indices);
+    if (Result<MhfuDrawList> check = decode_mhfu_block(block); !check) {
+      return Error{check.error().code, 0, where, "the rebuilt block does not decode: " + check.error().message};
+    }
+    return std::nullopt;
   }
 
   // A vertex's weights per palette slot, summing to 1. Incoming joints are skin joints (mapped to
