@@ -176,6 +176,52 @@ TEST(LowerJ3d, WithoutExtrasByName) {
 
 float distance(scene::Vec3 a, scene::Vec3 b) { return scene::length(a - b); }
 
+// What Blender does to an unedited mesh: vertices reordered and split, triangles starting at another
+// corner. The same bytes come back (match_vertices finds each base vertex).
+TEST(LowerJ3d, ReorderedAndSplitVerticesGiveTheSameBytes) {
+  LOAD_OR_SKIP(b, "ww_cl.bdl");
+  scene::Scene s = b.scene;
+  for (auto& mesh : s.meshes) {
+    scene::Primitive& p = mesh.primitives[0];
+    const std::size_t n = p.vertex_count();
+    const auto old = p;
+    // Reverse the vertices, then split: every triangle's last corner gets a copy of its own.
+    std::vector<std::uint32_t> at(n);
+    for (std::size_t v = 0; v < n; ++v) at[v] = static_cast<std::uint32_t>(n - 1 - v);
+    const auto copy_vertex = [&](scene::Primitive& to, std::uint32_t from) {
+      to.positions.push_back(old.positions[from]);
+      if (!old.normals.empty()) to.normals.push_back(old.normals[from]);
+      if (!old.colors.empty()) to.colors.push_back(old.colors[from]);
+      for (std::size_t u = 0; u < old.uvs.size(); ++u) to.uvs[u].push_back(old.uvs[u][from]);
+      for (std::uint32_t k = 0; k < old.influences; ++k) {
+        to.joints.push_back(old.joints[from * old.influences + k]);
+        to.weights.push_back(old.weights[from * old.influences + k]);
+      }
+    };
+    scene::Primitive q = old;
+    q.positions.clear();
+    q.normals.clear();
+    q.colors.clear();
+    for (auto& u : q.uvs) u.clear();
+    q.joints.clear();
+    q.weights.clear();
+    q.indices.clear();
+    for (std::size_t v = 0; v < n; ++v) copy_vertex(q, at[v]);
+    const auto tri = scene::drawn_triangles(old);
+    for (std::size_t t = 0; t + 2 < tri.size(); t += 3) {
+      const auto split = static_cast<std::uint32_t>(q.vertex_count());
+      copy_vertex(q, tri[t + 2]);
+      q.indices.insert(q.indices.end(), {at[tri[t + 1]], split, at[tri[t]]});  // rotated: b, c, a
+    }
+    p = std::move(q);
+  }
+  auto lowered = scene::lower(s, b.doc);
+  ASSERT_TRUE(lowered.ok()) << lowered.error().describe();
+  auto out = write_document(lowered->document);
+  ASSERT_TRUE(out.ok());
+  EXPECT_TRUE(*out == b.bytes);
+}
+
 // Moved positions, normals, UVs and a colour on one shape of a small model with s16 positions
 // (6 fractional bits), s16 normals and UVs and RGBA8 colours: the re-lifted shape shows the edit
 // within the format's quantisation; every other shape and every section but VTX1, SHP1 and INF1's
