@@ -566,6 +566,18 @@ TEST(LowerJ3d, HostileScenes) {
     s.skins[0].joints.push_back(s.add_node(extra));
     fails(s, "joints cannot be added");
   }
+  {  // reparenting is said in a warning, not carried
+    scene::Scene s = b.scene;
+    const int moved = s.skins[0].joints[3];
+    auto& siblings = s.nodes[static_cast<std::size_t>(s.nodes[static_cast<std::size_t>(moved)].parent)].children;
+    siblings.erase(std::find(siblings.begin(), siblings.end(), moved));
+    s.nodes[static_cast<std::size_t>(moved)].parent = -1;
+    auto r = scene::lower(s, b.doc);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_FALSE(r->warnings.empty());
+    EXPECT_NE(r->warnings[0].message.find("hierarchy was kept"), std::string::npos);
+    EXPECT_TRUE(*write_document(r->document) == b.bytes);
+  }
   {
     scene::Scene s = b.scene;
     s.nodes[static_cast<std::size_t>(s.skins[0].joints[1])].local.translation.x = std::numeric_limits<float>::infinity();

@@ -234,6 +234,22 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     joint_of_node[static_cast<std::size_t>(candidates[i])] = joints.base_of[i];
   }
   if (joints.by_order) result.warnings.push_back({"skins", "joints without remodel extras or a base joint's name were matched to JNT1 by order"});
+  // INF1 keeps the base's hierarchy: a joint under another parent joint is said, not carried.
+  const auto parent_joint = [](const Scene& sc, int node, const std::vector<int>& joint_of) {
+    for (int k = sc.nodes[static_cast<std::size_t>(node)].parent; k >= 0; k = sc.nodes[static_cast<std::size_t>(k)].parent) {
+      if (joint_of[static_cast<std::size_t>(k)] >= 0) return joint_of[static_cast<std::size_t>(k)];
+    }
+    return -1;
+  };
+  std::vector<int> base_joint_of(base_scene.nodes.size(), -1);
+  for (std::size_t j = 0; j < base_skin.joints.size(); ++j) base_joint_of[static_cast<std::size_t>(base_skin.joints[j])] = static_cast<int>(j);
+  for (std::size_t j = 0; j < node_of_joint.size(); ++j) {
+    if (node_of_joint[j] < 0) continue;
+    if (parent_joint(scene, node_of_joint[j], joint_of_node) != parent_joint(base_scene, base_skin.joints[j], base_joint_of)) {
+      result.warnings.push_back({"nodes[" + std::to_string(node_of_joint[j]) + "]", "has another parent joint than JNT1 joint " + std::to_string(j) +
+                                                                                     " has in INF1; the hierarchy was kept from the base"});
+    }
+  }
   if (auto e = lower_joints(scene, base_scene, base_skin.joints, node_of_joint, base, out)) return *e;
 
   // Materials: names (MAT3 and, in a BDL, MDL3's copy); other material values are the base's.
