@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <limits>
+
 #include <utility>
 
 #include "model/document.hpp"
@@ -173,6 +176,32 @@ TEST(PspVertex, EverySampleSectionRoundTrips) {
     }
   }
   EXPECT_GT(sections, 500u);
+}
+
+TEST(PspVertex, StoredIsTheInverseOfTheValueWithinRange) {
+  using psp::NumFormat;
+  for (std::uint32_t v = 0; v < 0x10000; v += 7) {
+    EXPECT_EQ(psp::signed_stored(NumFormat::i16, psp::signed_value(NumFormat::i16, v)), v);
+    EXPECT_EQ(psp::unsigned_stored(NumFormat::i16, psp::unsigned_value(NumFormat::i16, v)), v);
+  }
+  for (std::uint32_t v = 0; v < 0x100; ++v) {
+    EXPECT_EQ(psp::signed_stored(NumFormat::i8, psp::signed_value(NumFormat::i8, v)), v);
+    EXPECT_EQ(psp::unsigned_stored(NumFormat::i8, psp::unsigned_value(NumFormat::i8, v)), v);
+  }
+  EXPECT_EQ(psp::signed_stored(NumFormat::i8, 1.0f), std::nullopt);  // 128/128 is past s8
+  EXPECT_EQ(psp::unsigned_stored(NumFormat::i8, -0.01f), std::nullopt);
+  EXPECT_EQ(psp::signed_stored(NumFormat::i16, std::numeric_limits<float>::quiet_NaN()), std::nullopt);
+  EXPECT_EQ(psp::signed_stored(NumFormat::f32, 0.3f), std::bit_cast<std::uint32_t>(0.3f));
+}
+
+TEST(PspVertex, StoredWeightsSumExactlyToOne) {
+  using psp::NumFormat;
+  const std::array<std::uint32_t, 8> thirds = psp::stored_weights(NumFormat::i8, 3, {1, 1, 1});
+  EXPECT_EQ(thirds, (std::array<std::uint32_t, 8>{43, 43, 42}));  // 42.67 each: the two first slots take the rest
+  const std::array<std::uint32_t, 8> q = psp::stored_weights(NumFormat::i16, 2, {0.75f, 0.25f});
+  EXPECT_EQ(q[0] + q[1], 32768u);
+  EXPECT_EQ(q[0], 24576u);
+  EXPECT_EQ(psp::stored_weights(NumFormat::i8, 2, {0, 0}), (std::array<std::uint32_t, 8>{}));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -121,6 +122,78 @@ float signed_value(NumFormat f, std::uint32_t stored) {
   return 0.0f;
 }
 
+std::optional<std::uint32_t> signed_stored(NumFormat f, float x) {
+  switch (f) {
+    case NumFormat::i8: {
+      const float r = std::round(x * 128.0f);
+      if (!(r >= -128.0f && r <= 127.0f)) return std::nullopt;
+      return static_cast<std::uint32_t>(static_cast<std::int32_t>(r)) & 0xFFu;
+    }
+    case NumFormat::i16: {
+      const float r = std::round(x * 32768.0f);
+      if (!(r >= -32768.0f && r <= 32767.0f)) return std::nullopt;
+      return static_cast<std::uint32_t>(static_cast<std::int32_t>(r)) & 0xFFFFu;
+    }
+    case NumFormat::f32:
+      if (!std::isfinite(x)) return std::nullopt;
+      return std::bit_cast<std::uint32_t>(x);
+    case NumFormat::none: break;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> unsigned_stored(NumFormat f, float x) {
+  switch (f) {
+    case NumFormat::i8: {
+      const float r = std::round(x * 128.0f);
+      if (!(r >= 0.0f && r <= 255.0f)) return std::nullopt;
+      return static_cast<std::uint32_t>(r);
+    }
+    case NumFormat::i16: {
+      const float r = std::round(x * 32768.0f);
+      if (!(r >= 0.0f && r <= 65535.0f)) return std::nullopt;
+      return static_cast<std::uint32_t>(r);
+    }
+    case NumFormat::f32:
+      if (!std::isfinite(x)) return std::nullopt;
+      return std::bit_cast<std::uint32_t>(x);
+    case NumFormat::none: break;
+  }
+  return std::nullopt;
+}
+
+std::array<std::uint32_t, 8> stored_weights(NumFormat f, std::size_t n, const std::array<float, 8>& w) {
+  std::array<std::uint32_t, 8> out{};
+  n = std::min<std::size_t>(n, 8);
+  float sum = 0;
+  for (std::size_t k = 0; k < n; ++k) sum += w[k];
+  if (!(sum > 0.0f)) return out;
+  if (f == NumFormat::f32) {
+    for (std::size_t k = 0; k < n; ++k) out[k] = std::bit_cast<std::uint32_t>(w[k] / sum);
+    return out;
+  }
+  const std::uint32_t total = f == NumFormat::i8 ? 128 : 32768;
+  // Largest remainder: the floors first, then one unit each to the largest fractions (lower slot on a tie).
+  std::array<float, 8> fraction{};
+  std::uint32_t given = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const float exact = w[k] / sum * static_cast<float>(total);
+    out[k] = static_cast<std::uint32_t>(std::floor(exact));
+    fraction[k] = exact - std::floor(exact);
+    given += out[k];
+  }
+  while (given < total) {
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < n; ++k) {
+      if (fraction[k] > fraction[best]) best = k;
+    }
+    ++out[best];
+    fraction[best] = -1.0f;
+    ++given;
+  }
+  return out;
+}
+
 Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::span<const std::uint8_t> bytes,
                                             std::size_t count) {
   const VertexLayout l = format.layout();
@@ -149,21 +222,22 @@ Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::spa
   return out;
 }
 
-std::vector<std::uint8_t> encode_vertices(const VertexFormat& format, std::span<const Vertex> vertices) {
+void encode_vertex(const VertexFormat& format, const Vertex& s, std::uint8_t* v) {
   const VertexLayout l = format.layout();
   const std::size_t ws = element_size(format.weight), ts = element_size(format.texcoord),
                     cs = color_size(format.color), ns = element_size(format.normal),
                     ps = element_size(format.position);
+  for (std::size_t k = 0; k < format.weight_count; ++k) store(v + l.weights + k * ws, ws, s.weights[k]);
+  for (std::size_t k = 0; k < 2 && ts; ++k) store(v + l.texcoord + k * ts, ts, s.texcoord[k]);
+  if (cs) store(v + l.color, cs, s.color);
+  for (std::size_t k = 0; k < 3 && ns; ++k) store(v + l.normal + k * ns, ns, s.normal[k]);
+  for (std::size_t k = 0; k < 3 && ps; ++k) store(v + l.position + k * ps, ps, s.position[k]);
+}
+
+std::vector<std::uint8_t> encode_vertices(const VertexFormat& format, std::span<const Vertex> vertices) {
+  const VertexLayout l = format.layout();
   std::vector<std::uint8_t> out(vertices.size() * l.size, kVertexPadding);
-  for (std::size_t i = 0; i < vertices.size(); ++i) {
-    std::uint8_t* v = out.data() + i * l.size;
-    const Vertex& s = vertices[i];
-    for (std::size_t k = 0; k < format.weight_count; ++k) store(v + l.weights + k * ws, ws, s.weights[k]);
-    for (std::size_t k = 0; k < 2 && ts; ++k) store(v + l.texcoord + k * ts, ts, s.texcoord[k]);
-    if (cs) store(v + l.color, cs, s.color);
-    for (std::size_t k = 0; k < 3 && ns; ++k) store(v + l.normal + k * ns, ns, s.normal[k]);
-    for (std::size_t k = 0; k < 3 && ps; ++k) store(v + l.position + k * ps, ps, s.position[k]);
-  }
+  for (std::size_t i = 0; i < vertices.size(); ++i) encode_vertex(format, vertices[i], out.data() + i * l.size);
   return out;
 }
 

@@ -50,6 +50,7 @@ struct Vertex {
   std::uint32_t color = 0;
   std::array<std::uint32_t, 3> normal{};    // two's complement at the stored width
   std::array<std::uint32_t, 3> position{};  // two's complement at the stored width
+  bool operator==(const Vertex&) const = default;
 };
 
 inline constexpr std::uint8_t kVertexPadding = 0xAB;  // what Sony's converter leaves between components
@@ -61,6 +62,14 @@ std::size_t color_size(ColorFormat f);
 // signed /128 or /32768 for normals and positions; f32 is its own bits.
 float unsigned_value(NumFormat f, std::uint32_t stored);
 float signed_value(NumFormat f, std::uint32_t stored);
+// The inverse of signed_value / unsigned_value: the stored integer nearest `x` (f32: its bits);
+// nullopt outside the format's range or not finite.
+std::optional<std::uint32_t> signed_stored(NumFormat f, float x);
+std::optional<std::uint32_t> unsigned_stored(NumFormat f, float x);
+// The first n weights of `w` (any positive total) as stored: u8 and u16 split 128 or 32768 by largest
+// remainder (lower slot on a tie), so the stored total is exact as the game's converter leaves it;
+// f32 normalised to 1.
+std::array<std::uint32_t, 8> stored_weights(NumFormat f, std::size_t n, const std::array<float, 8>& w);
 // The GE colour format of a vertex colour (VTYPE 4-7 are modes 0-3), none when the vertex has no
 // colour; a vertex colour decodes with psp::decode_colour like every other GE colour.
 inline std::optional<PspColour> colour_format(ColorFormat f) {
@@ -71,6 +80,9 @@ inline std::optional<PspColour> colour_format(ColorFormat f) {
 // Decodes `count` vertices from `bytes` (at least count * layout().size long).
 Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::span<const std::uint8_t> bytes,
                                             std::size_t count);
+// Stores one vertex's components at `out` (layout().size bytes), leaving the bytes between them as
+// they are, so an edited vertex keeps its file's padding.
+void encode_vertex(const VertexFormat& format, const Vertex& vertex, std::uint8_t* out);
 // Encodes vertices with 0xAB in-vertex padding.
 std::vector<std::uint8_t> encode_vertices(const VertexFormat& format, std::span<const Vertex> vertices);
 

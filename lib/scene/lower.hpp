@@ -40,5 +40,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
 Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerInputs& inputs);
 Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_bwm(const Scene& scene, const Bwm& base, const LowerInputs& inputs);
+Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const LowerInputs& inputs);
+Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const LowerInputs& inputs);
 
 }  // namespace remodel::scene

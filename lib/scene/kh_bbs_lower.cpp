@@ -1,0 +1,376 @@
+// Scene -> KH BBS PMO and PMP over a base (issue 15). The base is lifted the way export lifts it and
+// each incoming value is compared with the lifted one: equal values keep their stored bytes, changed
+// ones are encoded the way the base stores them (sections: kh_bbs_lower_section.cpp; BON matrices
+// row-vector; names in their fixed-size fields; pictures through the TIM2 encoder).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "model/textures.hpp"
+#include "scene/kh_bbs_lower.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+
+namespace remodel::scene {
+
+namespace {
+
+using kh_bbs::at;
+
+std::string num(std::size_t n) { return std::to_string(n); }
+
+void warn(std::vector<LowerWarning>& warnings, std::string where, std::string message) {
+  warnings.push_back(LowerWarning{std::move(where), std::move(message)});
+}
+
+// `name` into a fixed, zero-padded field; an error when it does not fit.
+template <std::size_t N>
+std::optional<Error> store_name(const std::string& name, std::array<std::uint8_t, N>& out, const std::string& field) {
+  if (name.size() > N) {
+    return at(field, "the name \"" + name + "\" has " + num(name.size()) + " bytes but the field holds " + num(N),
+              ErrorCode::unsupported);
+  }
+  if (name.find('\0') != std::string::npos) return at(field, "the name \"" + name + "\" contains a NUL byte");
+  out.fill(0);
+  std::memcpy(out.data(), name.data(), name.size());
+  return std::nullopt;
+}
+
+std::optional<int> extras_int(const Extras& e, const char* key) {
+  if (!e.is_object() || !e.contains(key) || !e[key].is_number_integer()) return std::nullopt;
+  return e[key].get<int>();
+}
+
+// Which incoming skin joint is which BON joint: by the lift's `index` extras, else by name, else by
+// order (said in a warning). Joints cannot be added or removed: the count must stay.
+Result<std::vector<int>> match_joints(const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
+                                      const std::string& where, std::vector<LowerWarning>& warnings) {
+  const std::size_t n = ls.joints.size();
+  for (std::size_t s = 0; s < is.joints.size(); ++s) {
+    if (is.joints[s] < 0 || static_cast<std::size_t>(is.joints[s]) >= in.nodes.size()) {
+      return at(where + ".joints[" + num(s) + "]", "joint " + num(s) + " is node " + std::to_string(is.joints[s]) + ", which does not exist");
+    }
+  }
+  if (is.joints.size() != n) {
+    return at(where + ".joints", "the skin has " + num(is.joints.size()) + " joints but the base BON has " + num(n) +
+                                     ": the format's joints cannot be added or removed here", ErrorCode::unsupported);
+  }
+  auto complete = [&](const std::vector<int>& m) {
+    std::vector<bool> seen(n, false);
+    for (int b : m) {
+      if (b < 0 || seen[static_cast<std::size_t>(b)]) return false;
+      seen[static_cast<std::size_t>(b)] = true;
+    }
+    return true;
+  };
+  std::vector<int> bon_of(n, -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    const auto index = extras_int(in.nodes[static_cast<std::size_t>(is.joints[s])].extras, "index");
+    for (std::size_t b = 0; b < n && index; ++b) {
+      if (extras_int(lifted.nodes[static_cast<std::size_t>(ls.joints[b])].extras, "index") == index) bon_of[s] = static_cast<int>(b);
+    }
+  }
+  if (complete(bon_of)) return bon_of;
+  std::fill(bon_of.begin(), bon_of.end(), -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::string& name = in.nodes[static_cast<std::size_t>(is.joints[s])].name;
+    for (std::size_t b = 0; b < n; ++b) {
+      if (lifted.nodes[static_cast<std::size_t>(ls.joints[b])].name == name) bon_of[s] = static_cast<int>(b);
+    }
+  }
+  if (complete(bon_of)) return bon_of;
+  for (std::size_t s = 0; s < n; ++s) bon_of[s] = static_cast<int>(s);
+  warn(warnings, where, "joints matched to the BON by order: their names and extras did not identify every joint");
+  return bon_of;
+}
+
+// Names, parents, bind locals and inverse binds of the BON from the incoming skin's joints.
+std::optional<Error> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
+                               const std::vector<int>& bon_of, const std::string& field, const std::string& where) {
+  if (!is.inverse_bind_matrices.empty() && is.inverse_bind_matrices.size() != is.joints.size()) {
+    return at(where + ".inverse_bind_matrices", "the skin has " + num(is.joints.size()) + " joints but " +
+                                                    num(is.inverse_bind_matrices.size()) + " inverse bind matrices", ErrorCode::inconsistent);
+  }
+  std::vector<int> slot_of_node(in.nodes.size(), -1);
+  for (std::size_t s = 0; s < is.joints.size(); ++s) slot_of_node[static_cast<std::size_t>(is.joints[s])] = static_cast<int>(s);
+  for (std::size_t s = 0; s < is.joints.size(); ++s) {
+    const std::size_t b = static_cast<std::size_t>(bon_of[s]);
+    BonJoint& j = out.joints[b];
+    const std::string jf = field + ".joints[" + num(b) + "]";
+    const Node& node = in.nodes[static_cast<std::size_t>(is.joints[s])];
+    const Node& was = lifted.nodes[static_cast<std::size_t>(ls.joints[b])];
+    if (node.name != was.name) {
+      if (auto e = store_name(node.name, j.name, jf + ".name")) return e;
+    }
+    const int parent_slot = node.parent < 0 ? -1 : slot_of_node[static_cast<std::size_t>(node.parent)];
+    const int parent = parent_slot < 0 ? -1 : bon_of[static_cast<std::size_t>(parent_slot)];
+    if (parent != (j.parent == 0xFFFF ? -1 : static_cast<int>(j.parent))) {
+      return at(where + ".joints[" + num(s) + "]", "joint \"" + node.name + "\" has another parent than in the base BON: "
+                                                   "the hierarchy cannot be changed", ErrorCode::unsupported);
+    }
+    for (float f : trs_matrix(node.local).m) {
+      if (!std::isfinite(f)) return at(where + ".joints[" + num(s) + "]", "joint \"" + node.name + "\" has a non-finite transform");
+    }
+    if (!(node.local == was.local)) j.local = trs_matrix(node.local).m;
+    if (!is.inverse_bind_matrices.empty() && !(is.inverse_bind_matrices[s] == ls.inverse_bind_matrices[b])) {
+      for (float f : is.inverse_bind_matrices[s].m) {
+        if (!std::isfinite(f)) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite inverse bind matrix");
+      }
+      j.inverse_bind = is.inverse_bind_matrices[s].m;
+    }
+  }
+  return std::nullopt;
+}
+
+// The incoming node that draws a mesh named `name` (the lift's), else the only one drawing a mesh.
+int find_mesh_node(const Scene& in, const std::string& name) {
+  int only = -1, count = 0;
+  for (std::size_t i = 0; i < in.nodes.size(); ++i) {
+    const Node& n = in.nodes[i];
+    if (n.mesh < 0 || static_cast<std::size_t>(n.mesh) >= in.meshes.size()) continue;
+    if (in.meshes[static_cast<std::size_t>(n.mesh)].name == name) return static_cast<int>(i);
+    only = static_cast<int>(i);
+    ++count;
+  }
+  return count == 1 ? only : -1;
+}
+
+struct ModelEdit {
+  const Scene& lifted;
+  int lifted_node;  // the node drawing the base PMO's mesh
+  const Scene& in;
+  int node;         // the incoming node drawing it
+  std::string field;
+};
+
+// One PMO: its BON from the incoming skin, and its sections from the incoming primitives.
+std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vector<LowerWarning>& warnings) {
+  const Node& ln = m.lifted.nodes[static_cast<std::size_t>(m.lifted_node)];
+  const Node& node = m.in.nodes[static_cast<std::size_t>(m.node)];
+  const std::string where = "meshes[" + std::to_string(node.mesh) + "]";
+  std::vector<int> bon_of;
+  if (base.skeleton) {
+    if (node.skin < 0 || static_cast<std::size_t>(node.skin) >= m.in.skins.size()) {
+      return at("nodes[" + std::to_string(m.node) + "].skin", "the base PMO has a skeleton but the node drawing it has no skin",
+                ErrorCode::unsupported);
+    }
+    const Skin& ls = m.lifted.skins[static_cast<std::size_t>(ln.skin)];
+    const Skin& is = m.in.skins[static_cast<std::size_t>(node.skin)];
+    const std::string sw = "skins[" + std::to_string(node.skin) + "]";
+    auto matched = match_joints(m.lifted, ls, m.in, is, sw, warnings);
+    if (!matched) return matched.error();
+    bon_of = std::move(*matched);
+    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw)) return e;
+  }
+
+  const Mesh& lm = m.lifted.meshes[static_cast<std::size_t>(ln.mesh)];
+  const Mesh& im = m.in.meshes[static_cast<std::size_t>(node.mesh)];
+  for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+    if (auto e = kh_bbs::check_primitive(im.primitives[p], where + ".primitives[" + num(p) + "]")) return e;
+    for (std::size_t k = 0; k < im.primitives[p].joints.size() && base.skeleton; ++k) {
+      if (im.primitives[p].joints[k] >= bon_of.size()) {
+        return at(where + ".primitives[" + num(p) + "].joints", "joint " + std::to_string(im.primitives[p].joints[k]) +
+                                                                   " is past the skin's " + num(bon_of.size()) + " joints");
+      }
+    }
+  }
+  // Incoming primitive for each base section: by the lift's list/section extras, else by order.
+  std::vector<int> incoming_of(lm.primitives.size(), -1);
+  bool any_extras = false;
+  for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+    const auto list = extras_int(im.primitives[p].extras, "list"), section = extras_int(im.primitives[p].extras, "section");
+    if (!list || !section) continue;
+    any_extras = true;
+    for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+      if (extras_int(lm.primitives[b].extras, "list") == list && extras_int(lm.primitives[b].extras, "section") == section) {
+        if (incoming_of[b] >= 0) {
+          return at(where + ".primitives[" + num(p) + "].extras", "two primitives claim section " + std::to_string(*section) +
+                                                                  " of mesh" + std::to_string(*list), ErrorCode::inconsistent);
+        }
+        incoming_of[b] = static_cast<int>(p);
+      }
+    }
+  }
+  if (!any_extras) {
+    if (im.primitives.size() != lm.primitives.size()) {
+      return at(where + ".primitives", "the mesh has " + num(im.primitives.size()) + " primitives, the base " +
+                                           num(lm.primitives.size()) + " sections, and no extras say which is which",
+                ErrorCode::unsupported);
+    }
+    for (std::size_t b = 0; b < lm.primitives.size(); ++b) incoming_of[b] = static_cast<int>(b);
+    if (!lm.primitives.empty()) warn(warnings, where, "primitives matched to the PMO sections by order: they carry no section extras");
+  }
+  for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+    const int list = *extras_int(lm.primitives[b].extras, "list");
+    const std::size_t section = static_cast<std::size_t>(*extras_int(lm.primitives[b].extras, "section"));
+    const PmoMeshList& bl = list == 0 ? *base.mesh0 : *base.mesh1;
+    PmoMeshList& ol = list == 0 ? *out.mesh0 : *out.mesh1;
+    const std::string field = m.field + ".mesh" + std::to_string(list) + ".sections[" + num(section) + "]";
+    if (incoming_of[b] < 0) {
+      return at(field, "no incoming primitive stands for this section: removing sections is not supported yet", ErrorCode::unsupported);
+    }
+    const std::size_t p = static_cast<std::size_t>(incoming_of[b]);
+    const kh_bbs::SectionEdit edit{bl.sections[section], lm.primitives[b], im.primitives[p], base.scale,
+                                   base.skeleton ? &bon_of : nullptr, where + ".primitives[" + num(p) + "]", field};
+    auto done = kh_bbs::lower_section_in_place(edit, ol.sections[section]);
+    if (!done) return done.error();
+    if (!*done) {
+      return at(edit.where, "the primitive's triangles or joints differ from its section's: re-stripping is not supported yet",
+                ErrorCode::unsupported);
+    }
+  }
+  if (any_extras) {
+    for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+      if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(p)) == incoming_of.end()) {
+        return at(where + ".primitives[" + num(p) + "]", "the primitive stands for no base section: adding sections is not supported yet",
+                  ErrorCode::unsupported);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Replaced pictures through the TIM2 encoder, and renamed textures into the texture info naming them.
+std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, const Scene& lifted, const Scene& in,
+                                    std::vector<LowerWarning>& warnings) {
+  std::vector<int> incoming_of(lifted.textures.size(), -1);
+  for (std::size_t t = 0; t < in.textures.size(); ++t) {
+    const auto tim2 = extras_int(in.textures[t].extras, "tim2"), picture = extras_int(in.textures[t].extras, "picture");
+    for (std::size_t b = 0; b < lifted.textures.size(); ++b) {
+      const bool same = tim2 ? extras_int(lifted.textures[b].extras, "tim2") == tim2 && extras_int(lifted.textures[b].extras, "picture") == picture
+                             : lifted.textures[b].name == in.textures[t].name;
+      if (same && incoming_of[b] < 0) incoming_of[b] = static_cast<int>(t);
+    }
+  }
+  if (std::count(incoming_of.begin(), incoming_of.end(), -1) != 0 && in.textures.size() == lifted.textures.size()) {
+    for (std::size_t b = 0; b < lifted.textures.size(); ++b) incoming_of[b] = static_cast<int>(b);
+    if (!lifted.textures.empty()) warn(warnings, "textures", "textures matched to the TIM2 pictures by order: names and extras did not identify them all");
+  }
+  for (std::size_t b = 0; b < lifted.textures.size(); ++b) {
+    if (incoming_of[b] < 0) {
+      warn(warnings, "textures", "no incoming texture stands for \"" + lifted.textures[b].name + "\": its picture is kept");
+      continue;
+    }
+    const Texture& t = in.textures[static_cast<std::size_t>(incoming_of[b])];
+    const Texture& was = lifted.textures[b];
+    const std::string where = "textures[" + std::to_string(incoming_of[b]) + "]";
+    if (!(t.image == was.image)) {
+      if (t.image.rgba.size() != std::size_t{t.image.width} * t.image.height * 4) {
+        return at(where + ".image", "the image's pixels do not fill its " + num(t.image.width) + "x" + num(t.image.height) + " size",
+                  ErrorCode::inconsistent);
+      }
+      if (auto e = replace_texture(doc, b, t.image)) {
+        Error err = *e;
+        err.field = where + ".image" + (err.field.empty() ? "" : " (" + err.field + ")");
+        return err;
+      }
+    }
+    if (t.name != was.name) {
+      const int tim2 = extras_int(was.extras, "tim2").value_or(-1);
+      auto info = std::find_if(infos.begin(), infos.end(), [&](const PmoTextureInfo& i) { return i.tim2 && *i.tim2 == tim2; });
+      if (info == infos.end() || extras_int(was.extras, "picture").value_or(0) != 0) {
+        warn(warnings, where, "the file stores no name for \"" + was.name + "\" (no texture info names its TIM2): the rename is dropped");
+      } else if (auto e = store_name(t.name, info->name, "texture_infos[" + num(static_cast<std::size_t>(info - infos.begin())) + "].name")) {
+        return e;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const LowerInputs& inputs) {
+  if (inputs.skeleton != nullptr) {
+    return at("skeleton", "a PMO holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
+  }
+  auto lifted = lift_kh_bbs_pmo(base, {});
+  if (!lifted) return lifted.error();
+  Lowered out{Document{base}, {}};
+  PmoFile& file = std::get<PmoFile>(out.document);
+  const int lifted_node = find_mesh_node(*lifted, "PMO");
+  if (lifted_node >= 0) {
+    const int node = find_mesh_node(scene, "PMO");
+    if (node < 0) return at("nodes", "no node draws the PMO's mesh (a mesh named \"PMO\", or the only mesh)", ErrorCode::unsupported);
+    if (auto e = lower_model(ModelEdit{*lifted, lifted_node, scene, node, "pmo"}, base.pmo, file.pmo, out.warnings)) return *e;
+  }
+  if (auto e = lower_textures(out.document, file.pmo.textures, *lifted, scene, out.warnings)) return *e;
+  return out;
+}
+
+// Objects are matched by name (the lift's "objectN"), else by the order of the root nodes. Each
+// object's placement is stored as position, X-then-Y-then-Z Euler angles and scale; each PMO is
+// lowered from the first object that draws it.
+Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const LowerInputs& inputs) {
+  if (inputs.skeleton != nullptr) {
+    return at("skeleton", "a PMP's objects take no PAM skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
+  }
+  auto lifted = lift_kh_bbs_pmp(base, {});
+  if (!lifted) return lifted.error();
+  Lowered out{Document{base}, {}};
+  Pmp& pmp = std::get<Pmp>(out.document);
+  std::vector<int> roots;
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    if (scene.nodes[i].parent < 0) roots.push_back(static_cast<int>(i));
+  }
+  std::vector<bool> pmo_done(base.pmos.size(), false);
+  bool by_order = false;
+  for (std::size_t i = 0; i < base.objects.size(); ++i) {
+    const int ln = lifted->scenes[0].nodes[i];
+    const Node& lo = lifted->nodes[static_cast<std::size_t>(ln)];
+    int node = -1;
+    for (int r : roots) {
+      if (scene.nodes[static_cast<std::size_t>(r)].name == lo.name) node = r;
+    }
+    if (node < 0 && roots.size() == base.objects.size()) {
+      node = roots[i];
+      by_order = true;
+    }
+    if (node < 0) {
+      return at("nodes", "no root node stands for PMP object " + num(i) + " (named \"" + lo.name + "\"): objects cannot be added or removed",
+                ErrorCode::unsupported);
+    }
+    const Node& n = scene.nodes[static_cast<std::size_t>(node)];
+    const std::string where = "nodes[" + std::to_string(node) + "]";
+    PmpObject& o = pmp.objects[i];
+    const Trs& t = n.local;
+    for (float f : {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w,
+                    t.scale.x, t.scale.y, t.scale.z}) {
+      if (!std::isfinite(f)) return at(where, "object " + num(i) + " has a non-finite translation, rotation or scale");
+    }
+    if (!(t.translation == lo.local.translation)) o.position = {t.translation.x, t.translation.y, t.translation.z};
+    if (!(t.rotation == lo.local.rotation)) {
+      const Vec3 e = euler_xyz_of(normalize(t.rotation));
+      o.rotation = {e.x, e.y, e.z};
+    }
+    if (!(t.scale == lo.local.scale)) o.scale = {t.scale.x, t.scale.y, t.scale.z};
+    if (!o.pmo || pmo_done[*o.pmo]) continue;
+    pmo_done[*o.pmo] = true;
+    // The object's PMO: the child drawing a mesh, in the lift and incoming.
+    auto mesh_child = [](const Scene& s, const Node& parent) {
+      for (int c : parent.children) {
+        if (s.nodes[static_cast<std::size_t>(c)].mesh >= 0) return c;
+      }
+      return -1;
+    };
+    const int lifted_child = mesh_child(*lifted, lo);
+    int child = -1;
+    for (int c : n.children) {
+      if (c >= 0 && static_cast<std::size_t>(c) < scene.nodes.size() && scene.nodes[static_cast<std::size_t>(c)].mesh >= 0 &&
+          static_cast<std::size_t>(scene.nodes[static_cast<std::size_t>(c)].mesh) < scene.meshes.size())
+        child = c;
+    }
+    if (child < 0) return at(where, "object " + num(i) + " draws PMO " + num(*o.pmo) + " in the base but no child node draws a mesh", ErrorCode::unsupported);
+    const std::string field = "pmp.pmos[" + num(*o.pmo) + "]";
+    if (auto e = lower_model(ModelEdit{*lifted, lifted_child, scene, child, field}, base.pmos[*o.pmo], pmp.pmos[*o.pmo], out.warnings)) {
+      return *e;
+    }
+  }
+  if (by_order) warn(out.warnings, "nodes", "objects matched to the PMP's by the order of the root nodes: their names did not identify them");
+  if (auto e = lower_textures(out.document, pmp.textures, *lifted, scene, out.warnings)) return *e;
+  return out;
+}
+
+}  // namespace remodel::scene

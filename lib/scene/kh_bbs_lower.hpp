@@ -1,0 +1,40 @@
+// Shared by the KH BBS lowers (kh_bbs_lower*.cpp): the base's encodings of incoming values, and the
+// section-level steps the PMO and PMP lowers both run.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/error.hpp"
+#include "model/kh_bbs_pmo.hpp"
+#include "model/psp_vertex.hpp"
+#include "scene/lower.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::scene::kh_bbs {
+
+Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value);
+
+const char* range_of(psp::NumFormat f, bool is_signed);
+
+// An incoming primitive's arrays agree in size, its indices are in range and its values finite.
+std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
+
+struct SectionEdit {
+  const PmoSection& base;
+  const Primitive& lifted;    // the base section as the lift gives it
+  const Primitive& incoming;
+  float scale;                // the PMO's model scale
+  const std::vector<int>* bon_of;  // incoming skin joint -> BON joint (-1: none); nullptr without a skeleton
+  std::string where;          // the incoming primitive, e.g. "meshes[0].primitives[3]"
+  std::string field;          // the section, e.g. "pmo.mesh0.sections[3]"
+};
+
+// Writes the incoming values into `out` (a copy of the base section) in place; false when the
+// topology or the joints changed, so the section must be rebuilt instead.
+Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out);
+
+}  // namespace remodel::scene::kh_bbs
