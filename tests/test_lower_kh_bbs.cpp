@@ -2,10 +2,14 @@
 // kind, made by code on a real sample, changes only the bytes it reaches and reads back as edited.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <vector>
 
+#include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "model/psp_vertex.hpp"
@@ -13,6 +17,7 @@
 #include "samples.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
+#include "scene/match.hpp"
 
 namespace remodel::scene {
 namespace {
@@ -91,6 +96,17 @@ std::vector<std::size_t> changed_bytes(const Bytes& a, const Bytes& b) {
   return out;
 }
 
+// `remodel diff` between base and output reports only fields whose path contains one of `allowed`.
+void expect_diff_only(const Document& base, const Document& out, const std::vector<std::string>& allowed) {
+  std::vector<FieldDifference> diffs;
+  const std::size_t n = diff_documents(base, out, diffs, 100000);
+  EXPECT_GT(n, 0u) << "the edit changed nothing";
+  for (const FieldDifference& d : diffs) {
+    const bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return d.field.find(a) != std::string::npos; });
+    EXPECT_TRUE(ok) << "changed outside the edit: " << d.field;
+  }
+}
+
 TEST(LowerKhBbs, EveryPmoSampleLowersToItsOwnBytes) {
   REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/pmo");
   for (const auto& path : files) {
@@ -150,6 +166,7 @@ TEST(LowerKhBbs, MovedPmpObjectChangesOnlyItsPlacement) {
   EXPECT_NEAR(now.objects[1].rotation[1], 0.2f, 1e-5f);
   EXPECT_NEAR(now.objects[1].rotation[2], 0.3f, 1e-5f);
   EXPECT_EQ(now.objects[1].scale, (std::array<float, 3>{2, 2, 2}));
+  expect_diff_only(*doc, *out, {"objects[1]"});
   ASSERT_EQ(now.pmos.size(), base.pmos.size());
   for (std::size_t k = 0; k < base.pmos.size(); ++k) EXPECT_TRUE(changed_sections(base.pmos[k], now.pmos[k]).empty());
 }
@@ -184,6 +201,7 @@ TEST(LowerKhBbs, MovedVertexChangesOnlyItsPosition) {
   ASSERT_TRUE(out);
   const Pmo& pmo = std::get<PmoFile>(*out).pmo;
   ASSERT_EQ(changed_sections(base.pmo, pmo), std::vector<std::size_t>{2});
+  expect_diff_only(*doc, *out, {"sections[2].vertices"});
   const PmoSection& was = *sections(base.pmo)[2];
   const PmoSection& now = *sections(pmo)[2];
   const auto format = psp::VertexFormat::parse(was.vertex_flags & 0xFFFFFF);
@@ -260,6 +278,7 @@ TEST(LowerKhBbs, RenamedJointAndMovedBindPoseChangeOnlyThatJoint) {
   }
   EXPECT_EQ(fixed_string(now.joints[j].name), "renamed_joint");
   EXPECT_TRUE(changed_sections(base.pmo, std::get<PmoFile>(*out).pmo).empty());
+  expect_diff_only(*doc, *out, {"joints[" + std::to_string(j) + "]"});
   auto again = lift(*out);
   ASSERT_TRUE(again.ok());
   const std::vector<Mat4> world = world_matrices(*again);
@@ -289,6 +308,140 @@ TEST(LowerKhBbs, ReplacedTextureIsEncodedInTheBaseTim2) {
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->textures[0].name, "newname");
   for (std::size_t t = 1; t < again->textures.size(); ++t) EXPECT_TRUE(again->textures[t].image == scene->textures[t].image);
+}
+
+// Every drawn triangle of a mesh as its corners' positions (to 1e-3) and BON joints, winding kept,
+// starting at its smallest corner: what a rebuild must keep whatever the strips and sections.
+using Corner = std::array<long, 4>;
+std::vector<std::array<Corner, 3>> drawn(const Mesh& mesh) {
+  std::vector<std::array<Corner, 3>> out;
+  for (const Primitive& p : mesh.primitives) {
+    const std::vector<std::uint32_t> t = drawn_triangles(p);
+    for (std::size_t i = 0; i < t.size(); i += 3) {
+      std::array<Corner, 3> tri;
+      for (std::size_t c = 0; c < 3; ++c) {
+        const Vec3& q = p.positions[t[i + c]];
+        long joint = -1;
+        float best = 0;
+        for (std::size_t k = 0; k < p.influences; ++k) {
+          const float w = p.weights[t[i + c] * p.influences + k];
+          const long j = p.joints[t[i + c] * p.influences + k];
+          if (w > best || (w == best && w > 0 && j < joint)) {  // the strongest joint, the lower on a tie
+            best = w;
+            joint = j;
+          }
+        }
+        tri[c] = {std::lround(q.x * 1000), std::lround(q.y * 1000), std::lround(q.z * 1000), joint};
+      }
+      std::rotate(tri.begin(), std::min_element(tri.begin(), tri.end()), tri.end());
+      out.push_back(tri);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(LowerKhBbs, ChangedTopologyIsRestripped) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  const PmoFile& base = std::get<PmoFile>(*doc);
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  Primitive& p = scene->meshes[0].primitives[3];
+  p.indices.resize(p.indices.size() - 3);  // one triangle fewer
+  auto out = lower_ok(*scene, *doc);
+  ASSERT_TRUE(out);
+  const Pmo& now = std::get<PmoFile>(*out).pmo;
+  EXPECT_EQ(now.triangle_count(), base.pmo.triangle_count() - 1);
+  auto again = lift(*out);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(drawn(again->meshes[0]), drawn(scene->meshes[0]));
+  // The sections before it are untouched.
+  const auto before = sections(base.pmo), after = sections(now);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(before[i]->vertices, after[i]->vertices);
+  EXPECT_EQ(after[3]->primitive(), 4);
+}
+
+TEST(LowerKhBbs, JointsOutsideASectionRepartitionIt) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  const PmoFile& base = std::get<PmoFile>(*doc);
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  // Every vertex of primitive 0 follows a joint of its own (joint v % joint count): far more than 8.
+  Primitive& p = scene->meshes[0].primitives[0];
+  const std::size_t joints = base.pmo.skeleton->joints.size();
+  for (std::size_t v = 0; v < p.vertex_count(); ++v) {
+    for (std::size_t k = 0; k < p.influences; ++k) {
+      p.joints[v * p.influences + k] = 0;
+      p.weights[v * p.influences + k] = 0;
+    }
+    p.joints[v * p.influences] = static_cast<std::uint16_t>(v % joints);
+    p.weights[v * p.influences] = 1;
+  }
+  auto out = lower_ok(*scene, *doc);
+  ASSERT_TRUE(out);
+  const Pmo& now = std::get<PmoFile>(*out).pmo;
+  EXPECT_GT(sections(now).size(), sections(base.pmo).size());
+  for (const PmoSection* s : sections(now)) {
+    ASSERT_TRUE(s->joints.has_value());
+  }
+  auto again = lift(*out);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(drawn(again->meshes[0]), drawn(scene->meshes[0]));
+}
+
+TEST(LowerKhBbs, MoreThanEightWeightsKeepTheStrongestWithAWarning) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  Primitive& p = scene->meshes[0].primitives[0];
+  const std::uint32_t v = p.indices[0];
+  std::vector<std::uint16_t> joints(p.vertex_count() * 12, 0);
+  std::vector<float> weights(p.vertex_count() * 12, 0.0f);
+  for (std::size_t i = 0; i < p.vertex_count(); ++i) {
+    for (std::size_t k = 0; k < p.influences; ++k) {
+      joints[i * 12 + k] = p.joints[i * p.influences + k];
+      weights[i * 12 + k] = p.weights[i * p.influences + k];
+    }
+  }
+  // Its triangle's other corners follow joint 0 alone, so the triangle needs the 8 joints kept.
+  for (std::size_t c = 1; c < 3; ++c) {
+    for (std::size_t k = 0; k < 12; ++k) weights[p.indices[c] * 12 + k] = 0;
+    joints[p.indices[c] * 12] = 0;
+    weights[p.indices[c] * 12] = 1;
+  }
+  for (std::size_t k = 0; k < 12; ++k) {
+    joints[v * 12 + k] = static_cast<std::uint16_t>(k);
+    weights[v * 12 + k] = k < 9 ? (k == 8 ? 0.02f : 0.1225f) : 0.0f;  // 9 joints, the 9th weakest
+  }
+  p.influences = 12;
+  p.joints = std::move(joints);
+  p.weights = std::move(weights);
+  auto out = lower(*scene, *doc);
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  ASSERT_FALSE(out->warnings.empty());
+  EXPECT_NE(out->warnings[0].message.find("strongest 8"), std::string::npos);
+  ASSERT_TRUE(write_document(out->document).ok());
+}
+
+TEST(LowerKhBbs, PrimitivesRemovedAndAdded) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  const PmoFile& base = std::get<PmoFile>(*doc);
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  Mesh& mesh = scene->meshes[0];
+  Primitive added = mesh.primitives[1];
+  added.extras = nullptr;  // stands for no section
+  for (Vec3& q : added.positions) q.x += 0.5f;
+  mesh.primitives.erase(mesh.primitives.begin() + 2);
+  mesh.primitives.push_back(added);
+  auto out = lower_ok(*scene, *doc);
+  ASSERT_TRUE(out);
+  const Pmo& now = std::get<PmoFile>(*out).pmo;
+  EXPECT_EQ(now.triangle_count(), base.pmo.triangle_count() - sections(base.pmo)[2]->triangle_count() +
+                                      sections(base.pmo)[1]->triangle_count());
+  auto again = lift(*out);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(drawn(again->meshes[0]), drawn(mesh));
 }
 
 TEST(LowerKhBbs, HostileScenesAreClearErrors) {

@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <limits>
-
 #include <utility>
 
 #include "model/document.hpp"

@@ -3,9 +3,9 @@
 // ones are encoded the way the base stores them (sections: kh_bbs_lower_section.cpp; BON matrices
 // row-vector; names in their fixed-size fields; pictures through the TIM2 encoder).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <string>
 
 #include "model/textures.hpp"
@@ -202,32 +202,64 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
     for (std::size_t b = 0; b < lm.primitives.size(); ++b) incoming_of[b] = static_cast<int>(b);
     if (!lm.primitives.empty()) warn(warnings, where, "primitives matched to the PMO sections by order: they carry no section extras");
   }
-  for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
-    const int list = *extras_int(lm.primitives[b].extras, "list");
-    const std::size_t section = static_cast<std::size_t>(*extras_int(lm.primitives[b].extras, "section"));
-    const PmoMeshList& bl = list == 0 ? *base.mesh0 : *base.mesh1;
-    PmoMeshList& ol = list == 0 ? *out.mesh0 : *out.mesh1;
-    const std::string field = m.field + ".mesh" + std::to_string(list) + ".sections[" + num(section) + "]";
-    if (incoming_of[b] < 0) {
-      return at(field, "no incoming primitive stands for this section: removing sections is not supported yet", ErrorCode::unsupported);
-    }
-    const std::size_t p = static_cast<std::size_t>(incoming_of[b]);
-    const kh_bbs::SectionEdit edit{bl.sections[section], lm.primitives[b], im.primitives[p], base.scale,
-                                   base.skeleton ? &bon_of : nullptr, where + ".primitives[" + num(p) + "]", field};
-    auto done = kh_bbs::lower_section_in_place(edit, ol.sections[section]);
-    if (!done) return done.error();
-    if (!*done) {
-      return at(edit.where, "the primitive's triangles or joints differ from its section's: re-stripping is not supported yet",
-                ErrorCode::unsupported);
+  // What each base section becomes: itself edited in place, rebuilt sections, or nothing (removed).
+  std::array<std::vector<std::vector<PmoSection>>, 2> parts;
+  for (int list = 0; list < 2; ++list) {
+    if (const auto& l = list == 0 ? out.mesh0 : out.mesh1) {
+      for (const PmoSection& s : l->sections) parts[static_cast<std::size_t>(list)].push_back({s});
     }
   }
-  if (any_extras) {
-    for (std::size_t p = 0; p < im.primitives.size(); ++p) {
-      if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(p)) == incoming_of.end()) {
-        return at(where + ".primitives[" + num(p) + "]", "the primitive stands for no base section: adding sections is not supported yet",
-                  ErrorCode::unsupported);
-      }
+  auto key = [&](std::size_t b) {
+    return std::pair<std::size_t, std::size_t>{static_cast<std::size_t>(*extras_int(lm.primitives[b].extras, "list")),
+                                               static_cast<std::size_t>(*extras_int(lm.primitives[b].extras, "section"))};
+  };
+  auto edit_for = [&](std::size_t b, std::size_t p) {
+    const auto [list, section] = key(b);
+    const PmoMeshList& bl = list == 0 ? *base.mesh0 : *base.mesh1;
+    return kh_bbs::SectionEdit{bl.sections[section], lm.primitives[b], im.primitives[p], base.scale,
+                               base.skeleton ? &bon_of : nullptr, where + ".primitives[" + num(p) + "]",
+                               m.field + ".mesh" + num(list) + ".sections[" + num(section) + "]"};
+  };
+  for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+    const auto [list, section] = key(b);
+    std::vector<PmoSection>& part = parts[list][section];
+    if (incoming_of[b] < 0) {
+      part.clear();  // no primitive stands for it: removed
+      continue;
     }
+    const kh_bbs::SectionEdit edit = edit_for(b, static_cast<std::size_t>(incoming_of[b]));
+    auto done = kh_bbs::lower_section_in_place(edit, part[0]);
+    if (!done) return done.error();
+    if (*done) continue;
+    auto rebuilt = kh_bbs::rebuild_section(edit, warnings);
+    if (!rebuilt) return rebuilt.error();
+    part = std::move(*rebuilt);
+  }
+  // A primitive standing for no section is added after the last section drawing its material (by
+  // name), else after the last section, in that section's format and state.
+  for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+    if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(p)) != incoming_of.end()) continue;
+    if (lm.primitives.empty()) {
+      return at(where + ".primitives[" + num(p) + "]", "the base PMO has no section to take a vertex format from", ErrorCode::unsupported);
+    }
+    const int mat = im.primitives[p].material;
+    const std::string name = mat >= 0 && static_cast<std::size_t>(mat) < m.in.materials.size() ? m.in.materials[static_cast<std::size_t>(mat)].name : "";
+    std::size_t like = lm.primitives.size() - 1;
+    for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+      const int lmat = lm.primitives[b].material;
+      if (lmat >= 0 && m.lifted.materials[static_cast<std::size_t>(lmat)].name == name) like = b;
+    }
+    auto rebuilt = kh_bbs::rebuild_section(edit_for(like, p), warnings);
+    if (!rebuilt) return rebuilt.error();
+    const auto [list, section] = key(like);
+    auto& part = parts[list][section];
+    part.insert(part.end(), rebuilt->begin(), rebuilt->end());
+  }
+  for (std::size_t list = 0; list < 2; ++list) {
+    auto& l = list == 0 ? out.mesh0 : out.mesh1;
+    if (!l) continue;
+    l->sections.clear();
+    for (auto& part : parts[list]) l->sections.insert(l->sections.end(), part.begin(), part.end());
   }
   return std::nullopt;
 }

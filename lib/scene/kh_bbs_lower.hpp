@@ -20,6 +20,10 @@ Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad
 
 const char* range_of(psp::NumFormat f, bool is_signed);
 
+// A vertex colour as the PMO stores it: RGB 1.0 is 0x80 (the game doubles vertex colours), alpha
+// 1.0 is 0xFF; the lift's scaling reversed.
+Rgba colour_bytes(const Vec4& c);
+
 // An incoming primitive's arrays agree in size, its indices are in range and its values finite.
 std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
 
@@ -36,5 +40,9 @@ struct SectionEdit {
 // Writes the incoming values into `out` (a copy of the base section) in place; false when the
 // topology or the joints changed, so the section must be rebuilt instead.
 Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out);
+
+// The incoming primitive as new sections in the base section's format and state (texture, group,
+// attribute, diffuse): triangle strips, at most 8 joints each (kh_bbs_lower_strips.cpp).
+Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<LowerWarning>& warnings);
 
 }  // namespace remodel::scene::kh_bbs

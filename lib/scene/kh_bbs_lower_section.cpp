@@ -2,17 +2,12 @@
 // is encoded as the section stores it (its GE vertex format, the model scale, the NPOT UV scale, RGB
 // /128 colours, weights summing to 128); every other byte of the section stays as stored.
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstring>
-#include <map>
 #include <string>
 
 #include "model/psp_colour.hpp"
 #include "model/psp_vertex.hpp"
-#include "model/textures.hpp"
 #include "scene/kh_bbs_lower.hpp"
-#include "scene/lift.hpp"
 #include "scene/match.hpp"
 
 namespace remodel::scene::kh_bbs {
@@ -27,6 +22,18 @@ const char* range_of(psp::NumFormat f, bool is_signed) {
     case psp::NumFormat::i16: return is_signed ? "s16 (-1 to 32767/32768)" : "u16 (0 to 65535/32768)";
     default: return "f32 (finite)";
   }
+}
+
+namespace {
+
+std::uint8_t colour_byte(float v, float full) {
+  return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * full));
+}
+
+}  // namespace
+
+Rgba colour_bytes(const Vec4& c) {
+  return {colour_byte(c.x, 128), colour_byte(c.y, 128), colour_byte(c.z, 128), colour_byte(c.w, 255)};
 }
 
 std::optional<Error> check_primitive(const Primitive& p, const std::string& where) {
@@ -78,15 +85,6 @@ std::optional<Error> check_primitive(const Primitive& p, const std::string& wher
 namespace {
 
 float component(const Vec3& v, std::size_t c) { return c == 0 ? v.x : c == 1 ? v.y : v.z; }
-
-std::uint8_t colour_byte(float v, float full) {
-  return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * full));
-}
-
-// RGB 1.0 is 0x80 (the game doubles vertex colours), alpha 1.0 is 0xFF: the lift's scaling reversed.
-Rgba colour_bytes(const Vec4& c) {
-  return {colour_byte(c.x, 128), colour_byte(c.y, 128), colour_byte(c.z, 128), colour_byte(c.w, 255)};
-}
 
 // Per weight slot of the section, the weight a lifted or incoming vertex gives it; false when the
 // vertex leans on a joint the section's first `slots` slots do not hold.
@@ -156,7 +154,7 @@ Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
       const float scale[2] = {uv_scale.x, uv_scale.y};
       for (std::size_t c = 0; c < 2; ++c) {
         if (now[c] == was[c]) continue;
-        auto s = unpsp::signed_stored(format->texcoord, now[c] / scale[c]);
+        auto s = psp::unsigned_stored(format->texcoord, now[c] / scale[c]);
         if (!s) {
           return at(e.where + ".uvs", vertex + " has a UV outside what " + std::string(range_of(format->texcoord, false)) +
                                           " holds", ErrorCode::unsupported);
