@@ -42,5 +42,7 @@ Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, cons
 Result<Lowered> lower_bwm(const Scene& scene, const Bwm& base, const LowerInputs& inputs);
 Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const LowerInputs& inputs);
+Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const LowerInputs& inputs);
+Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs);
 
 }  // namespace remodel::scene
