@@ -76,6 +76,7 @@ int cmd_textures_list(const Invocation& in);
 int cmd_textures_extract(const Invocation& in);
 int cmd_textures_replace(const Invocation& in);
 int cmd_export(const Invocation& in);
+int cmd_import(const Invocation& in);
 
 // Writes a Scene as OUT.glb, or OUT.gltf with its .bin and PNGs beside it (resources first, so the
 // .gltf never names a file that is not there yet), each through a temporary file and a rename.

@@ -79,6 +79,19 @@ const std::vector<Command>& commands() {
        "  through a temporary file and a rename. Exit 0 when every model exported, 1 if any failed (each\n"
        "  with its reason).\n",
        "remodel export p01ex00.pmo --anim test.pam -o p01ex00.glb", cmd_export},
+      {"import", "write a glTF over the model it was exported from (--like)",
+       {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},
+       {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
+        {"output,o", "OUT", "the model file to write, in ORIGINAL's format", true},
+        {"skeleton", "PMO", "for a PAM ORIGINAL: the KH BBS PMO whose joints it animates"}},
+       "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
+       "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"
+       "  re-encoded as ORIGINAL encodes them, and what glTF cannot carry comes from ORIGINAL. Values the\n"
+       "  format cannot hold as given are transformed with a warning on stderr (weights limited to the\n"
+       "  strongest the format stores) or refused with an error naming the limit. An unedited export\n"
+       "  imports to ORIGINAL's bytes. OUT goes through a temporary file and a rename. Without --like:\n"
+       "  an error (authoring a new file from glTF alone is issue 16).\n",
+       "remodel import p01ex00.glb --like p01ex00.pmo -o p01ex00_mod.pmo", cmd_import},
   };
   return table;
 }

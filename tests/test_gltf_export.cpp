@@ -11,62 +11,13 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "export_samples.hpp"
 #include "samples.hpp"
 
 namespace remodel {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The samples every export is tested on, relative to the samples folder (or to fuzz/corpus for the
-// hand-written BWM golden files: no public BWM sample exists). Lift helpers: add your format's samples
-// here when your lift lands (with the --anim/--skeleton/--textures they need).
-// Not listed: kh-bbs/pam/p03ex00021e.anim (its 51-bone model is not among the samples).
-struct ExportSample {
-  const char* file;
-  std::vector<const char*> anims = {};
-  const char* skeleton = nullptr;
-  const char* textures = nullptr;
-  bool corpus = false;  // under fuzz/corpus instead of the samples folder
-};
-const std::vector<ExportSample> kExportSamples = {
-    {"kh-bbs/pmo/bbs-dummy.pmo"},
-    {"kh-bbs/pmo/g59dc00.pmo"},
-    {"kh-bbs/pmo/h03ex00.pmo"},
-    {"kh-bbs/pmo/p01ex00.pmo"},
-    {"kh-bbs/pmo/p01ex00.pmo", {"kh-bbs/pam/test.pam"}},
-    {"kh-bbs/pmo/p01ex00.pmo", {"kh-bbs/pam/p01ex00001a.pam"}},
-    {"kh-bbs/pmp/bbs-testmap.pmp"},
-    {"kh-bbs/pmp/jb_50.pmp"},
-    {"mhfu/f_hair000_original.pac"},
-    {"mhfu/f_hair097_rathalos_soul_cap.pac"},
-    {"mhfu/f_hair000_original.0.pmo", {}, "mhfu/f_hair000_original.1.skel", "mhfu/f_hair000_original.2.tmh"},
-    {"mhfu/f_hair097_rathalos_soul_cap.0.pmo", {}, "mhfu/f_hair097_rathalos_soul_cap.1.skel",
-     "mhfu/f_hair097_rathalos_soul_cap.2.tmh"},
-    {"j3d/mkdd_mariotree1.bmd"},
-    {"j3d/riistudio_Mario.bdl"},
-    {"j3d/riistudio_ReverseGravity2DDossunPlanet.bdl"},
-    {"j3d/riistudio_driver.bmd"},
-    {"j3d/riistudio_resaved_ReverseGravity2DDossunPlanet.bdl"},
-    {"j3d/smg_lavarotateplanet.bdl"},
-    {"j3d/smg_poltaformationrock.bdl"},
-    {"j3d/sms_coin.bmd"},
-    {"j3d/sms_ma_mdl1.bmd"},
-    {"j3d/sms_mom_model.bmd"},
-    {"j3d/sms_testmap_map.bmd"},
-    {"j3d/sms_testmap_sky.bmd"},
-    {"j3d/sms_watermask.bmd"},
-    {"j3d/superbmd_mkdd_extender_cup.bmd"},
-    {"j3d/ww_Windfall_1.bdl"},
-    {"j3d/ww_cl.bdl"},
-    {"j3d/ww_jb.bdl"},
-    {"j3d/ww_ka.bdl"},
-    {"j3d/ww_letter.bdl"},
-    {"j3d/ww_vr_sky.bdl"},
-    {"bwm/skin.bwm", {}, nullptr, nullptr, true},
-    {"bwm/v5-model.bwm", {}, nullptr, nullptr, true},
-    {"bwm/v6-model.bwm", {}, nullptr, nullptr, true},
-};
 
 bool validator_installed() {
   const std::string probe = "node -e \"require.resolve('gltf-validator', {paths: ['" + fs::path(REMODEL_GLTF_VALIDATE).parent_path().string() +
@@ -143,8 +94,8 @@ TEST_P(GltfExportSamples, ExportAndValidate) {
   VALIDATOR_OR_SKIP();
   const std::string family = std::string(GetParam()) + "/";
   const fs::path samples = test::samples_root(), corpus = REMODEL_CORPUS;
-  std::vector<const ExportSample*> present;
-  for (const ExportSample& s : kExportSamples) {
+  std::vector<const test::ExportSample*> present;
+  for (const test::ExportSample& s : test::kExportSamples) {
     if (std::string(s.file).rfind(family, 0) != 0) continue;
     const fs::path root = s.corpus ? corpus : samples;
     if (fs::exists(root / s.file)) present.push_back(&s);
@@ -154,7 +105,7 @@ TEST_P(GltfExportSamples, ExportAndValidate) {
   const fs::path dir = test::cli_temp_dir("gltf-export-" + std::string(GetParam()));
   std::vector<fs::path> outputs;
   for (std::size_t i = 0; i < present.size(); ++i) {
-    const ExportSample* s = present[i];
+    const test::ExportSample* s = present[i];
     const fs::path root = s->corpus ? corpus : samples;
     std::string extra;
     for (const char* a : s->anims) extra += " --anim " + test::quoted(root / a);

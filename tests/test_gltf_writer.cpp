@@ -159,7 +159,7 @@ TEST(GltfWriter, MaterialsSamplersAndExtras) {
   EXPECT_EQ(doc["materials"][1]["alphaMode"], "BLEND");
   EXPECT_FALSE(doc["materials"][1].contains("alphaCutoff"));
   EXPECT_FALSE(doc["materials"][1].contains("doubleSided"));
-  EXPECT_EQ(doc["extras"]["remodel"], (json{{"version", gltf::kExtrasVersion}, {"format", "demo"}}));
+  EXPECT_EQ(doc["extras"]["remodel"], (json{{"extras_version", gltf::kExtrasVersion}, {"format", "demo"}}));
   EXPECT_EQ(doc["meshes"][0]["primitives"][0]["extras"]["remodel"]["strip_lengths"], json::array({3, 4}));
   EXPECT_EQ(doc["nodes"][1]["extras"]["remodel"]["bone_index"], 0);
   EXPECT_EQ(doc["textures"][0]["extras"]["remodel"]["encoding"], "RGBA8");

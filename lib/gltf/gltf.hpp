@@ -1,8 +1,10 @@
-// Scene -> glTF 2.0: a .glb (one file, everything embedded) or a .gltf with its .bin and PNG images
+// Scene <-> glTF 2.0. Writing: a .glb (one file, everything embedded) or a .gltf with its .bin and PNG images
 // beside it, all built in memory so the caller writes each file atomically. The JSON shape of the
 // `extras.remodel` objects is documented in lib/gltf/README.md.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,5 +38,32 @@ Result<GltfFiles> write_gltf(const scene::Scene& scene, std::string_view stem);
 // A file name piece every file system and URI accepts as is: ASCII letters, digits, '-' and '_'
 // (anything else becomes '_'), at most 64 bytes, never empty, never a Windows device name.
 std::string safe_file_name(std::string_view name);
+
+// Reading (reader.cpp, reader_scene.cpp). The largest JSON text read (a .gltf or a GLB JSON chunk):
+// far above any model's (the 1,000,000-vertex export's is under 10 KiB), far below what parsing can hold.
+constexpr std::size_t kMaxJsonSize = std::size_t{64} << 20;
+
+// The bytes of a file a .gltf names by a relative URI (percent-decoded, already checked to stay
+// beside the .gltf: no "..", no absolute path, no scheme), or an Error.
+using ResourceLoader = std::function<Result<Bytes>(const std::string& uri)>;
+
+// Something the Scene cannot hold and the reader left out (morph targets, weights channels...).
+struct ReadWarning {
+  std::string where;  // the glTF location, e.g. "animations[0].channels[3]"
+  std::string message;
+};
+
+struct ReadScene {
+  scene::Scene scene;
+  std::vector<ReadWarning> warnings;
+};
+
+// A .glb or a .gltf (told apart by the GLB magic) -> Scene. External files come only through
+// `resources` (none given: a URI other than data: is an error). The `extras.remodel` objects our
+// writer wrote come back as the Scene's extras, and names that were not UTF-8 from their name_bytes.
+Result<ReadScene> read_gltf(ByteSpan bytes, const ResourceLoader& resources = {});
+
+// Reads the file and the resources beside it (regular files in its directory or below).
+Result<ReadScene> read_gltf_file(const std::filesystem::path& path);
 
 }  // namespace remodel::gltf

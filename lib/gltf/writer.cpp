@@ -686,7 +686,7 @@ std::optional<Error> Writer::build(const std::string& bin_uri, const std::string
     scenes.push_back(std::move(o));
   }
   if (unlit) doc["extensionsUsed"] = {"KHR_materials_unlit"};
-  json extras = {{"version", kExtrasVersion}};
+  json extras = {{"extras_version", kExtrasVersion}};  // not "version": PMP and BWM lifts keep their own
   if (s_.extras.is_object()) {
     for (const auto& [key, value] : s_.extras.items()) extras[key] = value;
   } else if (!s_.extras.is_null()) {

@@ -51,6 +51,14 @@ Result<RgbaImage> read_png(ByteSpan bytes) {
   return image;
 }
 
+Result<RgbaImage> read_png_or_jpeg(ByteSpan bytes) {
+  static constexpr std::uint8_t png[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, jpeg[3] = {0xFF, 0xD8, 0xFF};
+  const bool is_png = bytes.size() >= 8 && std::equal(png, png + 8, bytes.begin());
+  const bool is_jpeg = bytes.size() >= 3 && std::equal(jpeg, jpeg + 3, bytes.begin());
+  if (!is_png && !is_jpeg) return Error{ErrorCode::unsupported, 0, "image", "is neither a PNG nor a JPEG"};
+  return read_png(bytes);  // stb_image reads both
+}
+
 Bytes write_png(const RgbaImage& image) {
   Bytes out;
   const auto sink = [](void* context, void* data, int size) {

@@ -37,6 +37,9 @@ RgbaImage resize_image(const RgbaImage& image, std::uint32_t width, std::uint32_
 
 // PNG through stb_image / stb_image_write; every PNG colour type is read as RGBA.
 Result<RgbaImage> read_png(ByteSpan bytes);
+// A PNG or a JPEG (baseline or progressive, as glTF allows), told apart by their signatures; the
+// same decoder and size limit as read_png.
+Result<RgbaImage> read_png_or_jpeg(ByteSpan bytes);
 Bytes write_png(const RgbaImage& image);
 
 }  // namespace remodel

@@ -1,0 +1,695 @@
+// Checked glTF document -> Scene: nodes, meshes, skins, materials, textures, animations and scenes,
+// each value checked where the Scene or a lower relies on it (indices inside the vertices, joints
+// that are nodes, no node cycles, finite numbers), errors naming the glTF location.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "gltf/reader_document.hpp"
+
+namespace remodel::gltf {
+
+namespace {
+
+using detail::bad;
+using detail::json;
+using scene::Scene;
+
+std::string at(const std::string& where, std::size_t i) { return where + "[" + std::to_string(i) + "]"; }
+
+// The array `key` of the root (absent: empty); anything but an array of objects is an Error.
+Result<const json*> list(const json& root, const char* key) {
+  static const json empty = json::array();
+  if (!root.contains(key)) return &empty;
+  const json& l = root[key];
+  if (!l.is_array()) return bad(key, "is not an array");
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    if (!l[i].is_object()) return bad(at(key, i), "is not an object");
+  }
+  return &l;
+}
+
+// Reads `count` finite numbers from o[key] (absent: keeps `out`).
+std::optional<Error> numbers(const json& o, const char* key, float* out, std::size_t count, const std::string& where) {
+  if (!o.contains(key)) return std::nullopt;
+  const json& v = o[key];
+  if (!v.is_array() || v.size() != count) return bad(where + "." + key, "is not an array of " + std::to_string(count) + " numbers");
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!v[i].is_number() || !std::isfinite(v[i].get<double>())) return bad(where + "." + key, "holds something that is not a finite number");
+    out[i] = v[i].get<float>();
+  }
+  return std::nullopt;
+}
+
+int hex_digit(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; }
+
+// The element's name, and its `extras.remodel` object without the keys the writer added; a name
+// that was not UTF-8 comes back from name_bytes.
+Result<scene::Extras> name_and_extras(const json& o, std::string& name, const std::string& where) {
+  if (o.contains("name")) {
+    if (!o["name"].is_string()) return bad(where + ".name", "is not a string");
+    name = o["name"].get<std::string>();
+  }
+  if (!o.contains("extras") || !o["extras"].is_object() || !o["extras"].contains("remodel")) return scene::Extras();
+  scene::Extras extras = o["extras"]["remodel"];
+  if (extras.is_object() && extras.contains("name_bytes")) {
+    const json& hex = extras["name_bytes"];
+    if (!hex.is_string() || hex.get<std::string>().size() % 2 != 0) return bad(where + ".extras.remodel.name_bytes", "is not a hex string");
+    const std::string text = hex.get<std::string>();
+    std::string bytes;
+    for (std::size_t i = 0; i < text.size(); i += 2) {
+      const int hi = hex_digit(text[i]), lo = hex_digit(text[i + 1]);
+      if (hi < 0 || lo < 0) return bad(where + ".extras.remodel.name_bytes", "is not a hex string");
+      bytes += static_cast<char>(hi * 16 + lo);
+    }
+    name = std::move(bytes);
+    extras.erase("name_bytes");
+    extras.erase("name_encoding");
+  }
+  if (extras.is_object() && extras.empty()) return scene::Extras();
+  return extras;
+}
+
+class SceneReader {
+ public:
+  SceneReader(const detail::Document& d, std::vector<ReadWarning>& warnings) : d_(d), warnings_(warnings) {}
+  Result<Scene> read();
+
+ private:
+  const detail::Document& d_;
+  std::vector<ReadWarning>& warnings_;
+  Scene s_;
+  std::vector<RgbaImage> images_;
+
+  void warn(std::string where, std::string message) { warnings_.push_back({std::move(where), std::move(message)}); }
+  std::optional<Error> nodes();
+  std::optional<Error> meshes();
+  std::optional<Error> primitive(const json& o, const std::string& where, scene::Primitive& p);
+  std::optional<Error> skins();
+  std::optional<Error> materials();
+  std::optional<Error> textures();
+  std::optional<Error> animations();
+  std::optional<Error> scenes();
+  std::optional<Error> skinned_meshes();
+};
+
+std::optional<Error> SceneReader::nodes() {
+  auto l = list(d_.root, "nodes");
+  if (!l) return l.error();
+  const json& nodes = **l;
+  s_.nodes.resize(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const json& o = nodes[i];
+    const std::string where = at("nodes", i);
+    scene::Node& n = s_.nodes[i];
+    auto extras = name_and_extras(o, n.name, where);
+    if (!extras) return extras.error();
+    n.extras = std::move(*extras);
+    if (o.contains("children")) {
+      const json& c = o["children"];
+      if (!c.is_array()) return bad(where + ".children", "is not an array");
+      for (const json& child : c) {
+        if (!child.is_number_unsigned() || child.get<std::uint64_t>() >= nodes.size()) {
+          return bad(where + ".children", "lists " + child.dump() + ", which is not a node", ErrorCode::bad_offset);
+        }
+        const auto k = child.get<std::size_t>();
+        if (k == i) return bad(where + ".children", "lists the node itself");
+        if (s_.nodes[k].parent >= 0) {
+          return bad(where + ".children", "lists node " + std::to_string(k) + ", already a child of node " + std::to_string(s_.nodes[k].parent));
+        }
+        s_.nodes[k].parent = static_cast<int>(i);
+        n.children.push_back(static_cast<int>(k));
+      }
+    }
+    if (o.contains("matrix")) {
+      if (o.contains("translation") || o.contains("rotation") || o.contains("scale")) {
+        return bad(where + ".matrix", "is given with translation, rotation or scale; glTF allows one or the other");
+      }
+      scene::Mat4 m;
+      if (auto e = numbers(o, "matrix", m.m.data(), 16, where)) return e;
+      n.local = scene::decompose(m);
+    } else {
+      if (auto e = numbers(o, "translation", &n.local.translation.x, 3, where)) return e;
+      float q[4] = {0, 0, 0, 1};
+      if (auto e = numbers(o, "rotation", q, 4, where)) return e;
+      n.local.rotation = {q[0], q[1], q[2], q[3]};
+      if (auto e = numbers(o, "scale", &n.local.scale.x, 3, where)) return e;
+    }
+    auto mesh = detail::index_of(o, "mesh", d_.root.contains("meshes") && d_.root["meshes"].is_array() ? d_.root["meshes"].size() : 0, where, "mesh");
+    if (!mesh) return mesh.error();
+    n.mesh = *mesh;
+    auto skin = detail::index_of(o, "skin", d_.root.contains("skins") && d_.root["skins"].is_array() ? d_.root["skins"].size() : 0, where, "skin");
+    if (!skin) return skin.error();
+    n.skin = *skin;
+    if (n.skin >= 0 && n.mesh < 0) return bad(where + ".skin", "is set on a node without a mesh");
+    if (o.contains("weights")) warn(where + ".weights", "morph target weights are not read");
+  }
+  // Every node has at most one parent, so a node no root reaches lies on (or under) a cycle.
+  std::vector<bool> reached(nodes.size(), false);
+  std::vector<int> stack;
+  for (std::size_t i = 0; i < nodes.size(); ++i) if (s_.nodes[i].parent < 0) stack.push_back(static_cast<int>(i));
+  while (!stack.empty()) {
+    const int k = stack.back();
+    stack.pop_back();
+    reached[static_cast<std::size_t>(k)] = true;
+    for (int c : s_.nodes[static_cast<std::size_t>(k)].children) stack.push_back(c);
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (!reached[i]) return bad(at("nodes", i) + ".children", "node " + std::to_string(i) + " is its own ancestor (the hierarchy has a cycle)");
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> SceneReader::primitive(const json& o, const std::string& where, scene::Primitive& p) {
+  if (!o.contains("attributes") || !o["attributes"].is_object()) return bad(where + ".attributes", "is missing or not an object");
+  const json& attributes = o["attributes"];
+  const std::string attr = where + ".attributes.";
+  std::size_t count = 0;
+  // The accessor an attribute names, checked for its type and (after POSITION) the vertex count.
+  const auto get = [&](const std::string& name, std::initializer_list<const char*> types) -> Result<int> {
+    auto a = d_.accessor(attributes[name], attr + name);
+    if (!a) return a.error();
+    const detail::Accessor& acc = **a;
+    if (std::find_if(types.begin(), types.end(), [&](const char* t) { return acc.type == t; }) == types.end()) {
+      return bad(attr + name, "is an accessor of type " + acc.type + ", which this attribute cannot be");
+    }
+    if (name != "POSITION" && acc.count != count) {
+      return bad(attr + name, "has " + std::to_string(acc.count) + " elements but POSITION has " + std::to_string(count), ErrorCode::bad_count);
+    }
+    return static_cast<int>(*a - d_.accessors.data());
+  };
+  if (!attributes.contains("POSITION")) return bad(attr + "POSITION", "is missing; every primitive read needs positions");
+  {
+    auto a = d_.accessor(attributes["POSITION"], attr + "POSITION");
+    if (!a) return a.error();
+    count = (*a)->count;
+  }
+  auto position = get("POSITION", {"VEC3"});
+  if (!position) return position.error();
+  auto xyz = d_.floats(*position, attr + "POSITION");
+  if (!xyz) return xyz.error();
+  p.positions.resize(count);
+  std::memcpy(static_cast<void*>(p.positions.data()), xyz->data(), count * 12);
+  if (attributes.contains("NORMAL")) {
+    auto a = get("NORMAL", {"VEC3"});
+    if (!a) return a.error();
+    auto v = d_.floats(*a, attr + "NORMAL");
+    if (!v) return v.error();
+    p.normals.resize(count);
+    std::memcpy(static_cast<void*>(p.normals.data()), v->data(), count * 12);
+  }
+  for (const char* name : {"COLOR_0", "_COLOR_0"}) {
+    if (!attributes.contains(name) || !p.colors.empty()) continue;
+    auto a = get(name, {"VEC3", "VEC4"});
+    if (!a) return a.error();
+    auto v = d_.floats(*a, attr + name);
+    if (!v) return v.error();
+    const std::size_t width = d_.accessors[static_cast<std::size_t>(*a)].width;
+    p.colors.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* c = &(*v)[i * width];
+      p.colors[i] = {c[0], c[1], c[2], width == 4 ? c[3] : 1.0f};
+    }
+  }
+  for (std::size_t set = 0; attributes.contains("TEXCOORD_" + std::to_string(set)); ++set) {
+    const std::string name = "TEXCOORD_" + std::to_string(set);
+    auto a = get(name, {"VEC2"});
+    if (!a) return a.error();
+    auto v = d_.floats(*a, attr + name);
+    if (!v) return v.error();
+    p.uvs.emplace_back(count);
+    std::memcpy(static_cast<void*>(p.uvs.back().data()), v->data(), count * 8);
+  }
+  std::size_t sets = 0;
+  while (attributes.contains("JOINTS_" + std::to_string(sets)) || attributes.contains("WEIGHTS_" + std::to_string(sets))) ++sets;
+  if (sets > 0) {
+    p.influences = static_cast<std::uint32_t>(sets * 4);
+    p.joints.resize(count * sets * 4);
+    p.weights.resize(count * sets * 4);
+    for (std::size_t s = 0; s < sets; ++s) {
+      const std::string jn = "JOINTS_" + std::to_string(s), wn = "WEIGHTS_" + std::to_string(s);
+      if (!attributes.contains(jn) || !attributes.contains(wn)) return bad(attr + (attributes.contains(jn) ? wn : jn), "is missing; joints and weights come in pairs");
+      auto ja = get(jn, {"VEC4"});
+      if (!ja) return ja.error();
+      auto j = d_.uints(*ja, attr + jn);
+      if (!j) return j.error();
+      auto wa = get(wn, {"VEC4"});
+      if (!wa) return wa.error();
+      auto w = d_.floats(*wa, attr + wn);
+      if (!w) return w.error();
+      for (std::size_t v = 0; v < count; ++v) {
+        for (std::size_t k = 0; k < 4; ++k) {
+          const std::uint32_t joint = (*j)[v * 4 + k];
+          const float weight = (*w)[v * 4 + k];
+          if (joint > 0xFFFF) return bad(attr + jn, "vertex " + std::to_string(v) + " names joint " + std::to_string(joint) + "; at most 65535 are read");
+          if (weight < 0) return bad(attr + wn, "vertex " + std::to_string(v) + " has a negative weight");
+          p.joints[v * sets * 4 + s * 4 + k] = static_cast<std::uint16_t>(joint);
+          p.weights[v * sets * 4 + s * 4 + k] = weight;
+        }
+      }
+    }
+  }
+  if (o.contains("targets")) warn(where + ".targets", "morph targets are not read");
+
+  int mode = 4;
+  if (o.contains("mode")) {
+    if (!o["mode"].is_number_unsigned() || o["mode"].get<std::uint64_t>() > 6) return bad(where + ".mode", "is not a glTF primitive mode (0-6)");
+    mode = o["mode"].get<int>();
+  }
+  if (o.contains("indices")) {
+    auto a = d_.accessor(o["indices"], where + ".indices");
+    if (!a) return a.error();
+    if ((*a)->type != "SCALAR") return bad(where + ".indices", "is an accessor of type " + (*a)->type + ", not SCALAR");
+    auto ix = d_.uints(static_cast<int>(*a - d_.accessors.data()), where + ".indices");
+    if (!ix) return ix.error();
+    for (std::size_t i = 0; i < ix->size(); ++i) {
+      if ((*ix)[i] >= count) {
+        return bad(where + ".indices", "entry " + std::to_string(i) + " is " + std::to_string((*ix)[i]) + " but the primitive has " +
+                                           std::to_string(count) + " vertices", ErrorCode::bad_offset);
+      }
+    }
+    p.indices = std::move(*ix);
+  }
+  static constexpr scene::Topology kTopology[] = {scene::Topology::points, scene::Topology::lines, scene::Topology::lines,
+                                                  scene::Topology::lines, scene::Topology::triangles, scene::Topology::triangle_strip,
+                                                  scene::Topology::triangle_fan};
+  p.topology = kTopology[mode];
+  if (mode == 2 || mode == 3) {
+    // LINE_LOOP and LINE_STRIP become the line list they draw (the Scene has no loops or line strips).
+    std::vector<std::uint32_t> drawn = p.indices;
+    if (!o.contains("indices")) {
+      drawn.resize(count);
+      for (std::size_t i = 0; i < count; ++i) drawn[i] = static_cast<std::uint32_t>(i);
+    }
+    p.indices.clear();
+    for (std::size_t i = 0; i + 1 < drawn.size(); ++i) p.indices.insert(p.indices.end(), {drawn[i], drawn[i + 1]});
+    if (mode == 2 && drawn.size() > 2) p.indices.insert(p.indices.end(), {drawn.back(), drawn.front()});
+    if (p.indices.empty()) return bad(where + ".mode", "draws a line strip or loop of fewer than 2 vertices");
+    warn(where + ".mode", mode == 2 ? "LINE_LOOP is read as the lines it draws" : "LINE_STRIP is read as the lines it draws");
+  }
+  const std::size_t drawn = p.indices.empty() ? count : p.indices.size();
+  if ((mode == 4 && drawn % 3 != 0) || (mode == 1 && drawn % 2 != 0)) {
+    return bad(o.contains("indices") ? where + ".indices" : where + ".attributes.POSITION",
+               "draws " + std::to_string(drawn) + " vertices, not a whole number of " + (mode == 4 ? "triangles" : "lines"), ErrorCode::bad_count);
+  }
+  auto material = detail::index_of(o, "material", s_.materials.size(), where, "material");
+  if (!material) return material.error();
+  p.material = *material;
+  if (p.material >= 0 && attributes.contains("COLOR_0")) s_.materials[static_cast<std::size_t>(p.material)].vertex_colors = true;
+  std::string unused;
+  auto extras = name_and_extras(o, unused, where);
+  if (!extras) return extras.error();
+  p.extras = std::move(*extras);
+  return std::nullopt;
+}
+
+std::optional<Error> SceneReader::meshes() {
+  auto l = list(d_.root, "meshes");
+  if (!l) return l.error();
+  for (std::size_t m = 0; m < (*l)->size(); ++m) {
+    const json& o = (**l)[m];
+    const std::string where = at("meshes", m);
+    scene::Mesh mesh;
+    auto extras = name_and_extras(o, mesh.name, where);
+    if (!extras) return extras.error();
+    mesh.extras = std::move(*extras);
+    if (!o.contains("primitives") || !o["primitives"].is_array() || o["primitives"].empty()) {
+      return bad(where + ".primitives", "is missing or empty");
+    }
+    for (std::size_t i = 0; i < o["primitives"].size(); ++i) {
+      const json& p = o["primitives"][i];
+      if (!p.is_object()) return bad(at(where + ".primitives", i), "is not an object");
+      mesh.primitives.emplace_back();
+      if (auto e = primitive(p, at(where + ".primitives", i), mesh.primitives.back())) return e;
+    }
+    if (o.contains("weights")) warn(where + ".weights", "morph target weights are not read");
+    s_.meshes.push_back(std::move(mesh));
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> SceneReader::skins() {
+  auto l = list(d_.root, "skins");
+  if (!l) return l.error();
+  for (std::size_t k = 0; k < (*l)->size(); ++k) {
+    const json& o = (**l)[k];
+    const std::string where = at("skins", k);
+    scene::Skin skin;
+    auto extras = name_and_extras(o, skin.name, where);
+    if (!extras) return extras.error();
+    skin.extras = std::move(*extras);
+    if (!o.contains("joints") || !o["joints"].is_array() || o["joints"].empty()) return bad(where + ".joints", "is missing or empty");
+    std::vector<bool> seen(s_.nodes.size(), false);
+    for (std::size_t j = 0; j < o["joints"].size(); ++j) {
+      const json& v = o["joints"][j];
+      if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= s_.nodes.size()) {
+        return bad(at(where + ".joints", j), "is " + v.dump() + ", which is not a node", ErrorCode::bad_offset);
+      }
+      if (seen[v.get<std::size_t>()]) return bad(at(where + ".joints", j), "lists node " + v.dump() + " a second time");
+      seen[v.get<std::size_t>()] = true;
+      skin.joints.push_back(v.get<int>());
+    }
+    if (o.contains("inverseBindMatrices")) {
+      auto a = d_.accessor(o["inverseBindMatrices"], where + ".inverseBindMatrices");
+      if (!a) return a.error();
+      if ((*a)->type != "MAT4" || (*a)->count != skin.joints.size()) {
+        return bad(where + ".inverseBindMatrices", "is " + std::to_string((*a)->count) + " " + (*a)->type + " for " +
+                                                      std::to_string(skin.joints.size()) + " joints; one MAT4 per joint is required", ErrorCode::bad_count);
+      }
+      auto v = d_.floats(static_cast<int>(*a - d_.accessors.data()), where + ".inverseBindMatrices");
+      if (!v) return v.error();
+      skin.inverse_bind_matrices.resize(skin.joints.size());
+      std::memcpy(static_cast<void*>(skin.inverse_bind_matrices.data()), v->data(), v->size() * 4);
+    }
+    auto skeleton = detail::index_of(o, "skeleton", s_.nodes.size(), where, "node");
+    if (!skeleton) return skeleton.error();
+    skin.skeleton = *skeleton;
+    s_.skins.push_back(std::move(skin));
+  }
+  return std::nullopt;
+}
+
+// A skinned mesh's joint indices must name joints of the skin that draws it.
+std::optional<Error> SceneReader::skinned_meshes() {
+  for (std::size_t i = 0; i < s_.nodes.size(); ++i) {
+    const scene::Node& n = s_.nodes[i];
+    if (n.skin < 0) continue;
+    const std::size_t joints = s_.skins[static_cast<std::size_t>(n.skin)].joints.size();
+    const scene::Mesh& mesh = s_.meshes[static_cast<std::size_t>(n.mesh)];
+    for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const std::string where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + std::to_string(p) + "].attributes.JOINTS_0";
+      const scene::Primitive& prim = mesh.primitives[p];
+      if (prim.influences == 0) return bad(where, "is missing but node " + std::to_string(i) + " draws the mesh with skin " + std::to_string(n.skin));
+      for (std::size_t k = 0; k < prim.joints.size(); ++k) {
+        if (prim.weights[k] != 0 && prim.joints[k] >= joints) {
+          return bad(where, "vertex " + std::to_string(k / prim.influences) + " names joint " + std::to_string(prim.joints[k]) + " but skin " +
+                                std::to_string(n.skin) + " has " + std::to_string(joints) + " joints", ErrorCode::bad_offset);
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> SceneReader::materials() {
+  auto l = list(d_.root, "materials");
+  if (!l) return l.error();
+  const std::size_t textures = d_.root.contains("textures") && d_.root["textures"].is_array() ? d_.root["textures"].size() : 0;
+  for (std::size_t i = 0; i < (*l)->size(); ++i) {
+    const json& o = (**l)[i];
+    const std::string where = at("materials", i);
+    scene::Material m;
+    auto extras = name_and_extras(o, m.name, where);
+    if (!extras) return extras.error();
+    m.extras = std::move(*extras);
+    if (o.contains("pbrMetallicRoughness")) {
+      const json& pbr = o["pbrMetallicRoughness"];
+      const std::string p = where + ".pbrMetallicRoughness";
+      if (!pbr.is_object()) return bad(p, "is not an object");
+      if (auto e = numbers(pbr, "baseColorFactor", &m.base_color.x, 4, p)) return e;
+      if (pbr.contains("baseColorTexture")) {
+        const json& t = pbr["baseColorTexture"];
+        auto index = detail::index_of(t, "index", textures, p + ".baseColorTexture", "texture");
+        if (!index) return index.error();
+        if (*index < 0) return bad(p + ".baseColorTexture.index", "is missing");
+        m.texture = *index;
+        if (t.contains("texCoord")) {
+          if (!t["texCoord"].is_number_unsigned() || t["texCoord"].get<std::uint64_t>() > 255) return bad(p + ".baseColorTexture.texCoord", "is not a UV set number");
+          m.uv_set = t["texCoord"].get<int>();
+        }
+        if (t.contains("extensions") && t["extensions"].is_object() && t["extensions"].contains("KHR_texture_transform")) {
+          warn(p + ".baseColorTexture.extensions.KHR_texture_transform", "is not applied; the UVs are read as stored");
+        }
+      }
+    }
+    if (o.contains("alphaMode")) {
+      const json& a = o["alphaMode"];
+      if (a == "OPAQUE") m.alpha_mode = scene::AlphaMode::opaque;
+      else if (a == "MASK") m.alpha_mode = scene::AlphaMode::mask;
+      else if (a == "BLEND") m.alpha_mode = scene::AlphaMode::blend;
+      else return bad(where + ".alphaMode", "is " + a.dump() + ", not OPAQUE, MASK or BLEND");
+    }
+    if (o.contains("alphaCutoff")) {
+      const json& c = o["alphaCutoff"];
+      if (!c.is_number() || !(c.get<double>() >= 0) || !std::isfinite(c.get<double>())) return bad(where + ".alphaCutoff", "is not a number of at least 0");
+      m.alpha_cutoff = c.get<float>();
+    }
+    if (o.contains("doubleSided")) {
+      if (!o["doubleSided"].is_boolean()) return bad(where + ".doubleSided", "is not true or false");
+      m.double_sided = o["doubleSided"].get<bool>();
+    }
+    m.unlit = o.contains("extensions") && o["extensions"].is_object() && o["extensions"].contains("KHR_materials_unlit");
+    s_.materials.push_back(std::move(m));
+  }
+  return std::nullopt;
+}
+
+Result<scene::Wrap> wrap(const json& s, const char* key, const std::string& where) {
+  if (!s.contains(key)) return scene::Wrap::repeat;
+  const json& v = s[key];
+  if (v == 33071) return scene::Wrap::clamp;
+  if (v == 33648) return scene::Wrap::mirror;
+  if (v == 10497) return scene::Wrap::repeat;
+  return bad(where + "." + key, "is " + v.dump() + ", not a glTF wrap mode");
+}
+
+Result<scene::Filter> filter(const json& s, const char* key, scene::Filter absent, const std::string& where) {
+  if (!s.contains(key)) return absent;
+  const json& v = s[key];
+  static constexpr int kFilters[] = {9728, 9729, 9984, 9985, 9986, 9987};
+  for (std::size_t i = 0; i < 6; ++i) {
+    if (v == kFilters[i]) return static_cast<scene::Filter>(i);
+  }
+  return bad(where + "." + key, "is " + v.dump() + ", not a glTF filter");
+}
+
+std::optional<Error> SceneReader::textures() {
+  auto images = list(d_.root, "images");
+  if (!images) return images.error();
+  for (std::size_t i = 0; i < (*images)->size(); ++i) {
+    const json& o = (**images)[i];
+    const std::string where = at("images", i);
+    Bytes owned;
+    ByteSpan bytes;
+    if (o.contains("uri")) {
+      if (!o["uri"].is_string()) return bad(where + ".uri", "is not a string");
+      auto loaded = detail::load_uri(o["uri"].get<std::string>(), d_.resources, where + ".uri");
+      if (!loaded) return loaded.error();
+      owned = std::move(*loaded);
+      bytes = owned;
+    } else {
+      auto view = detail::index_of(o, "bufferView", d_.views.size(), where, "buffer view");
+      if (!view) return view.error();
+      if (*view < 0) return bad(where, "has neither a uri nor a bufferView");
+      const detail::View& v = d_.views[static_cast<std::size_t>(*view)];
+      bytes = ByteSpan(d_.buffers[v.buffer]).subspan(v.offset, v.length);
+    }
+    auto image = read_png_or_jpeg(bytes);
+    if (!image) return bad(where, image.error().message, image.error().code);
+    images_.push_back(std::move(*image));
+  }
+  auto samplers = list(d_.root, "samplers");
+  if (!samplers) return samplers.error();
+  std::vector<scene::Sampler> sampler_list;
+  for (std::size_t i = 0; i < (*samplers)->size(); ++i) {
+    const json& o = (**samplers)[i];
+    const std::string where = at("samplers", i);
+    scene::Sampler s;
+    auto ws = wrap(o, "wrapS", where), wt = wrap(o, "wrapT", where);
+    if (!ws) return ws.error();
+    if (!wt) return wt.error();
+    auto mag = filter(o, "magFilter", scene::Filter::linear, where), min = filter(o, "minFilter", scene::Filter::linear_mipmap_linear, where);
+    if (!mag) return mag.error();
+    if (!min) return min.error();
+    if (*mag != scene::Filter::nearest && *mag != scene::Filter::linear) return bad(where + ".magFilter", "is a mipmap filter; magnification has none");
+    s.wrap_s = *ws, s.wrap_t = *wt, s.mag = *mag, s.min = *min;
+    sampler_list.push_back(s);
+  }
+  auto textures = list(d_.root, "textures");
+  if (!textures) return textures.error();
+  for (std::size_t i = 0; i < (*textures)->size(); ++i) {
+    const json& o = (**textures)[i];
+    const std::string where = at("textures", i);
+    scene::Texture t;
+    auto extras = name_and_extras(o, t.name, where);
+    if (!extras) return extras.error();
+    t.extras = std::move(*extras);
+    if (t.extras.is_object() && t.extras.contains("encoding") && t.extras["encoding"].is_string()) {
+      t.encoding = t.extras["encoding"].get<std::string>();
+      t.extras.erase("encoding");
+      if (t.extras.empty()) t.extras = scene::Extras();
+    }
+    auto source = detail::index_of(o, "source", images_.size(), where, "image");
+    if (!source) return source.error();
+    if (*source < 0) return bad(where + ".source", "is missing; only PNG and JPEG textures are read", ErrorCode::unsupported);
+    t.image = images_[static_cast<std::size_t>(*source)];
+    auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
+    if (!sampler) return sampler.error();
+    if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];
+    s_.textures.push_back(std::move(t));
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> SceneReader::animations() {
+  auto l = list(d_.root, "animations");
+  if (!l) return l.error();
+  for (std::size_t a = 0; a < (*l)->size(); ++a) {
+    const json& o = (**l)[a];
+    const std::string where = at("animations", a);
+    scene::Animation anim;
+    auto extras = name_and_extras(o, anim.name, where);
+    if (!extras) return extras.error();
+    anim.extras = std::move(*extras);
+    if (!o.contains("samplers") || !o["samplers"].is_array() || !o.contains("channels") || !o["channels"].is_array()) {
+      return bad(where, "has no samplers or channels array");
+    }
+    const json& samplers = o["samplers"];
+    for (std::size_t c = 0; c < o["channels"].size(); ++c) {
+      const json& ch = o["channels"][c];
+      const std::string cw = at(where + ".channels", c);
+      auto sampler = detail::index_of(ch, "sampler", samplers.size(), cw, "sampler");
+      if (!sampler) return sampler.error();
+      if (*sampler < 0) return bad(cw + ".sampler", "is missing");
+      if (!ch.contains("target") || !ch["target"].is_object()) return bad(cw + ".target", "is missing");
+      const json& target = ch["target"];
+      auto node = detail::index_of(target, "node", s_.nodes.size(), cw + ".target", "node");
+      if (!node) return node.error();
+      const json path = target.value("path", json());
+      if (path == "weights") {
+        warn(cw, "animates morph target weights, which are not read");
+        continue;
+      }
+      scene::Channel out;
+      if (path == "translation") out.path = scene::Path::translation;
+      else if (path == "rotation") out.path = scene::Path::rotation;
+      else if (path == "scale") out.path = scene::Path::scale;
+      else return bad(cw + ".target.path", "is " + path.dump() + ", not translation, rotation, scale or weights");
+      if (*node < 0) {
+        warn(cw + ".target", "names no node and is skipped");
+        continue;
+      }
+      out.node = *node;
+      for (const scene::Channel& other : anim.channels) {
+        if (other.node == out.node && other.path == out.path) return bad(cw + ".target", "animates the same node and path as an earlier channel");
+      }
+      const json& s = samplers[static_cast<std::size_t>(*sampler)];
+      const std::string sw = at(where + ".samplers", static_cast<std::size_t>(*sampler));
+      const json interpolation = s.value("interpolation", json("LINEAR"));
+      if (interpolation == "LINEAR") out.interpolation = scene::Interpolation::linear;
+      else if (interpolation == "STEP") out.interpolation = scene::Interpolation::step;
+      else if (interpolation == "CUBICSPLINE") out.interpolation = scene::Interpolation::cubic_spline;
+      else return bad(sw + ".interpolation", "is " + interpolation.dump() + ", not LINEAR, STEP or CUBICSPLINE");
+      if (!s.contains("input") || !s.contains("output")) return bad(sw, "has no input or output");
+      auto input = d_.accessor(s["input"], sw + ".input");
+      if (!input) return input.error();
+      auto output = d_.accessor(s["output"], sw + ".output");
+      if (!output) return output.error();
+      if ((*input)->type != "SCALAR" || (*input)->component != detail::kFloat) return bad(sw + ".input", "is not a SCALAR float accessor");
+      const char* type = out.path == scene::Path::rotation ? "VEC4" : "VEC3";
+      const std::size_t per_key = out.interpolation == scene::Interpolation::cubic_spline ? 3 : 1;
+      if ((*output)->type != type || (*output)->count != (*input)->count * per_key) {
+        return bad(sw + ".output", "has " + std::to_string((*output)->count) + " " + (*output)->type + " for " + std::to_string((*input)->count) +
+                                       " keys; " + std::to_string(per_key) + " " + type + " per key are required", ErrorCode::bad_count);
+      }
+      auto times = d_.floats(static_cast<int>(*input - d_.accessors.data()), sw + ".input");
+      if (!times) return times.error();
+      for (std::size_t i = 0; i < times->size(); ++i) {
+        if ((*times)[i] < 0 || (i > 0 && !((*times)[i] > (*times)[i - 1]))) {
+          return bad(sw + ".input", "key " + std::to_string(i) + " is not a time of at least 0 after the one before it");
+        }
+      }
+      auto values = d_.floats(static_cast<int>(*output - d_.accessors.data()), sw + ".output");
+      if (!values) return values.error();
+      out.times = std::move(*times);
+      out.values = std::move(*values);
+      anim.channels.push_back(std::move(out));
+    }
+    if (anim.channels.empty()) {
+      warn(where, "has no translation, rotation or scale channel and is left out");
+      continue;
+    }
+    s_.animations.push_back(std::move(anim));
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> SceneReader::scenes() {
+  auto l = list(d_.root, "scenes");
+  if (!l) return l.error();
+  for (std::size_t i = 0; i < (*l)->size(); ++i) {
+    const json& o = (**l)[i];
+    const std::string where = at("scenes", i);
+    scene::SceneRoots r;
+    if (o.contains("name")) {
+      if (!o["name"].is_string()) return bad(where + ".name", "is not a string");
+      r.name = o["name"].get<std::string>();
+    }
+    if (o.contains("nodes")) {
+      if (!o["nodes"].is_array()) return bad(where + ".nodes", "is not an array");
+      for (const json& n : o["nodes"]) {
+        if (!n.is_number_unsigned() || n.get<std::uint64_t>() >= s_.nodes.size() || s_.nodes[n.get<std::size_t>()].parent >= 0) {
+          return bad(where + ".nodes", "lists " + n.dump() + ", which is not a root node", ErrorCode::bad_offset);
+        }
+        r.nodes.push_back(n.get<int>());
+      }
+    }
+    s_.scenes.push_back(std::move(r));
+  }
+  auto main = detail::index_of(d_.root, "scene", s_.scenes.size(), "", "scene");
+  if (!main) return bad("scene", main.error().message, main.error().code);
+  if (*main > 0) std::rotate(s_.scenes.begin(), s_.scenes.begin() + *main, s_.scenes.begin() + *main + 1);
+  // Nodes outside the default scene (other LODs) are hidden, as the writer left them out of it.
+  if (!s_.scenes.empty()) {
+    for (scene::Node& n : s_.nodes) n.visible = false;
+    std::vector<int> stack = s_.scenes[0].nodes;
+    while (!stack.empty()) {
+      scene::Node& n = s_.nodes[static_cast<std::size_t>(stack.back())];
+      stack.pop_back();
+      n.visible = true;
+      stack.insert(stack.end(), n.children.begin(), n.children.end());
+    }
+  }
+  return std::nullopt;
+}
+
+Result<Scene> SceneReader::read() {
+  if (auto e = textures()) return *e;
+  if (auto e = materials()) return *e;
+  if (auto e = nodes()) return *e;
+  if (auto e = meshes()) return *e;
+  if (auto e = skins()) return *e;
+  if (auto e = skinned_meshes()) return *e;
+  if (auto e = animations()) return *e;
+  if (auto e = scenes()) return *e;
+  std::string unused;
+  auto extras = name_and_extras(d_.root, unused, "");
+  if (!extras) return extras.error();
+  s_.extras = std::move(*extras);
+  if (s_.extras.is_object()) {
+    s_.extras.erase("extras_version");
+    if (s_.extras.empty()) s_.extras = scene::Extras();
+  }
+  return std::move(s_);
+}
+
+}  // namespace
+
+Result<ReadScene> read_gltf(ByteSpan bytes, const ResourceLoader& resources) {
+  try {
+    auto document = detail::read_document(bytes, resources);
+    if (!document) return document.error();
+    ReadScene out;
+    out.warnings = std::move(document->warnings);
+    auto scene = SceneReader(*document, out.warnings).read();
+    if (!scene) return scene.error();
+    out.scene = std::move(*scene);
+    return out;
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_error();
+  } catch (const nlohmann::json::exception& e) {  // a value of a type no check above expected
+    return bad("json", std::string("holds a value of an unexpected type: ") + e.what());
+  }
+}
+
+}  // namespace remodel::gltf
