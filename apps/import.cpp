@@ -47,8 +47,8 @@ int cmd_import(const Invocation& invocation) {
       print_error(skeleton_path, s.error());
       return kFailed;
     }
-    if (!std::holds_alternative<PmoFile>(*s)) {
-      std::fprintf(stderr, "remodel: %s: --skeleton takes the KH BBS PMO whose joints a PAM animates, not a %s file\n",
+    if (!std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s)) {
+      std::fprintf(stderr, "remodel: %s: --skeleton takes the KH BBS PMO a PAM animates or a bare MHFU PMO's skeleton, not a %s file\n",
                    skeleton_path.c_str(), format_name(format_of(*s)));
       return kFailed;
     }

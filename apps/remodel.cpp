@@ -83,7 +83,7 @@ const std::vector<Command>& commands() {
        {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format", true},
-        {"skeleton", "PMO", "for a PAM ORIGINAL: the KH BBS PMO whose joints it animates"}},
+        {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
        "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"
        "  re-encoded as ORIGINAL encodes them, and what glTF cannot carry comes from ORIGINAL. Values the\n"
@@ -91,7 +91,7 @@ const std::vector<Command>& commands() {
        "  strongest the format stores) or refused with an error naming the limit. An unedited export\n"
        "  imports to ORIGINAL's bytes. OUT goes through a temporary file and a rename. Without --like:\n"
        "  an error (authoring a new file from glTF alone is issue 16).\n",
-       "remodel import p01ex00.glb --like p01ex00.pmo -o p01ex00_mod.pmo", cmd_import},
+       "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
   };
   return table;
 }

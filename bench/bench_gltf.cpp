@@ -58,8 +58,23 @@ void BM_Memcpy1MSkinnedGlb(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * glb->size()));
 }
 
+// The reader on the same .glb: bytes in memory -> Scene (every accessor range, bound and index checked).
+void BM_Read1MSkinnedGlb(benchmark::State& state) {
+  const Result<Bytes> glb = gltf::write_glb(million());
+  for (auto _ : state) {
+    Result<gltf::ReadScene> read = gltf::read_gltf(*glb);
+    if (!read) {
+      state.SkipWithError(read.error().describe().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(read->scene.meshes.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * glb->size()));
+}
+
 BENCHMARK(BM_Memcpy1MSkinnedGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Export1MSkinnedGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Read1MSkinnedGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // A generated BWM skin (no BWM sample exists: the game's files are not redistributable): a 300 x 200
 // vertex grid in BWM's nine skin strides (position, normal, UV; 4 bone indices; 4 weights), two bones,

@@ -70,6 +70,7 @@ inline std::filesystem::path sample_path(const ExportSample& s) {
 struct LiftedSample {
   Document document;
   std::vector<std::unique_ptr<Document>> inputs;  // animations, skeleton, textures
+  const Document* skeleton = nullptr;             // the skeleton among them, for a lower
   Result<scene::Scene> scene = Error{};
 };
 
@@ -95,7 +96,7 @@ inline std::unique_ptr<LiftedSample> lift_sample(const ExportSample& s) {
     }
     out->inputs.push_back(std::make_unique<Document>(std::move(*d)));
     const Document* in = out->inputs.back().get();
-    if (f == s.skeleton) inputs.skeleton = &std::get<MhfuSkeletonFile>(*in);
+    if (f == s.skeleton) inputs.skeleton = &std::get<MhfuSkeletonFile>(*in), out->skeleton = in;
     else if (f == s.textures) inputs.textures = &std::get<TmhFile>(*in);
     else inputs.animations.push_back(in);
   }

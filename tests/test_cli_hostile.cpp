@@ -224,6 +224,11 @@ TEST_P(CliHostile, EveryCommandOnEveryVariant) {
   const fs::path png = dir / "image.png";
   spit(png, remodel::write_png(remodel::RgbaImage(8, 8)));
   Stats stats;
+  // The base's own export (when it has a model), imported over every variant and read as a .glb.
+  const fs::path exported = dir / "exported.glb", demo_glb = dir / "demo.glb";
+  expect_sane({"export", base_copy.string(), "-o", exported.string()}, Output::text, stats);
+  expect_sane({"demo", demo_glb.string()}, Output::text, stats);
+  const fs::path glb = fs::exists(exported) ? exported : demo_glb;
   std::vector<fs::path> files = {base_copy};
   for (const Variant& v : variants(original)) {
     // Half the variants get a file name that is not UTF-8 either.
@@ -243,7 +248,11 @@ TEST_P(CliHostile, EveryCommandOnEveryVariant) {
       expect_sane({"textures", "extract", f, "-o", (dir / ("png" + std::to_string(i))).string()}, Output::text, stats);
       expect_sane({"textures", "replace", f, "0", png.string(), "-o", (dir / ("out" + std::to_string(i))).string()}, Output::text, stats);
       expect_sane({"export", f, "-o", (dir / ("out" + std::to_string(i) + ".glb")).string()}, Output::text, stats);
+      const fs::path as_glb = dir / ("variant" + std::to_string(i) + ".glb");
+      fs::copy_file(files[i], as_glb, fs::copy_options::overwrite_existing);
+      expect_sane({"import", as_glb.string(), "--like", base_copy.string(), "-o", (dir / ("in" + std::to_string(i))).string()}, Output::text, stats);
     }
+    expect_sane({"import", glb.string(), "--like", f, "-o", (dir / ("import" + std::to_string(i))).string()}, Output::text, stats);
   }
   expect_sane({"check", "--json", dir.string()}, Output::json_lines, stats);
   RecordProperty("cli_runs", static_cast<int>(stats.runs));
@@ -277,6 +286,9 @@ TEST(CliHostilePaths, EveryCommandOnPathsThatAreNotGoodFiles) {
   fs::copy_file(demo, odd);
   fs::permissions(odd, fs::perms::all);
   fs::permissions(demo, fs::perms::all);
+  const fs::path demo_glb = dir / "demo.glb";
+  expect_sane({"export", demo.string(), "-o", demo_glb.string()}, Output::text, stats);
+  fs::permissions(demo_glb, fs::perms::all);
   const fs::path subdir = dir / "sub";
   fs::create_directories(subdir);
   const std::vector<fs::path> paths = {subdir, fifo, empty, locked, odd, dir / "missing.pmo", "/dev/null"};
@@ -298,6 +310,10 @@ TEST(CliHostilePaths, EveryCommandOnPathsThatAreNotGoodFiles) {
     expect_sane({"textures", "replace", demo.string(), "0", f, "-o", out + ".pmo"}, Output::text, stats, as_user);
     // A directory exported to a .glb is a usage error (2) by export's own rule.
     expect_sane({"export", f, "-o", out + ".glb"}, Output::text, stats, as_user, p == subdir);
+    // As the glTF (not .glb/.gltf: import's usage error), as ORIGINAL, and as OUT.
+    expect_sane({"import", f, "--like", demo.string(), "-o", out + ".pmo"}, Output::text, stats, as_user, true);
+    expect_sane({"import", demo_glb.string(), "--like", f, "-o", out + ".pmo"}, Output::text, stats, as_user);
+    if (p != locked) expect_sane({"import", demo_glb.string(), "--like", demo.string(), "-o", f}, Output::text, stats, as_user);
     // As OUT: a directory, a FIFO, a missing place (the locked file stays as it is for the check below).
     if (p != locked) expect_sane({"demo", f}, Output::text, stats, as_user);
   }
