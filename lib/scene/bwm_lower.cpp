@@ -368,7 +368,8 @@ class Lowerer {
     }
     if (in == base) return std::nullopt;
     std::vector<std::pair<int, float>> strongest(in.begin(), in.end());
-    std::stable_sort(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    // A full order (weight, then bone) with std::sort: see mhfu_lower.cpp on stable_sort under ASan.
+    std::sort(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
     if (strongest.size() > 4) {
       warnings_.push_back({where, "vertex " + std::to_string(m) + " has " + std::to_string(strongest.size()) +
                                       " weights: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});

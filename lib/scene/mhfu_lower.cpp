@@ -581,7 +581,9 @@ class Lowerer {
     }
     // More bones than the VTYPE stores weights for: the strongest ones, renormalised below.
     if (by_bone.size() > slots) {
-      std::stable_sort(by_bone.begin(), by_bone.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+      // std::sort with a full order (weight, then bone): clang 14's ASan reports libstdc++ 12's
+      // stable_sort temporary buffer as a double free.
+      std::sort(by_bone.begin(), by_bone.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
       by_bone.resize(slots);
       ++limited_;
     }
