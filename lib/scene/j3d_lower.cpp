@@ -1,6 +1,7 @@
 // Scene -> J3D BMD/BDL over a base: nodes, meshes, materials and textures matched to the base's
 // joints, shapes, materials and TEX1 entries (extras, then names, then order); JNT1 bind poses and
 // names, MAT3 names, TEX1 images here, geometry in j3d_lower_shapes.cpp.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -163,7 +164,13 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     const std::array<float, 3> s{in.local.scale.x, in.local.scale.y, in.local.scale.z};
     joint.translation = t;
     joint.scale = s;
-    if (!(in.local.rotation == was.local.rotation)) joint.rotation = s16_angles(in.local.rotation);
+    // The stored angles stand unless the rotation moved past half an s16 step (pi / 65536): the base's
+    // quantisation is the tolerance (a writer's re-normalised quaternion, or another Euler triple for
+    // the same rotation at gimbal lock, is not an edit).
+    const Quat a = normalize(in.local.rotation), b = normalize(was.local.rotation);
+    const double cosine = std::min(1.0, std::fabs(static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y +
+                                                  static_cast<double>(a.z) * b.z + static_cast<double>(a.w) * b.w));
+    if (2.0 * std::acos(cosine) > static_cast<double>(kPi) / 65536.0) joint.rotation = s16_angles(in.local.rotation);
     moved = true;
   }
   if (!moved || evp == nullptr) return std::nullopt;

@@ -181,6 +181,31 @@ struct ArrayCodec {
     return std::nullopt;
   }
 
+  // Element `index` as numbers (the inverse of encode), for what glTF does not carry (a normal's length).
+  std::vector<double> decode(std::uint32_t index) const {
+    static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
+    std::vector<double> out;
+    if (format == nullptr || format->type > 4 || index >= count()) return out;
+    const std::size_t size = type_size[format->type];
+    const std::uint8_t* p = array->data.data() + std::size_t{index} * element;
+    const double scale = std::ldexp(1.0, -(format->frac & 31));
+    for (std::size_t c = 0; c < element / size; ++c, p += size) {
+      switch (format->type) {
+        case 0: out.push_back(p[0] * scale); break;
+        case 1: out.push_back(static_cast<std::int8_t>(p[0]) * scale); break;
+        case 2: out.push_back(static_cast<std::uint16_t>(p[0] << 8 | p[1]) * scale); break;
+        case 3: out.push_back(static_cast<std::int16_t>(p[0] << 8 | p[1]) * scale); break;
+        default: {
+          const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3];
+          float f = 0;
+          std::memcpy(&f, &bits, 4);
+          out.push_back(f);
+        }
+      }
+    }
+    return out;
+  }
+
   std::optional<Error> encode_colour(const Vec4& c, Bytes& out, const std::string& where) const {
     if (format == nullptr || element == 0) return Error{ErrorCode::unsupported, 0, where, "the base has no VTX1 colour array to hold an edited colour"};
     const auto channel = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(x, 0.0f, 1.0f) * 255.0f)); };
@@ -395,7 +420,12 @@ struct Geometry {
         for (int r = 0; r < 4; ++r) {
           for (int c = 0; c < 4; ++c) t.at(r, c) = bind->at(c, r);
         }
-        const Vec3 stored = normalize(transform_direction(t, in.normals[iv]));
+        Vec3 stored = normalize(transform_direction(t, in.normals[iv]));
+        // glTF carries a direction; the length is the base's (quantised normals are rarely unit).
+        if (const std::vector<double> was = codec(kNrm).decode(key[kNrm]); kept && was.size() == 3) {
+          const double length = std::sqrt(was[0] * was[0] + was[1] * was[1] + was[2] * was[2]);
+          if (length > 0.5 && length < 2.0) stored = stored * static_cast<float>(length);
+        }
         const float v[3] = {stored.x, stored.y, stored.z};
         if (codec(kNrm).format != nullptr && codec(kNrm).format->components == 1) {
           return Error{ErrorCode::unsupported, 0, at, "the base stores normals with binormals and tangents (NBT), which cannot be edited"};
