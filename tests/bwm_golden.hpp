@@ -195,4 +195,14 @@ inline Bytes bwm_skin() {
   return g.b;
 }
 
+// The three golden files by name, for tests that run over all of them.
+struct BwmGolden {
+  const char* name;
+  Bytes bytes;
+};
+
+inline std::vector<BwmGolden> bwm_goldens() {
+  return {{"v5-model", bwm_v5_model()}, {"v6-model", bwm_v6_model()}, {"skin", bwm_skin()}};
+}
+
 }  // namespace remodel::golden

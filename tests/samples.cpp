@@ -44,4 +44,16 @@ Bytes load_file(const fs::path& path) {
   return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+Document load_document(const fs::path& path) {
+  Result<Document> doc = read_document(load_file(path));
+  EXPECT_TRUE(doc.ok()) << path << ": " << (doc.ok() ? "" : doc.error().describe());
+  return doc.ok() ? std::move(doc.value()) : Document{};
+}
+
+fs::path mhfu_sibling(const fs::path& pmo, const char* suffix) {
+  std::string stem = pmo.filename().string();
+  stem = stem.substr(0, stem.size() - std::string(".0.pmo").size());
+  return pmo.parent_path() / (stem + suffix);
+}
+
 }  // namespace remodel::test

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/bytes.hpp"
+#include "model/document.hpp"
 
 namespace remodel::test {
 
@@ -15,6 +16,10 @@ std::filesystem::path samples_root();
 // Every regular file under samples_root()/subdir, sorted; empty when the folder is absent.
 std::vector<std::filesystem::path> sample_files(const std::string& subdir);
 Bytes load_file(const std::filesystem::path& path);
+// The file read as a Document; a read error is a test failure (and an empty Document is returned).
+Document load_document(const std::filesystem::path& path);
+// "x.0.pmo" -> "x.1.skel" / "x.2.tmh": the PAC's entries as the MHFU samples store them beside it.
+std::filesystem::path mhfu_sibling(const std::filesystem::path& pmo, const char* suffix);
 bool samples_required();
 // `text` with every character that is not a letter or digit made '_': a test case name.
 std::string identifier(std::string text);

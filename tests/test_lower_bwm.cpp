@@ -16,14 +16,7 @@ namespace {
 
 using scene::Scene;
 
-struct Golden {
-  const char* name;
-  Bytes bytes;
-};
-
-std::vector<Golden> goldens() {
-  return {{"v5-model", golden::bwm_v5_model()}, {"v6-model", golden::bwm_v6_model()}, {"skin", golden::bwm_skin()}};
-}
+using golden::bwm_goldens;
 
 Document read_ok(const Bytes& bytes) {
   Result<Document> doc = read_document(bytes);
@@ -62,7 +55,7 @@ Scene reread(const Bytes& out) {
 }
 
 TEST(LowerBwm, EveryGoldenUnchangedGivesItsBytes) {
-  for (const Golden& g : goldens()) {
+  for (const golden::BwmGolden& g : bwm_goldens()) {
     SCOPED_TRACE(g.name);
     const Document doc = read_ok(g.bytes);
     Scene s = lift_ok(doc);
@@ -89,7 +82,7 @@ TEST(LowerBwm, EveryGoldenUnchangedGivesItsBytes) {
 }
 
 TEST(LowerBwm, MovedVertexChangesOnlyItsFloats) {
-  for (const Golden& g : goldens()) {
+  for (const golden::BwmGolden& g : bwm_goldens()) {
     SCOPED_TRACE(g.name);
     const Document doc = read_ok(g.bytes);
     Scene s = lift_ok(doc);

@@ -19,17 +19,9 @@ namespace {
 
 using scene::Scene;
 
-Document load(const std::filesystem::path& path) {
-  Result<Document> doc = read_document(test::load_file(path));
-  EXPECT_TRUE(doc.ok()) << path << ": " << (doc.ok() ? "" : doc.error().describe());
-  return doc.ok() ? std::move(doc.value()) : Document{};
-}
+using test::load_document;
 
-std::filesystem::path sibling(const std::filesystem::path& pmo, const char* suffix) {
-  std::string stem = pmo.filename().string();
-  stem = stem.substr(0, stem.size() - std::string(".0.pmo").size());
-  return pmo.parent_path() / (stem + suffix);
-}
+using test::mhfu_sibling;
 
 // A model with what it needs to lift and lower: a PAC alone, a bare PMO with its skeleton and bank.
 struct Sample {
@@ -56,10 +48,10 @@ std::vector<Sample> models(const std::vector<std::filesystem::path>& files) {
     const std::string name = path.filename().string();
     const bool pac = name.ends_with(".pac"), pmo = name.ends_with(".0.pmo");
     if (!pac && !pmo) continue;
-    Sample s{path, test::load_file(path), load(path), {}, {}};
+    Sample s{path, test::load_file(path), load_document(path), {}, {}};
     if (pmo) {
-      s.skeleton = load(sibling(path, ".1.skel"));
-      s.bank = load(sibling(path, ".2.tmh"));
+      s.skeleton = load_document(mhfu_sibling(path, ".1.skel"));
+      s.bank = load_document(mhfu_sibling(path, ".2.tmh"));
     }
     out.push_back(std::move(s));
   }

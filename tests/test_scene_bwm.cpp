@@ -15,14 +15,7 @@ namespace {
 
 using scene::Scene;
 
-struct Golden {
-  const char* name;
-  Bytes bytes;
-};
-
-std::vector<Golden> goldens() {
-  return {{"v5-model", golden::bwm_v5_model()}, {"v6-model", golden::bwm_v6_model()}, {"skin", golden::bwm_skin()}};
-}
+using golden::bwm_goldens;
 
 Scene lift_ok(const Bytes& bytes) {
   Result<Document> doc = read_document(bytes);
@@ -56,7 +49,7 @@ const scene::Node* node_named(const Scene& s, const std::string& name) {
 }
 
 TEST(SceneBwm, GoldenFilesLiftWellFormed) {
-  for (const Golden& g : goldens()) {
+  for (const golden::BwmGolden& g : bwm_goldens()) {
     SCOPED_TRACE(g.name);
     const Scene s = lift_ok(g.bytes);
     test::expect_well_formed(s, g.name);

@@ -19,18 +19,9 @@ namespace {
 
 using scene::Scene;
 
-Document load(const std::filesystem::path& path) {
-  Result<Document> doc = read_document(test::load_file(path));
-  EXPECT_TRUE(doc.ok()) << path << ": " << (doc.ok() ? "" : doc.error().describe());
-  return doc.ok() ? std::move(doc.value()) : Document{};
-}
+using test::load_document;
 
-// "x.0.pmo" -> "x.1.skel" / "x.2.tmh", the PAC's entries as the samples store them beside it.
-std::filesystem::path sibling(const std::filesystem::path& pmo, const char* suffix) {
-  std::string stem = pmo.filename().string();
-  stem = stem.substr(0, stem.size() - std::string(".0.pmo").size());
-  return pmo.parent_path() / (stem + suffix);
-}
+using test::mhfu_sibling;
 
 bool is_bare_pmo(const std::filesystem::path& p) {
   const std::string name = p.filename().string();
@@ -48,7 +39,7 @@ TEST(SceneMhfu, EverySampleLiftsWellFormed) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
-    const Document doc = load(path);
+    const Document doc = load_document(path);
     const Format format = format_of(doc);
     if (format != Format::mhfu_pac && format != Format::mhfu_pmo) {
       // A skeleton or texture bank alone has nothing to show: the error says what to pass instead.
@@ -60,8 +51,8 @@ TEST(SceneMhfu, EverySampleLiftsWellFormed) {
     std::optional<Document> skel, tmh;
     scene::LiftInputs inputs;
     if (format == Format::mhfu_pmo && is_bare_pmo(path)) {
-      skel = load(sibling(path, ".1.skel"));
-      tmh = load(sibling(path, ".2.tmh"));
+      skel = load_document(mhfu_sibling(path, ".1.skel"));
+      tmh = load_document(mhfu_sibling(path, ".2.tmh"));
       inputs.skeleton = &std::get<MhfuSkeletonFile>(*skel);
       inputs.textures = &std::get<TmhFile>(*tmh);
     }
@@ -92,9 +83,9 @@ TEST(SceneMhfu, BarePmoWithInputsEqualsPac) {
     if (!is_bare_pmo(path)) continue;
     SCOPED_TRACE(path.string());
     std::filesystem::path pac_path = path;
-    pac_path.replace_filename(sibling(path, ".pac").filename());
-    const Document pmo = load(path), skel = load(sibling(path, ".1.skel")), tmh = load(sibling(path, ".2.tmh")),
-                   pac = load(pac_path);
+    pac_path.replace_filename(mhfu_sibling(path, ".pac").filename());
+    const Document pmo = load_document(path), skel = load_document(mhfu_sibling(path, ".1.skel")), tmh = load_document(mhfu_sibling(path, ".2.tmh")),
+                   pac = load_document(pac_path);
     scene::LiftInputs inputs;
     inputs.skeleton = &std::get<MhfuSkeletonFile>(skel);
     inputs.textures = &std::get<TmhFile>(tmh);
@@ -125,7 +116,7 @@ TEST(SceneMhfu, TexturesEqualExtract) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("remodel_scene_mhfu_" + std::to_string(::getpid()));
   for (const auto& path : files) {
-    const Document doc = load(path);
+    const Document doc = load_document(path);
     if (format_of(doc) != Format::mhfu_pac) continue;
     SCOPED_TRACE(path.string());
     std::filesystem::remove_all(dir);
@@ -155,7 +146,7 @@ TEST(SceneMhfu, TexturesEqualExtract) {
 TEST(SceneMhfu, WindingAgreesWithNormals) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   for (const auto& path : files) {
-    const Document doc = load(path);
+    const Document doc = load_document(path);
     if (format_of(doc) != Format::mhfu_pac) continue;
     Result<Scene> s = scene::lift(doc);
     ASSERT_TRUE(s.ok());
@@ -186,7 +177,7 @@ TEST(SceneMhfu, EulerOrderIsUndeterminedBySamples) {
                                       scene::EulerOrder::yzx, scene::EulerOrder::zxy, scene::EulerOrder::zyx};
   const char* names[] = {"xyz", "xzy", "yxz", "yzx", "zxy", "zyx"};
   for (const auto& path : files) {
-    const Document doc = load(path);
+    const Document doc = load_document(path);
     if (format_of(doc) != Format::mhfu_pac) continue;
     Result<Scene> lifted = scene::lift(doc);
     ASSERT_TRUE(lifted.ok());
@@ -229,7 +220,7 @@ TEST(SceneMhfu, EulerOrderIsUndeterminedBySamples) {
 TEST(SceneMhfu, BadReferencesAreErrors) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   for (const auto& path : files) {
-    const Document doc = load(path);
+    const Document doc = load_document(path);
     if (format_of(doc) != Format::mhfu_pac) continue;
     Pac pac = std::get<Pac>(doc);
     Pac bad_texture = pac;
