@@ -11,14 +11,15 @@
 #include <cstring>
 #include <sstream>
 
+#include "gltf/gltf.hpp"
 #include "scene/match.hpp"
 #include "scene/scene.hpp"
 
 namespace remodel::test {
 
 // The Scene as a glTF export carries it: degenerate triangles dropped (a strip or fan holding one
-// becomes a list), normals unit length, colours and base colours clamped to 0-1, weights merged per
-// joint and renormalised, rotations normalised, unused material fields at glTF's defaults, a
+// becomes a list), normals and rotations unit length (gltf::unit_normal, unit_rotation), colours and base colours clamped to 0-1, weights merged per
+// joint and renormalised, unused material fields at glTF's defaults, a
 // mipmapped magnification filter as its base filter, default transforms with +0, non-finite numbers in extras as null, scenes[0] made of the visible roots when the
 // Scene has none and visibility = reached from scenes[0], empty extras as none.
 inline scene::Scene as_exported(scene::Scene s) {
@@ -55,10 +56,7 @@ inline scene::Scene as_exported(scene::Scene s) {
         p.indices = scene::drawn_triangles(p);
         p.topology = scene::Topology::triangles;
       }
-      for (scene::Vec3& n : p.normals) {
-        const float len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
-        n = (len > 1e-12f && std::isfinite(len)) ? scene::Vec3{n.x / len, n.y / len, n.z / len} : scene::Vec3{0, 1, 0};
-      }
+      for (scene::Vec3& n : p.normals) n = gltf::unit_normal(n);
       for (scene::Vec4& c : p.colors) c = {unit(c.x), unit(c.y), unit(c.z), unit(c.w)};
       if (!p.colors.empty() && p.material >= 0) colored[static_cast<std::size_t>(p.material)] = true;
       const std::size_t k = p.influences;
@@ -102,7 +100,7 @@ inline scene::Scene as_exported(scene::Scene s) {
     // Defaults are left out, so a -0 among them comes back +0.
     if (n.local.translation == scene::Vec3{}) n.local.translation = scene::Vec3{};
     if (n.local.rotation == scene::Quat{}) n.local.rotation = scene::Quat{};
-    else n.local.rotation = scene::normalize(n.local.rotation);
+    else n.local.rotation = gltf::unit_rotation(n.local.rotation);
   }
   for (scene::Skin& k : s.skins) extras(k.extras);
   for (scene::Animation& a : s.animations) {
@@ -112,7 +110,7 @@ inline scene::Scene as_exported(scene::Scene s) {
       const std::size_t per_key = c.interpolation == scene::Interpolation::cubic_spline ? 3 : 1;
       for (std::size_t k = 0; k < c.values.size() / 4; ++k) {
         if (per_key == 3 && k % 3 != 1) continue;
-        const scene::Quat q = scene::normalize(scene::Quat{c.values[k * 4], c.values[k * 4 + 1], c.values[k * 4 + 2], c.values[k * 4 + 3]});
+        const scene::Quat q = gltf::unit_rotation(scene::Quat{c.values[k * 4], c.values[k * 4 + 1], c.values[k * 4 + 2], c.values[k * 4 + 3]});
         c.values[k * 4] = q.x, c.values[k * 4 + 1] = q.y, c.values[k * 4 + 2] = q.z, c.values[k * 4 + 3] = q.w;
       }
     }

@@ -204,6 +204,32 @@ TEST(GltfWriter, JointsAndWeightsAreTidied) {
   EXPECT_EQ((std::vector<float>(weights.begin(), weights.begin() + 4)), (std::vector<float>{0.75f, 0, 0, 0.25f}));
 }
 
+TEST(GltfWriter, UnitNormalsAndRotationsAreKeptAsGiven) {
+  // 1/sqrt(3) in float is unit within float rounding; dividing by its float length moves y and z a step.
+  const float third = 0.57735026f;
+  const scene::Vec3 unit{third, third, -third};
+  EXPECT_EQ(gltf::unit_normal(unit), unit);
+  EXPECT_EQ(gltf::unit_normal({0, 3, 4}), (scene::Vec3{0, 0.6f, 0.8f}));
+  EXPECT_EQ(gltf::unit_normal({0, 0, 0}), (scene::Vec3{0, 1, 0}));
+  EXPECT_EQ(gltf::unit_normal({std::nanf(""), 0, 0}), (scene::Vec3{0, 1, 0}));
+  const scene::Quat q{0.5f, -0.5f, 0.5f, 0.49999997f};
+  EXPECT_EQ(gltf::unit_rotation(q), q);
+  EXPECT_EQ(gltf::unit_rotation({0, 0, 2, 0}), (scene::Quat{0, 0, 1, 0}));
+
+  Scene s = scene::demo_grid(2, 2);
+  auto& p = s.meshes[0].primitives[0];
+  p.normals.assign(p.positions.size(), unit);
+  p.normals[1] = {0, 0, -2};
+  s.nodes[1].local.rotation = q;
+  const Result<Bytes> glb = gltf::write_glb(s);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  const tinygltf::Model m = load_glb(*glb);
+  const auto normals = read_accessor<float>(m, m.meshes[0].primitives[0].attributes.at("NORMAL"));
+  ASSERT_EQ(normals.size(), p.positions.size() * 3);
+  EXPECT_EQ((std::vector<float>(normals.begin(), normals.begin() + 6)), (std::vector<float>{third, third, -third, 0, 0, -1}));
+  EXPECT_EQ(m.nodes[1].rotation, (std::vector<double>{0.5, -0.5, 0.5, 0.49999997f}));
+}
+
 TEST(GltfWriter, SixteenBitJointsAndIndicesWhenNeeded) {
   Scene s = scene::demo_grid(300, 300);  // 90,000 vertices: 32-bit indices
   auto& skin = s.skins[0];

@@ -35,6 +35,13 @@ Result<Bytes> write_glb(const scene::Scene& scene);
 // A .gltf whose resources are named from `stem` (made safe with safe_file_name).
 Result<GltfFiles> write_gltf(const scene::Scene& scene, std::string_view stem);
 
+// The normal and the rotation the writer writes for a Scene's: glTF wants unit length. A value already
+// unit within float rounding is written as given (dividing it by its length again would move it by a
+// float step, which an import over the original would take for an edit); a zero or non-finite normal
+// becomes +Y, a zero or non-finite rotation the identity.
+scene::Vec3 unit_normal(scene::Vec3 n);
+scene::Quat unit_rotation(scene::Quat q);
+
 // A file name piece every file system and URI accepts as is: ASCII letters, digits, '-' and '_'
 // (anything else becomes '_'), at most 64 bytes, never empty, never a Windows device name.
 std::string safe_file_name(std::string_view name);

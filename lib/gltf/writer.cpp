@@ -33,6 +33,9 @@ Error bad(std::string field, std::string message) {
 
 bool finite(float v) { return std::isfinite(v); }
 
+// |length² - 1| within 8 float epsilons: what dividing by the length in float arithmetic leaves.
+bool unit_within_rounding(double length_squared) { return std::fabs(length_squared - 1.0) <= 8.0 * std::numeric_limits<float>::epsilon(); }
+
 bool has_degenerate(const scene::Primitive& p) {
   const auto& ix = p.indices;
   const auto degenerate = [](std::uint32_t a, std::uint32_t b, std::uint32_t c) { return a == b || b == c || a == c; };
@@ -225,11 +228,7 @@ std::optional<Error> Writer::primitive(const scene::Primitive& p, const std::str
     // glTF normals are unit length; a zero or non-finite normal (nothing to point along) becomes +Y.
     int view = 0;
     auto* out_n = reinterpret_cast<scene::Vec3*>(reserve_view(count * 12, kArrayBuffer, &view));
-    for (std::size_t v = 0; v < count; ++v) {
-      const scene::Vec3 n = p.normals[v];
-      const float len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
-      out_n[v] = (len > 1e-12f && std::isfinite(len)) ? scene::Vec3{n.x / len, n.y / len, n.z / len} : scene::Vec3{0, 1, 0};
-    }
+    for (std::size_t v = 0; v < count; ++v) out_n[v] = unit_normal(p.normals[v]);
     attributes["NORMAL"] = accessor(view, kFloat, count, "VEC3");
   }
   for (std::size_t set = 0; set < p.uvs.size(); ++set) {
@@ -428,7 +427,7 @@ std::optional<Error> Writer::nodes(json& out) {
     for (float v : all) if (!finite(v)) return bad(where + ".local", "has a transform value that is not a finite number");
     if (t.translation != scene::Vec3{0, 0, 0}) o["translation"] = {t.translation.x, t.translation.y, t.translation.z};
     if (t.rotation != scene::Quat{}) {
-      const scene::Quat q = scene::normalize(t.rotation);  // glTF requires a unit quaternion
+      const scene::Quat q = unit_rotation(t.rotation);
       o["rotation"] = {q.x, q.y, q.z, q.w};
     }
     if (t.scale != scene::Vec3{1, 1, 1}) o["scale"] = {t.scale.x, t.scale.y, t.scale.z};
@@ -630,7 +629,7 @@ std::optional<Error> Writer::animations(json& out) {
         std::memcpy(o, ch.values.data(), ch.values.size() * 4);
         for (std::size_t k = 0; k < ch.times.size() * per_key; ++k) {
           if (per_key == 3 && k % 3 != 1) continue;
-          const scene::Quat q = scene::normalize(scene::Quat{o[k * 4], o[k * 4 + 1], o[k * 4 + 2], o[k * 4 + 3]});
+          const scene::Quat q = unit_rotation(scene::Quat{o[k * 4], o[k * 4 + 1], o[k * 4 + 2], o[k * 4 + 3]});
           o[k * 4] = q.x, o[k * 4 + 1] = q.y, o[k * 4 + 2] = q.z, o[k * 4 + 3] = q.w;
         }
         output = accessor(view, kFloat, ch.values.size() / 4, "VEC4");
@@ -724,6 +723,21 @@ void append_u32(Bytes& out, std::uint32_t v) {
 }
 
 }  // namespace
+
+scene::Vec3 unit_normal(scene::Vec3 n) {
+  const double x = n.x, y = n.y, z = n.z;
+  const double len2 = x * x + y * y + z * z;
+  if (unit_within_rounding(len2)) return n;
+  const double len = std::sqrt(len2);
+  if (!(len > 1e-12) || !std::isfinite(len)) return scene::Vec3{0, 1, 0};
+  return scene::Vec3{static_cast<float>(x / len), static_cast<float>(y / len), static_cast<float>(z / len)};
+}
+
+scene::Quat unit_rotation(scene::Quat q) {
+  const double len2 = static_cast<double>(q.x) * q.x + static_cast<double>(q.y) * q.y + static_cast<double>(q.z) * q.z +
+                      static_cast<double>(q.w) * q.w;
+  return unit_within_rounding(len2) ? q : scene::normalize(q);
+}
 
 Result<Bytes> write_glb(const Scene& scene) {
   Writer w(scene, true);

@@ -165,8 +165,8 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     joint.translation = t;
     joint.scale = s;
     // The stored angles stand unless the rotation moved past half an s16 step (pi / 65536): the base's
-    // quantisation is the tolerance (a writer's re-normalised quaternion, or another Euler triple for
-    // the same rotation at gimbal lock, is not an edit).
+    // quantisation is the tolerance (a quaternion re-normalised by another tool, or another Euler
+    // triple for the same rotation at gimbal lock, is not an edit).
     const Quat a = normalize(in.local.rotation), b = normalize(was.local.rotation);
     const double cosine = std::min(1.0, std::fabs(static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y +
                                                   static_cast<double>(a.z) * b.z + static_cast<double>(a.w) * b.w));
