@@ -4,9 +4,11 @@
 
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "gltf/gltf.hpp"
 #include "gltf/names.hpp"
@@ -358,6 +360,34 @@ TEST(GltfWriter, InconsistentScenesAreErrorsNamingTheField) {
   s = scene::demo_grid(2, 2);
   s.meshes[0].primitives[0].uvs.clear();  // the material's texture needs UV set 0
   EXPECT_EQ(error_of(s), "meshes[0].primitives[0].uvs");
+}
+
+// Weights summing to a denormal have no finite reciprocal: renormalising them would write infinite
+// and NaN weights (a fuzz finding, fuzz/regressions/gltf/denormal-weight-sum.glb); likewise a sum
+// past the float range. Both are refused like a vertex without weight.
+TEST(GltfWriter, WeightsTooSmallOrLargeToRenormaliseAreErrors) {
+  Scene s = scene::demo_grid(2, 2);
+  auto& p = s.meshes[0].primitives[0];
+  ASSERT_EQ(p.influences, 4u);
+  ASSERT_GE(p.weights.size(), 8u);
+  const float tiny = std::numeric_limits<float>::min() / 4;  // denormal
+  std::fill(p.weights.begin() + 4, p.weights.begin() + 8, 0.0f);
+  p.weights[4] = tiny;
+  Result<Bytes> glb = gltf::write_glb(s);
+  ASSERT_FALSE(glb.ok());
+  EXPECT_EQ(glb.error().field, "meshes[0].primitives[0].weights");
+  EXPECT_NE(glb.error().message.find("vertex 1's weights sum to"), std::string::npos) << glb.error().message;
+  p.weights[4] = std::numeric_limits<float>::max(), p.weights[5] = std::numeric_limits<float>::max();
+  glb = gltf::write_glb(s);
+  ASSERT_FALSE(glb.ok());
+  EXPECT_EQ(glb.error().field, "meshes[0].primitives[0].weights");
+  p.weights[4] = tiny * 8, p.weights[5] = 0;  // normal, if small: renormalised to 1
+  glb = gltf::write_glb(s);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  const tinygltf::Model m = load_glb(*glb);
+  const auto weights = read_accessor<float>(m, m.meshes[0].primitives[0].attributes.at("WEIGHTS_0"));
+  ASSERT_GE(weights.size(), 8u);
+  EXPECT_EQ((std::vector<float>(weights.begin() + 4, weights.begin() + 8)), (std::vector<float>{1, 0, 0, 0}));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -361,7 +362,14 @@ std::optional<Error> Writer::skinning(const scene::Primitive& p, const std::stri
       sum += wv[i];
     }
     if (!(sum > 0)) return bad(where + ".weights", "vertex " + std::to_string(v) + " has no weight on any joint");
+    // A sum too small (denormal) or too large for its reciprocal to be finite and nonzero cannot be
+    // renormalised in float: as good as no weight.
     const float scale = 1.0f / sum;
+    if (!std::isfinite(scale) || !(scale > 0)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.9g", static_cast<double>(sum));
+      return bad(where + ".weights", "vertex " + std::to_string(v) + "'s weights sum to " + text + ", too small or too large to renormalise in float");
+    }
     for (std::size_t i = 0; i < k; ++i) w[i] *= scale;
     for (std::size_t s = 0; s < sets; ++s) {
       if (narrow) {
