@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "gltf/gltf.hpp"
+#include "gltf/names.hpp"
 #include "scene/match.hpp"
 #include "scene/scene.hpp"
 
@@ -20,20 +21,12 @@ namespace remodel::test {
 // The Scene as a glTF export carries it: degenerate triangles dropped (a strip or fan holding one
 // becomes a list), normals and rotations unit length (gltf::unit_normal, unit_rotation), colours and base colours clamped to 0-1, weights merged per
 // joint and renormalised, unused material fields at glTF's defaults, a
-// mipmapped magnification filter as its base filter, default transforms with +0, non-finite numbers in extras as null, scenes[0] made of the visible roots when the
+// mipmapped magnification filter as its base filter, default transforms with +0, non-finite numbers in extras as "NaN"/"Infinity" strings, scenes[0] made of the visible roots when the
 // Scene has none and visibility = reached from scenes[0], empty extras as none.
 inline scene::Scene as_exported(scene::Scene s) {
   const auto unit = [](float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f; };
   const auto extras = [](scene::Extras& e) {
-    // JSON has no NaN or infinity: the writer's dump writes them null.
-    std::vector<scene::Extras*> stack{&e};
-    while (!stack.empty()) {
-      scene::Extras* v = stack.back();
-      stack.pop_back();
-      if (v->is_number_float() && !std::isfinite(v->get<double>())) *v = nullptr;
-      if (!v->is_structured()) continue;
-      for (auto& child : *v) if (child.is_structured() || child.is_number_float()) stack.push_back(&child);
-    }
+    e = gltf::json_extras(e);  // JSON has no NaN or infinity
     if (e.is_object() && e.empty()) e = scene::Extras();
     if (!e.is_null() && !e.is_object()) e = scene::Extras{{"value", e}};
   };

@@ -168,6 +168,25 @@ TEST(GltfWriter, MaterialsSamplersAndExtras) {
   EXPECT_FALSE(doc["nodes"][0].contains("extras"));
 }
 
+// JSON has no NaN or infinity (a plain dump writes null): a lift's non-finite number in extras (riistudio_Mario's
+// EVP1 inverse binds of a joint scaled to 0 hold NaN) is written as a string saying which, at any depth.
+TEST(GltfWriter, NonFiniteExtrasAreNamedStrings) {
+  Scene s = scene::demo_grid(2, 2);
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  s.skins[0].extras = {{"rows", {{nan, 1.5, -inf}, {inf, 0.0}}}};
+  s.nodes[1].extras = {{"w", nan}};
+  s.extras = {{"format", "demo"}, {"scale", inf}};
+  const Result<Bytes> glb = gltf::write_glb(s);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  const json doc = glb_json(*glb);
+  EXPECT_EQ(doc["skins"][0]["extras"]["remodel"]["rows"], (json{{"NaN", 1.5, "-Infinity"}, {"Infinity", 0.0}}));
+  EXPECT_EQ(doc["nodes"][1]["extras"]["remodel"]["w"], "NaN");
+  EXPECT_EQ(doc["extras"]["remodel"]["scale"], "Infinity");
+  const Result<gltf::ReadScene> back = gltf::read_gltf(*glb);
+  ASSERT_TRUE(back.ok()) << back.error().describe();
+  EXPECT_EQ(back->scene.skins[0].extras, gltf::json_extras(s.skins[0].extras));
+}
+
 TEST(GltfWriter, DegenerateTrianglesAreDropped) {
   Scene s = scene::demo_grid(2, 2);  // two triangles
   auto& ix = s.meshes[0].primitives[0].indices;

@@ -2,7 +2,9 @@
 #include "gltf/names.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "gltf/gltf.hpp"
 #include "model/json.hpp"
@@ -18,12 +20,29 @@ void put_name(nlohmann::ordered_json& o, std::string_view name) {
   if (!name.empty()) o["name"] = utf8_name(name);
 }
 
+nlohmann::ordered_json json_extras(const scene::Extras& extras) {
+  nlohmann::ordered_json out = extras;
+  std::vector<nlohmann::ordered_json*> stack{&out};
+  while (!stack.empty()) {
+    nlohmann::ordered_json* v = stack.back();
+    stack.pop_back();
+    if (v->is_number_float()) {
+      const double d = v->get<double>();
+      if (std::isnan(d)) *v = "NaN";
+      else if (std::isinf(d)) *v = d > 0 ? "Infinity" : "-Infinity";
+    } else if (v->is_structured()) {
+      for (auto& child : *v) stack.push_back(&child);
+    }
+  }
+  return out;
+}
+
 void put_extras(nlohmann::ordered_json& o, const scene::Extras& extras, std::string_view name) {
   const nlohmann::ordered_json text = json_text(name);
   const bool keep_bytes = !text.is_string();
   if (extras.is_null() && !keep_bytes) return;
   if (extras.is_object() && extras.empty() && !keep_bytes) return;
-  nlohmann::ordered_json value = extras.is_object() || extras.is_null() ? extras : nlohmann::ordered_json{{"value", extras}};
+  nlohmann::ordered_json value = json_extras(extras.is_object() || extras.is_null() ? extras : nlohmann::ordered_json{{"value", extras}});
   if (keep_bytes) {
     value["name_bytes"] = text["bytes"];
     value["name_encoding"] = text["encoding"];

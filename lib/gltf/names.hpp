@@ -17,6 +17,10 @@ std::string utf8_name(std::string_view bytes);
 // Sets o["name"] when the name is not empty.
 void put_name(nlohmann::ordered_json& o, std::string_view name);
 
+// The extras as JSON text can hold them: JSON has no NaN or infinity (a dump would write null, losing
+// that a value was there), so a non-finite number becomes the string "NaN", "Infinity" or "-Infinity".
+nlohmann::ordered_json json_extras(const scene::Extras& extras);
+
 // Sets o["extras"] = {"remodel": extras} when there is anything to keep; a name that is not valid
 // UTF-8 adds its stored bytes as "name_bytes" (hex) and how the text was made as "name_encoding"
 // ("shift_jis" or "escaped"), so an import gets the file's name back.

@@ -695,9 +695,9 @@ std::optional<Error> Writer::build(const std::string& bin_uri, const std::string
   if (unlit) doc["extensionsUsed"] = {"KHR_materials_unlit"};
   json extras = {{"extras_version", kExtrasVersion}};  // not "version": PMP and BWM lifts keep their own
   if (s_.extras.is_object()) {
-    for (const auto& [key, value] : s_.extras.items()) extras[key] = value;
+    for (const auto& [key, value] : s_.extras.items()) extras[key] = json_extras(value);
   } else if (!s_.extras.is_null()) {
-    extras["value"] = s_.extras;
+    extras["value"] = json_extras(s_.extras);
   }
   doc["extras"] = {{"remodel", std::move(extras)}};
   if (!scenes.empty()) {
