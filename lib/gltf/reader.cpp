@@ -166,22 +166,29 @@ double component_value(const std::uint8_t* p, int component, bool normalized) {
   }
 }
 
-// Reads the element values of a checked accessor, sparse substitution applied; T is float or u32.
+// Writes the element values of a checked accessor to `out` (count x width values of T, bytes
+// written by memcpy so `out` may be a Scene array of Vec3...), sparse substitution applied; T is
+// float or u32.
 template <typename T>
-Result<std::vector<T>> values(const Document& d, const Accessor& a, const std::string& where) {
-  std::vector<T> out(a.count * a.width);
+std::optional<Error> values_into(const Document& d, const Accessor& a, const std::string& where, void* out) {
+  auto* bytes = static_cast<std::uint8_t*>(out);
+  const auto put = [&](std::size_t i, double value) {
+    const T v = static_cast<T>(value);
+    std::memcpy(bytes + i * sizeof(T), &v, sizeof(T));
+  };
+  const std::size_t n = a.count * a.width;
   const std::size_t size = component_size(a.component), element = size * a.width;
-  if (a.view >= 0) {
+  if (a.view < 0) {
+    if (n > 0) std::memset(out, 0, n * sizeof(T));
+  } else {
     const View& v = d.views[static_cast<std::size_t>(a.view)];
     const std::uint8_t* base = d.buffers[v.buffer].data() + v.offset + a.offset;
     const std::size_t stride = v.stride != 0 ? v.stride : element;
     if (a.component == kFloat && std::is_same_v<T, float> && stride == element) {
-      std::memcpy(out.data(), base, out.size() * 4);
+      if (n > 0) std::memcpy(out, base, n * 4);
     } else {
       for (std::size_t i = 0; i < a.count; ++i) {
-        for (std::size_t c = 0; c < a.width; ++c) {
-          out[i * a.width + c] = static_cast<T>(component_value(base + i * stride + c * size, a.component, a.normalized));
-        }
+        for (std::size_t c = 0; c < a.width; ++c) put(i * a.width + c, component_value(base + i * stride + c * size, a.component, a.normalized));
       }
     }
   }
@@ -200,16 +207,23 @@ Result<std::vector<T>> values(const Document& d, const Accessor& a, const std::s
       }
       last = index;
       const auto at = static_cast<std::size_t>(index);
-      for (std::size_t c = 0; c < a.width; ++c) {
-        out[at * a.width + c] = static_cast<T>(component_value(vp + k * element + c * size, a.component, a.normalized));
-      }
+      for (std::size_t c = 0; c < a.width; ++c) put(at * a.width + c, component_value(vp + k * element + c * size, a.component, a.normalized));
     }
   }
   if constexpr (std::is_same_v<T, float>) {
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (!std::isfinite(out[i])) return bad(where, "element " + std::to_string(i / a.width) + " holds a value that is not a finite number");
+    for (std::size_t i = 0; i < n; ++i) {
+      float v;
+      std::memcpy(&v, bytes + i * 4, 4);
+      if (!std::isfinite(v)) return bad(where, "element " + std::to_string(i / a.width) + " holds a value that is not a finite number");
     }
   }
+  return std::nullopt;
+}
+
+template <typename T>
+Result<std::vector<T>> values(const Document& d, const Accessor& a, const std::string& where) {
+  std::vector<T> out(a.count * a.width);
+  if (auto e = values_into<T>(d, a, where, out.data())) return *e;
   return out;
 }
 
@@ -236,14 +250,15 @@ std::optional<Error> read_buffers(Document& d, ByteSpan bin, bool glb, const Res
       return bad(where + ".byteLength", "is missing or not a whole number of at least 0");
     }
     const std::uint64_t length = b["byteLength"].get<std::uint64_t>();
-    Bytes data;
+    ByteSpan data;
     if (b.contains("uri")) {
       if (!b["uri"].is_string()) return bad(where + ".uri", "is not a string");
       auto loaded = load_uri(b["uri"].get<std::string>(), resources, where + ".uri");
       if (!loaded) return loaded.error();
-      data = std::move(*loaded);
+      d.loaded.push_back(std::move(*loaded));  // moving a vector keeps its bytes where they are
+      data = d.loaded.back();
     } else if (glb && i == 0) {
-      data.assign(bin.begin(), bin.end());
+      data = bin;  // in place: a copy of a large BIN chunk costs as much as reading it
     } else {
       return bad(where, "has no uri and is not the GLB's BIN chunk", ErrorCode::bad_offset);
     }
@@ -252,8 +267,7 @@ std::optional<Error> read_buffers(Document& d, ByteSpan bin, bool glb, const Res
       return bad(where + ".byteLength", "is " + std::to_string(length) + " but the data holds " + std::to_string(data.size()) + " bytes",
                  ErrorCode::bad_count);
     }
-    data.resize(static_cast<std::size_t>(length));
-    d.buffers.push_back(std::move(data));
+    d.buffers.push_back(data.first(static_cast<std::size_t>(length)));
   }
   return std::nullopt;
 }
@@ -339,7 +353,7 @@ std::optional<Error> read_accessors(Document& d, std::size_t json_size) {
   const json& list = d.root["accessors"];
   if (!list.is_array()) return bad("accessors", "is not an array");
   std::size_t total = json_size;
-  for (const Bytes& b : d.buffers) total += b.size();
+  for (const ByteSpan& b : d.buffers) total += b.size();
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string where = "accessors[" + std::to_string(i) + "]";
     const json& o = list[i];
@@ -454,6 +468,10 @@ Result<const Accessor*> Document::accessor(const json& index, const std::string&
 
 Result<std::vector<float>> Document::floats(int index, const std::string& where) const {
   return values<float>(*this, accessors[static_cast<std::size_t>(index)], where);
+}
+
+std::optional<Error> Document::floats_into(int index, const std::string& where, void* out) const {
+  return values_into<float>(*this, accessors[static_cast<std::size_t>(index)], where, out);
 }
 
 Result<std::vector<std::uint32_t>> Document::uints(int index, const std::string& where) const {

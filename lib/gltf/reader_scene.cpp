@@ -186,17 +186,13 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
   }
   auto position = get("POSITION", {"VEC3"});
   if (!position) return position.error();
-  auto xyz = d_.floats(*position, attr + "POSITION");
-  if (!xyz) return xyz.error();
   p.positions.resize(count);
-  std::memcpy(static_cast<void*>(p.positions.data()), xyz->data(), count * 12);
+  if (auto e = d_.floats_into(*position, attr + "POSITION", p.positions.data())) return e;
   if (attributes.contains("NORMAL")) {
     auto a = get("NORMAL", {"VEC3"});
     if (!a) return a.error();
-    auto v = d_.floats(*a, attr + "NORMAL");
-    if (!v) return v.error();
     p.normals.resize(count);
-    std::memcpy(static_cast<void*>(p.normals.data()), v->data(), count * 12);
+    if (auto e = d_.floats_into(*a, attr + "NORMAL", p.normals.data())) return e;
   }
   for (const char* name : {"COLOR_0", "_COLOR_0"}) {
     if (!attributes.contains(name) || !p.colors.empty()) continue;
@@ -215,10 +211,8 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
     const std::string name = "TEXCOORD_" + std::to_string(set);
     auto a = get(name, {"VEC2"});
     if (!a) return a.error();
-    auto v = d_.floats(*a, attr + name);
-    if (!v) return v.error();
     p.uvs.emplace_back(count);
-    std::memcpy(static_cast<void*>(p.uvs.back().data()), v->data(), count * 8);
+    if (auto e = d_.floats_into(*a, attr + name, p.uvs.back().data())) return e;
   }
   std::size_t sets = 0;
   while (attributes.contains("JOINTS_" + std::to_string(sets)) || attributes.contains("WEIGHTS_" + std::to_string(sets))) ++sets;
@@ -235,12 +229,19 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
       if (!j) return j.error();
       auto wa = get(wn, {"VEC4"});
       if (!wa) return wa.error();
-      auto w = d_.floats(*wa, attr + wn);
-      if (!w) return w.error();
+      // One set (the usual case) has the Scene's layout: read straight into it.
+      Result<std::vector<float>> w = std::vector<float>();
+      if (sets == 1) {
+        if (auto e = d_.floats_into(*wa, attr + wn, p.weights.data())) return e;
+      } else {
+        w = d_.floats(*wa, attr + wn);
+        if (!w) return w.error();
+      }
+      const float* weights = sets == 1 ? p.weights.data() : w->data();
       for (std::size_t v = 0; v < count; ++v) {
         for (std::size_t k = 0; k < 4; ++k) {
           const std::uint32_t joint = (*j)[v * 4 + k];
-          const float weight = (*w)[v * 4 + k];
+          const float weight = weights[v * 4 + k];
           if (joint > 0xFFFF) return bad(attr + jn, "vertex " + std::to_string(v) + " names joint " + std::to_string(joint) + "; at most 65535 are read");
           if (weight < 0) return bad(attr + wn, "vertex " + std::to_string(v) + " has a negative weight");
           p.joints[v * sets * 4 + s * 4 + k] = static_cast<std::uint16_t>(joint);
