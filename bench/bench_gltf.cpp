@@ -1,6 +1,7 @@
 // glTF export speed: a generated 1,000,000-vertex skinned mesh (4 weights a vertex) to .glb bytes in
 // memory beside a memcpy of the output bytes in the same run; and per sample family, from bytes
-// already in memory, a memcpy of the file's bytes, lift (Document -> Scene) and export (Scene -> .glb).
+// already in memory, a memcpy of the file's bytes, lift (Document -> Scene), export (Scene -> .glb) and
+// import (the export's .glb read back to a Scene and lowered over the file: `remodel import --like`).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "model/document.hpp"
 #include "scene/demo.hpp"
 #include "scene/lift.hpp"
+#include "scene/lower.hpp"
 
 namespace {
 
@@ -135,6 +137,7 @@ struct Sample {
   std::string name;
   Bytes bytes;
   Document doc;
+  Bytes glb;  // its export, the input of the import benchmark
 };
 
 void BM_Memcpy(benchmark::State& state, const Sample* s) {
@@ -180,6 +183,26 @@ void BM_ExportGlb(benchmark::State& state, const Sample* s) {
   state.counters["glb_bytes"] = static_cast<double>(size);
 }
 
+// What `remodel import X.glb --like FILE` does in memory: the .glb read to a Scene, lowered over the
+// file's Document (the unedited export gives the file's own bytes: checked once at registration).
+void BM_Import(benchmark::State& state, const Sample* s) {
+  for (auto _ : state) {
+    Result<gltf::ReadScene> read = gltf::read_gltf(s->glb);
+    if (!read) {
+      state.SkipWithError(read.error().describe().c_str());
+      return;
+    }
+    Result<scene::Lowered> lowered = scene::lower(read->scene, s->doc);
+    if (!lowered) {
+      state.SkipWithError(lowered.error().describe().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(&lowered->document);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * s->bytes.size()));
+  state.counters["glb_bytes"] = static_cast<double>(s->glb.size());
+}
+
 Bytes read_all(const fs::path& f) {
   std::ifstream in(f, std::ios::binary);
   return Bytes((std::istreambuf_iterator<char>(in)), {});
@@ -190,7 +213,7 @@ Bytes read_all(const fs::path& f) {
 void register_samples() {
   const char* env = std::getenv("REMODEL_SAMPLES");
   const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(REMODEL_DEFAULT_SAMPLES);
-  std::vector<fs::path> files = {root / "kh-bbs/pmo/p01ex00.pmo", root / "mhfu/f_hair000_original.pac",
+  std::vector<fs::path> files = {root / "kh-bbs/pmo/p01ex00.pmo", root / "kh-bbs/pmp/jb_50.pmp", root / "mhfu/f_hair000_original.pac",
                                  root / "j3d/sms_ma_mdl1.bmd", root / "j3d/ww_cl.bdl"};
   fs::path largest;
   std::uintmax_t largest_size = 0;
@@ -209,15 +232,26 @@ void register_samples() {
       std::fprintf(stderr, "skipped %s: absent or does not lift\n", f.string().c_str());
       continue;
     }
-    samples.push_back({f.filename().string(), std::move(bytes), std::move(*doc)});
+    samples.push_back({f.filename().string(), std::move(bytes), std::move(*doc), {}});
   }
   Bytes bwm = generated_bwm_skin();
   Result<Document> doc = read_document(bwm);
-  samples.push_back({"generated-60k-skin.bwm", std::move(bwm), std::move(doc.value())});
-  for (const Sample& s : samples) {
+  samples.push_back({"generated-60k-skin.bwm", std::move(bwm), std::move(doc.value()), {}});
+  for (Sample& s : samples) {
     benchmark::RegisterBenchmark(("memcpy/" + s.name).c_str(), BM_Memcpy, &s)->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("Lift/" + s.name).c_str(), BM_Lift, &s)->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("ExportGlb/" + s.name).c_str(), BM_ExportGlb, &s)->Unit(benchmark::kMicrosecond);
+    Result<Bytes> glb = gltf::write_glb(scene::lift(s.doc).value());
+    Result<gltf::ReadScene> read = glb ? gltf::read_gltf(*glb) : Result<gltf::ReadScene>(glb.error());
+    Result<scene::Lowered> lowered = read ? scene::lower(read->scene, s.doc) : Result<scene::Lowered>(read.error());
+    Result<Bytes> bytes = lowered ? write_document(lowered->document) : Result<Bytes>(lowered.error());
+    if (!bytes || *bytes != s.bytes) {
+      std::fprintf(stderr, "no import benchmark for %s: %s\n", s.name.c_str(),
+                   bytes ? "the import differs from the file" : bytes.error().describe().c_str());
+      continue;
+    }
+    s.glb = std::move(*glb);
+    benchmark::RegisterBenchmark(("Import/" + s.name).c_str(), BM_Import, &s)->Unit(benchmark::kMicrosecond);
   }
 }
 
