@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "bwm_skin.hpp"
 #include "gltf/gltf.hpp"
 #include "model/bwm.hpp"
 #include "model/document.hpp"
@@ -83,28 +84,14 @@ BENCHMARK(BM_Read1MSkinnedGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 // one strip over every row pair, joined by degenerate triangles.
 Bytes generated_bwm_skin() {
   constexpr std::uint32_t columns = 300, rows = 200;
-  Bwm b;
-  const std::string id = "LiOnHeAdMODEL";
-  std::copy(id.begin(), id.end(), b.identifier.begin());
-  b.type = 3;
-  b.vertex_count = columns * rows;
-  b.materials.resize(1);
-  b.bones.resize(2);
+  Bwm b = bench::bwm_skin_frame(columns * rows);
   for (std::size_t k = 0; k < 2; ++k) {
     b.bones[k].xaxis = {1, 0, 0};
     b.bones[k].yaxis = {0, 1, 0};
     b.bones[k].zaxis = {0, 0, 1};
     b.bones[k].position = {0, static_cast<float>(k), 0};
   }
-  BwmStride base;
-  base.attributes = {{0, BwmFormat::f32x3}, {1, BwmFormat::f32x3}, {2, BwmFormat::f32x2}};
-  b.strides.push_back(base);
-  for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{6, BwmFormat::u8}}, {}, {}});
-  for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{7, BwmFormat::f32}}, {}, {}});
-  for (BwmStride& s : b.strides) {
-    s.tail.assign(0x84 - 8 * s.attributes.size(), 0);
-    s.vertices.reserve(std::size_t{b.vertex_count} * s.size());
-  }
+  for (BwmStride& s : b.strides) s.vertices.reserve(std::size_t{b.vertex_count} * s.size());
   const auto put = [](Bytes& out, float v) {
     std::uint8_t raw[4];
     std::memcpy(raw, &v, 4);  // BWM is little-endian, as this machine

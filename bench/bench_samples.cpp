@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "bwm_skin.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
 #include "model/mhfu_demo.hpp"
@@ -58,19 +59,8 @@ void add_file(const std::string& name, const Bytes& bytes) {
 // A generated skin of 120,000 vertices in BWM's nine strides, for a file larger than any sample.
 remodel::Bwm large_bwm() {
   using namespace remodel;
-  Bwm b;
-  b.identifier = {'L', 'i', 'O', 'n', 'H', 'e', 'A', 'd', 'M', 'O', 'D', 'E', 'L'};
-  b.type = 3;
-  b.vertex_count = 120000;
-  b.materials.resize(1);
-  b.bones.resize(2);
-  BwmStride base;
-  base.attributes = {{0, BwmFormat::f32x3}, {1, BwmFormat::f32x3}, {2, BwmFormat::f32x2}};
-  b.strides.push_back(base);
-  for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{6, BwmFormat::u8}}, {}, {}});
-  for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{7, BwmFormat::f32}}, {}, {}});
+  Bwm b = bench::bwm_skin_frame(120000);
   for (BwmStride& s : b.strides) {
-    s.tail.assign(0x84 - 8 * s.attributes.size(), 0);
     s.vertices.resize(b.vertex_count * s.size());
     for (std::size_t k = 0; k < s.vertices.size(); ++k) s.vertices[k] = static_cast<std::uint8_t>(k * 7);
   }
