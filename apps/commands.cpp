@@ -105,7 +105,7 @@ void walk(const fs::path& dir, std::vector<Input>& out) {
   std::vector<fs::directory_entry> entries;
   for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) entries.push_back(*it);
   if (ec) {
-    out.push_back({dir, true, known(dir, "", Error{ErrorCode::io, 0, "", "cannot read the directory " + dir.string() + ": " + ec.message()})});
+    out.push_back({dir, true, known(dir, "", Error{ErrorCode::io, std::nullopt, "", "cannot read the directory " + dir.string() + ": " + ec.message()})});
   }
   std::sort(entries.begin(), entries.end());
   for (const fs::directory_entry& e : entries) {
@@ -148,7 +148,7 @@ int cmd_check(const Invocation& in) {
       try {
         results[i] = check_one(files[i]);
       } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
-        results[i] = known(files[i].file, "", Error{ErrorCode::io, 0, "", std::string("internal error: ") + e.what()});
+        results[i] = known(files[i].file, "", Error{ErrorCode::io, std::nullopt, "", std::string("internal error: ") + e.what()});
       }
       const std::size_t n = ++done;
       if (progress) {

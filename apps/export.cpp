@@ -151,7 +151,7 @@ void walk(const fs::path& dir, std::vector<fs::path>& out, std::vector<std::pair
   std::error_code ec;
   std::vector<fs::directory_entry> entries;
   for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) entries.push_back(*it);
-  if (ec) failed.emplace_back(dir, Error{ErrorCode::io, 0, "", "cannot read the directory: " + ec.message()});
+  if (ec) failed.emplace_back(dir, Error{ErrorCode::io, std::nullopt, "", "cannot read the directory: " + ec.message()});
   std::sort(entries.begin(), entries.end());
   for (const fs::directory_entry& e : entries) {
     const fs::file_status link = e.symlink_status(ec);
@@ -208,7 +208,7 @@ int cmd_export(const Invocation& invocation) {
       try {
         results[i] = export_one(jobs[i], extras.inputs);
       } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
-        results[i].error = Error{ErrorCode::io, 0, "", std::string("internal error: ") + e.what()};
+        results[i].error = Error{ErrorCode::io, std::nullopt, "", std::string("internal error: ") + e.what()};
       }
       const std::size_t n = ++done;
       if (progress) {

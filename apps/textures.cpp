@@ -65,7 +65,7 @@ int cmd_textures_extract(const Invocation& in) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    print_error(dir, Error{ErrorCode::io, 0, "", "cannot create the directory: " + ec.message()});
+    print_error(dir, Error{ErrorCode::io, std::nullopt, "", "cannot create the directory: " + ec.message()});
     return kFailed;
   }
   const std::vector<TextureInfo> textures = list_textures(*doc);
@@ -100,7 +100,7 @@ int cmd_textures_replace(const Invocation& in) {
   }
   const std::optional<std::size_t> index = find_texture(*doc, which);
   if (!index) {
-    print_error(file, Error{ErrorCode::bad_value, 0, "texture", "no texture has the index or name '" + which + "' (see remodel textures list)"});
+    print_error(file, Error{ErrorCode::bad_value, std::nullopt, "texture", "no texture has the index or name '" + which + "' (see remodel textures list)"});
     return kFailed;
   }
   Result<Bytes> png_bytes = read_file(png);

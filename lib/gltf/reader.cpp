@@ -68,7 +68,7 @@ Result<json> parse_json(std::string_view text, std::uint64_t base_offset) {
                                                                   std::to_string(kMaxJsonSize) + " are read"};
   }
   if (auto e = check_depth(text)) {
-    e->offset += base_offset;
+    if (e->offset) *e->offset += base_offset;
     return *e;
   }
   try {

@@ -29,7 +29,7 @@ constexpr int kFloat = 5126, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsig
 constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
 Error bad(std::string field, std::string message) {
-  return Error{ErrorCode::inconsistent, 0, std::move(field), std::move(message)};
+  return Error{ErrorCode::inconsistent, std::nullopt, std::move(field), std::move(message)};
 }
 
 bool finite(float v) { return std::isfinite(v); }
@@ -754,7 +754,7 @@ Result<Bytes> write_glb(const Scene& scene) {
   text.resize((text.size() + 3) & ~std::size_t{3}, ' ');  // the JSON chunk is padded with spaces
   const std::size_t total = 12 + 8 + text.size() + (w.bin.empty() ? 0 : 8 + w.bin.size());
   if (total > std::numeric_limits<std::uint32_t>::max()) {
-    return Error{ErrorCode::unsupported, 0, "glb", "is " + std::to_string(total) + " bytes; a .glb holds at most 4 GiB"};
+    return Error{ErrorCode::unsupported, std::nullopt, "glb", "is " + std::to_string(total) + " bytes; a .glb holds at most 4 GiB"};
   }
   Bytes head;
   head.reserve(28 + text.size());

@@ -51,7 +51,7 @@ Result<BwmVertices> decode_bwm_vertices(const Bwm& bwm) {
     const BwmStride& stride = bwm.strides[s];
     const std::size_t size = stride.size();
     if (stride.vertices.size() != n * size) {
-      return Error{ErrorCode::inconsistent, 0, "stride[" + std::to_string(s) + "].vertices",
+      return Error{ErrorCode::inconsistent, std::nullopt, "stride[" + std::to_string(s) + "].vertices",
                    "holds " + std::to_string(stride.vertices.size()) + " bytes, not " + std::to_string(n) + " x " +
                        std::to_string(size)};
     }
@@ -86,7 +86,7 @@ Result<std::vector<Triangle>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef
   const bool strip = bwm.type == 3;
   const std::uint64_t count = std::uint64_t{ref.indices_size} + (strip && ref.indices_size > 0 ? 2 : 0);
   if (std::uint64_t{ref.indices_offset} + count > bwm.indices.size()) {
-    return Error{ErrorCode::bad_value, 0, "material_ref.indices_size",
+    return Error{ErrorCode::bad_value, std::nullopt, "material_ref.indices_size",
                  "the range " + std::to_string(ref.indices_offset) + "+" + std::to_string(count) +
                      " runs past the " + std::to_string(bwm.indices.size()) + " indices"};
   }

@@ -20,12 +20,13 @@ const char* error_code_name(ErrorCode code) {
 }
 
 Error out_of_memory_error() {
-  return Error{ErrorCode::out_of_memory, 0, "", "out of memory"};
+  return Error{ErrorCode::out_of_memory, std::nullopt, "", "out of memory"};
 }
 
 std::string Error::describe() const {
+  if (!offset) return field.empty() ? message : field + ": " + message;
   char where[32];
-  std::snprintf(where, sizeof where, "0x%llx", static_cast<unsigned long long>(offset));
+  std::snprintf(where, sizeof where, "0x%llx", static_cast<unsigned long long>(*offset));
   std::string out = field.empty() ? std::string("(file)") : field;
   out += " at ";
   out += where;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -24,11 +25,13 @@ const char* error_code_name(ErrorCode code);
 
 struct Error {
   ErrorCode code = ErrorCode::bad_value;
-  std::uint64_t offset = 0;  // byte offset in the input (or output, for write errors)
-  std::string field;         // e.g. "mesh0.section[3].vertices"
-  std::string message;       // a sentence a modder understands
+  // The byte offset in the input (or output, for write errors); none for an error with no file
+  // position: I/O, the CLI, a Scene, values of a Document already read.
+  std::optional<std::uint64_t> offset;
+  std::string field;    // e.g. "mesh0.section[3].vertices", or a glTF location "meshes[2].primitives[0]"
+  std::string message;  // a sentence a modder understands
 
-  // "field at 0x1234: message"
+  // "field at 0x1234: message"; "field: message" without an offset; the message alone without either.
   std::string describe() const;
 };
 
@@ -38,7 +41,7 @@ Error out_of_memory_error();
 
 // A value or an Error; used instead of exceptions across the library API.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
   Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}

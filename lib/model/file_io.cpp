@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 Error io_error(const std::string& what, const fs::path& path, int error_number) {
-  return Error{ErrorCode::io, 0, "", what + " " + path.string() + ": " + std::strerror(error_number)};
+  return Error{ErrorCode::io, std::nullopt, "", what + " " + path.string() + ": " + std::strerror(error_number)};
 }
 
 const char* file_kind(mode_t mode) {
@@ -32,7 +32,7 @@ const char* file_kind(mode_t mode) {
 
 std::optional<Error> not_regular(const fs::path& path, const struct stat& st) {
   if (S_ISREG(st.st_mode)) return std::nullopt;
-  return Error{ErrorCode::io, 0, "", path.string() + " is not a regular file (it is " + file_kind(st.st_mode) + ")"};
+  return Error{ErrorCode::io, std::nullopt, "", path.string() + " is not a regular file (it is " + file_kind(st.st_mode) + ")"};
 }
 
 // Closes the descriptor on every path out of a function.
@@ -74,21 +74,21 @@ Result<Bytes> read_file(const fs::path& path) {
   if (auto e = not_regular(path, st)) return *e;
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size > kMaxFileSize) {
-    return Error{ErrorCode::io, 0, "",
+    return Error{ErrorCode::io, std::nullopt, "",
                  path.string() + " is " + std::to_string(size) + " bytes; files up to " + std::to_string(kMaxFileSize) + " bytes are read"};
   }
   Bytes data;
   try {
     data.resize(static_cast<std::size_t>(size));
   } catch (const std::bad_alloc&) {
-    return Error{ErrorCode::io, 0, "", "not enough memory to read the " + std::to_string(size) + " bytes of " + path.string()};
+    return Error{ErrorCode::io, std::nullopt, "", "not enough memory to read the " + std::to_string(size) + " bytes of " + path.string()};
   }
   std::size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::read(f.fd, data.data() + done, data.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return io_error("cannot read", path, errno);
-    if (n == 0) return Error{ErrorCode::io, 0, "", path.string() + " became shorter while it was read"};
+    if (n == 0) return Error{ErrorCode::io, std::nullopt, "", path.string() + " became shorter while it was read"};
     done += static_cast<std::size_t>(n);
   }
   return data;

@@ -34,17 +34,17 @@ RgbaImage resize_image(const RgbaImage& image, std::uint32_t width, std::uint32_
 }
 
 Result<RgbaImage> read_png(ByteSpan bytes) {
-  if (bytes.size() > 0x7FFFFFFF) return Error{ErrorCode::unsupported, 0, "png", "a PNG over 2 GiB is not supported"};
+  if (bytes.size() > 0x7FFFFFFF) return Error{ErrorCode::unsupported, std::nullopt, "png", "a PNG over 2 GiB is not supported"};
   int w = 0, h = 0, channels = 0;
   if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels)) {
-    return Error{ErrorCode::bad_value, 0, "png", std::string("not a readable image: ") + stbi_failure_reason()};
+    return Error{ErrorCode::bad_value, std::nullopt, "png", std::string("not a readable image: ") + stbi_failure_reason()};
   }
   // Textures stop at 1024 texels a side; a PNG over 4096 (64 MiB of RGBA) is refused before decoding.
   if (w <= 0 || h <= 0 || w > 4096 || h > 4096) {
-    return Error{ErrorCode::unsupported, 0, "png", "image is " + std::to_string(w) + "x" + std::to_string(h) + "; at most 4096 a side is read (textures are at most 1024)"};
+    return Error{ErrorCode::unsupported, std::nullopt, "png", "image is " + std::to_string(w) + "x" + std::to_string(h) + "; at most 4096 a side is read (textures are at most 1024)"};
   }
   stbi_uc* pixels = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels, 4);
-  if (pixels == nullptr) return Error{ErrorCode::bad_value, 0, "png", std::string("not a readable image: ") + stbi_failure_reason()};
+  if (pixels == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "png", std::string("not a readable image: ") + stbi_failure_reason()};
   RgbaImage image(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h));
   std::memcpy(image.rgba.data(), pixels, image.rgba.size());
   stbi_image_free(pixels);
@@ -55,7 +55,7 @@ Result<RgbaImage> read_png_or_jpeg(ByteSpan bytes) {
   static constexpr std::uint8_t png[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, jpeg[3] = {0xFF, 0xD8, 0xFF};
   const bool is_png = bytes.size() >= 8 && std::equal(png, png + 8, bytes.begin());
   const bool is_jpeg = bytes.size() >= 3 && std::equal(jpeg, jpeg + 3, bytes.begin());
-  if (!is_png && !is_jpeg) return Error{ErrorCode::unsupported, 0, "image", "is neither a PNG nor a JPEG"};
+  if (!is_png && !is_jpeg) return Error{ErrorCode::unsupported, std::nullopt, "image", "is neither a PNG nor a JPEG"};
   return read_png(bytes);  // stb_image reads both
 }
 

@@ -64,7 +64,7 @@ void walk(const std::vector<J3dNode>& nodes, const std::array<float, 16>& parent
     std::array<float, 16> here = parent;
     if (n.type == 0x10) {
       if (n.index >= jnt.joints.size() || seen[n.index]) {
-        error = Error{ErrorCode::bad_value, 0, "INF1.node.index",
+        error = Error{ErrorCode::bad_value, std::nullopt, "INF1.node.index",
                       "joint " + std::to_string(n.index) + " is missing from JNT1 or placed twice in the hierarchy"};
         return;
       }
@@ -86,9 +86,9 @@ Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) 
   }
   J3dDecodedArray out;
   if (array == nullptr) return out;
-  if (f == nullptr) return Error{ErrorCode::bad_value, 0, "VTX1.formats", "no vertex format describes array " + std::to_string(slot)};
+  if (f == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "VTX1.formats", "no vertex format describes array " + std::to_string(slot)};
   const std::size_t element = j3d_vertex_element_size(vtx, slot);
-  if (element == 0) return Error{ErrorCode::unsupported, 0, "VTX1.formats", "array " + std::to_string(slot) + " has an unknown component type"};
+  if (element == 0) return Error{ErrorCode::unsupported, std::nullopt, "VTX1.formats", "array " + std::to_string(slot) + " has an unknown component type"};
   const Bytes& d = array->data;
   const std::size_t n = d.size() / element;
   if (slot == 3 || slot == 4) {  // colours to 0-1 RGBA
@@ -125,16 +125,16 @@ Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) 
 }
 
 Result<std::vector<GxMatrixPalette>> j3d_packet_matrices(const J3dShp1& shp, std::size_t shape) {
-  if (shape >= shp.shapes.size()) return Error{ErrorCode::bad_value, 0, "SHP1.shape", "no such shape"};
+  if (shape >= shp.shapes.size()) return Error{ErrorCode::bad_value, std::nullopt, "SHP1.shape", "no such shape"};
   const J3dShape& s = shp.shapes[shape];
   std::vector<GxMatrixPalette> out;
   GxMatrixPalette slots;
   for (std::size_t k = 0; k < s.packet_count; ++k) {
     const std::size_t g = std::size_t{s.first_matrix_group} + k;
-    if (g >= shp.matrix_groups.size()) return Error{ErrorCode::bad_value, 0, "SHP1.shape.first_matrix_group", "runs past the matrix groups"};
+    if (g >= shp.matrix_groups.size()) return Error{ErrorCode::bad_value, std::nullopt, "SHP1.shape.first_matrix_group", "runs past the matrix groups"};
     const J3dMatrixGroup& group = shp.matrix_groups[g];
     if (group.count > GxMatrixPalette::kSlots || std::size_t{group.first} + group.count > shp.matrix_table.size()) {
-      return Error{ErrorCode::bad_value, 0, "SHP1.matrix_group[" + std::to_string(g) + "]",
+      return Error{ErrorCode::bad_value, std::nullopt, "SHP1.matrix_group[" + std::to_string(g) + "]",
                    "loads more than 10 matrices or runs past the matrix table"};
     }
     for (std::size_t i = 0; i < group.count; ++i) {
@@ -147,10 +147,10 @@ Result<std::vector<GxMatrixPalette>> j3d_packet_matrices(const J3dShp1& shp, std
 }
 
 Result<std::vector<J3dInfluence>> j3d_draw_influences(const J3dDrw1& drw, const J3dEvp1& evp, std::size_t index) {
-  if (index >= drw.indices.size()) return Error{ErrorCode::bad_value, 0, "DRW1.index", "draw matrix " + std::to_string(index) + " does not exist"};
+  if (index >= drw.indices.size()) return Error{ErrorCode::bad_value, std::nullopt, "DRW1.index", "draw matrix " + std::to_string(index) + " does not exist"};
   if (drw.weighted[index] == 0) return std::vector<J3dInfluence>{{drw.indices[index], 1.0f}};
   const std::size_t e = drw.indices[index];
-  if (e >= evp.envelopes.size()) return Error{ErrorCode::bad_value, 0, "DRW1.index", "envelope " + std::to_string(e) + " does not exist"};
+  if (e >= evp.envelopes.size()) return Error{ErrorCode::bad_value, std::nullopt, "DRW1.index", "envelope " + std::to_string(e) + " does not exist"};
   std::vector<J3dInfluence> out;
   for (std::size_t k = 0; k < evp.envelopes[e].joints.size(); ++k) out.push_back({evp.envelopes[e].joints[k], evp.envelopes[e].weights[k]});
   return out;
@@ -159,7 +159,7 @@ Result<std::vector<J3dInfluence>> j3d_draw_influences(const J3dDrw1& drw, const 
 Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFile& file) {
   const J3dInf1* inf = section<J3dInf1>(file);
   const J3dJnt1* jnt = section<J3dJnt1>(file);
-  if (inf == nullptr || jnt == nullptr) return Error{ErrorCode::bad_value, 0, "sections", "the file has no INF1 or no JNT1"};
+  if (inf == nullptr || jnt == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "sections", "the file has no INF1 or no JNT1"};
   std::array<float, 16> identity{};
   identity[0] = identity[5] = identity[10] = identity[15] = 1;
   std::vector<std::array<float, 16>> out(jnt->joints.size(), identity);
@@ -175,7 +175,7 @@ namespace {
 // Every index a material entry holds is unused (all ones) or inside its table.
 std::optional<Error> check_material(const J3dMat3& m, std::size_t& checked) {
   const auto bad = [&](std::size_t entry, const char* field, std::size_t value, std::size_t size) {
-    return Error{ErrorCode::bad_value, 0, "MAT3.entry[" + std::to_string(entry) + "]." + field,
+    return Error{ErrorCode::bad_value, std::nullopt, "MAT3.entry[" + std::to_string(entry) + "]." + field,
                  "index " + std::to_string(value) + " is past the table's " + std::to_string(size) + " records"};
   };
   for (std::size_t i = 0; i < m.remap.size(); ++i) {
@@ -249,7 +249,7 @@ Result<std::size_t> j3d_check_indices(const J3dFile& file) {
   for (std::size_t s = 0; s < shp->shapes.size(); ++s) {
     const J3dShape& shape = shp->shapes[s];
     if (shape.descriptors >= shp->descriptor_lists.size() || std::size_t{shape.first_packet} + shape.packet_count > shp->packets.size()) {
-      return Error{ErrorCode::bad_value, 0, "SHP1.shape[" + std::to_string(s) + "]", "refers past the descriptor lists or packets"};
+      return Error{ErrorCode::bad_value, std::nullopt, "SHP1.shape[" + std::to_string(s) + "]", "refers past the descriptor lists or packets"};
     }
     const auto& descriptors = shp->descriptor_lists[shape.descriptors];
     std::size_t present = 0;
@@ -259,7 +259,7 @@ Result<std::size_t> j3d_check_indices(const J3dFile& file) {
       for (std::size_t p = 0; p < packet.primitives.size(); ++p) {
         const J3dPrimitive& prim = packet.primitives[p];
         if (prim.values.size() != std::size_t{prim.vertex_count} * present) {
-          return Error{ErrorCode::inconsistent, 0, "SHP1.packet", "a primitive's values do not match its descriptors"};
+          return Error{ErrorCode::inconsistent, std::nullopt, "SHP1.packet", "a primitive's values do not match its descriptors"};
         }
         std::size_t i = 0;
         for (std::size_t v = 0; v < prim.vertex_count; ++v) {
@@ -271,7 +271,7 @@ Result<std::size_t> j3d_check_indices(const J3dFile& file) {
             // Position matrices are rows 0-27 (3 per slot); texture matrices 30-57, 60 = identity.
             const std::size_t bound = d.attribute == 0 ? 30 : matrix ? 61 : (d.attribute < limit.size() ? limit[d.attribute] : 0);
             if (value >= bound) {
-              return Error{ErrorCode::bad_value, 0,
+              return Error{ErrorCode::bad_value, std::nullopt,
                            "SHP1.packet[" + std::to_string(shape.first_packet + k) + "].primitive[" + std::to_string(p) + "]",
                            "vertex " + std::to_string(v) + " uses index " + std::to_string(value) + " of attribute " +
                                std::to_string(d.attribute) + ", which has " + std::to_string(bound) + (matrix ? " slots" : " elements")};

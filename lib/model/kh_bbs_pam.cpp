@@ -84,12 +84,12 @@ Result<PamDecodedAnimation> decode_pam_animation(const PamAnimation& a) {
         for (std::size_t k = 0; k < c->keys.size(); ++k) {
           const PamKey& key = c->keys[k];
           if (key.frame >= a.frame_count) {
-            return Error{ErrorCode::bad_value, 0, field + ".key[" + std::to_string(k) + "]",
+            return Error{ErrorCode::bad_value, std::nullopt, field + ".key[" + std::to_string(k) + "]",
                          "frame " + std::to_string(key.frame) + " is past the animation's " +
                              std::to_string(a.frame_count) + " frames"};
           }
           if (!d.frames.empty() && key.frame <= d.frames.back()) {
-            return Error{ErrorCode::bad_value, 0, field + ".key[" + std::to_string(k) + "]",
+            return Error{ErrorCode::bad_value, std::nullopt, field + ".key[" + std::to_string(k) + "]",
                          "frame ids must increase, but frame " + std::to_string(key.frame) + " follows frame " +
                              std::to_string(d.frames.back())};
           }

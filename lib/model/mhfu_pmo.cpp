@@ -110,7 +110,7 @@ Result<MhfuDrawList> decode_mhfu_block(const MhfuBlock& block) {
   const std::size_t index_size = plan->index_size();
   const bool indexed = index_size != 0;
   if (indexed && block.indices.size() != plan->index_count() * index_size) {
-    return Error{ErrorCode::inconsistent, 0, "indices", "the PRIMs draw " + std::to_string(plan->index_count()) +
+    return Error{ErrorCode::inconsistent, std::nullopt, "indices", "the PRIMs draw " + std::to_string(plan->index_count()) +
                                                             " indices but the buffer holds " +
                                                             std::to_string(block.indices.size() / index_size)};
   }
@@ -128,7 +128,7 @@ Result<MhfuDrawList> decode_mhfu_block(const MhfuBlock& block) {
   }
   d.vertex_count = indexed ? (next == 0 ? 0 : largest + 1) : next;
   if (d.stride == 0 || block.vertices.size() != d.vertex_count * d.stride) {
-    return Error{ErrorCode::inconsistent, 0, "vertices", "the indices need " + std::to_string(d.vertex_count) +
+    return Error{ErrorCode::inconsistent, std::nullopt, "vertices", "the indices need " + std::to_string(d.vertex_count) +
                                                              " vertices of " + std::to_string(d.stride) +
                                                              " bytes but the buffer holds " +
                                                              std::to_string(block.vertices.size()) + " bytes"};
@@ -150,13 +150,13 @@ Result<std::vector<GeBonePalette>> mhfu_group_palettes(const MhfuPmo& pmo) {
   for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
     const MhfuGroup& group = pmo.groups[g];
     if (std::size_t{group.bone_start} + group.bone_count > pmo.bone_palette.size()) {
-      return Error{ErrorCode::bad_value, 0, "group[" + std::to_string(g) + "].bone_start",
+      return Error{ErrorCode::bad_value, std::nullopt, "group[" + std::to_string(g) + "].bone_start",
                    "the group's palette entries run past the palette's " + std::to_string(pmo.bone_palette.size())};
     }
     for (std::size_t k = 0; k < group.bone_count; ++k) {
       const MhfuPaletteEntry& e = pmo.bone_palette[group.bone_start + k];
       if (e.slot >= GeBonePalette::kSlots) {
-        return Error{ErrorCode::bad_value, 0, "bone_palette[" + std::to_string(group.bone_start + k) + "].slot",
+        return Error{ErrorCode::bad_value, std::nullopt, "bone_palette[" + std::to_string(group.bone_start + k) + "].slot",
                      "slot " + std::to_string(e.slot) + " is past the GE's 8 bone matrices"};
       }
       palette.load(e.slot, e.bone);

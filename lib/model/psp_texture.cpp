@@ -5,7 +5,7 @@ namespace remodel {
 
 namespace {
 
-Error unsupported(const char* field, const std::string& what) { return Error{ErrorCode::unsupported, 0, field, what}; }
+Error unsupported(const char* field, const std::string& what) { return Error{ErrorCode::unsupported, std::nullopt, field, what}; }
 
 }  // namespace
 
@@ -43,7 +43,7 @@ Result<PspLayout> tmh_layout(const TmhImage& t, std::uint16_t width, std::uint16
   } else if (t.mode == 4 || t.mode == 5) {
     l.indexed = true;
     l.bits = t.mode == 4 ? 4 : 8;
-    if (!t.clut) return Error{ErrorCode::bad_value, 0, "clut", "a CLUT" + std::to_string(l.bits) + " image has no palette"};
+    if (!t.clut) return Error{ErrorCode::bad_value, std::nullopt, "clut", "a CLUT" + std::to_string(l.bits) + " image has no palette"};
     if (t.clut->mode > 3) return unsupported("clut.mode", "TMH palette mode " + std::to_string(t.clut->mode) + " is not 5650, 5551, 4444 or 8888");
     l.clut_colour = static_cast<PspColour>(t.clut->mode);
     l.clut_entries = t.clut->entry_count;

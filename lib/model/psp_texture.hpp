@@ -61,13 +61,13 @@ Result<RgbaImage> decode_psp_pixels(const PspLayout& layout, std::uint16_t width
 // 8-bit unless the CLUT type says CSM2). Level 0 of a mipmapped picture. Alpha is as stored.
 Result<RgbaImage> decode_tim2_picture(const Tim2Picture& picture);
 // Re-encodes in the picture's own format; a new size updates the header and GS TEX0's TW/TH/TBW.
-std::optional<Error> encode_tim2_picture(Tim2Picture& picture, const RgbaImage& image);
+[[nodiscard]] std::optional<Error> encode_tim2_picture(Tim2Picture& picture, const RgbaImage& image);
 std::string tim2_format_name(const Tim2Picture& picture);
 
 // TMH: GE pixel modes 0-3 (5650, 5551, 4444, 8888), 4 (CLUT4) and 5 (CLUT8), swizzled in 16-byte x
 // 8-row blocks; CLUTs in modes 0-3.
 Result<RgbaImage> decode_tmh_image(const TmhImage& image);
-std::optional<Error> encode_tmh_image(TmhImage& image, const RgbaImage& rgba);
+[[nodiscard]] std::optional<Error> encode_tmh_image(TmhImage& image, const RgbaImage& rgba);
 std::string tmh_format_name(const TmhImage& image);
 
 }  // namespace remodel

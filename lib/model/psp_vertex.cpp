@@ -47,11 +47,11 @@ Result<VertexFormat> VertexFormat::from_vtype(std::uint32_t vtype) {
   VertexFormat f = parse(vtype);
   std::uint32_t color = (vtype >> 2) & 7;
   if (color != 0 && color < 4) {
-    return Error{ErrorCode::bad_value, 0, "vtype.color", "colour format " + std::to_string(color) + " is not a vertex colour format (0 or 4-7)"};
+    return Error{ErrorCode::bad_value, std::nullopt, "vtype.color", "colour format " + std::to_string(color) + " is not a vertex colour format (0 or 4-7)"};
   }
-  if (((vtype >> 11) & 3) == 3) return Error{ErrorCode::bad_value, 0, "vtype.index", "index format 3 does not exist on the GE"};
+  if (((vtype >> 11) & 3) == 3) return Error{ErrorCode::bad_value, std::nullopt, "vtype.index", "index format 3 does not exist on the GE"};
   if (f.morph_count != 1) {
-    return Error{ErrorCode::unsupported, 0, "vtype.morph", "morph targets (" + std::to_string(f.morph_count) + ") are not supported"};
+    return Error{ErrorCode::unsupported, std::nullopt, "vtype.morph", "morph targets (" + std::to_string(f.morph_count) + ") are not supported"};
   }
   return f;
 }
@@ -199,7 +199,7 @@ Result<std::vector<Vertex>> decode_vertices(const VertexFormat& format, std::spa
   const VertexLayout l = format.layout();
   if (l.size == 0) {
     if (count == 0) return std::vector<Vertex>{};
-    return Error{ErrorCode::bad_value, 0, "vtype", "the vertex format has no components, so vertices have no size"};
+    return Error{ErrorCode::bad_value, std::nullopt, "vtype", "the vertex format has no components, so vertices have no size"};
   }
   if (count > bytes.size() / l.size) {
     return Error{ErrorCode::truncated, bytes.size(), "vertices",

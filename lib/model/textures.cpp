@@ -22,7 +22,7 @@ std::vector<TextureRef> texture_refs(Document& doc) {
 }
 
 Error no_texture(std::size_t index, std::size_t count) {
-  return Error{ErrorCode::bad_value, 0, "texture", "texture " + std::to_string(index) + " does not exist; the file has " + std::to_string(count)};
+  return Error{ErrorCode::bad_value, std::nullopt, "texture", "texture " + std::to_string(index) + " does not exist; the file has " + std::to_string(count)};
 }
 
 Error located(Error e, const std::string& where) {
@@ -33,7 +33,7 @@ Error located(Error e, const std::string& where) {
 Result<std::vector<Rgba>> j3d_palette(const J3dTex1& tex1, const J3dTexture& t) {
   if (!gx_is_indexed(t.format)) return std::vector<Rgba>{};
   if (!t.palette_block || *t.palette_block >= tex1.blocks.size()) {
-    return Error{ErrorCode::bad_value, 0, "palette_offset", "an indexed texture has no palette"};
+    return Error{ErrorCode::bad_value, std::nullopt, "palette_offset", "an indexed texture has no palette"};
   }
   return decode_gx_palette(tex1.blocks[*t.palette_block].data, t.palette_format, t.palette_count);
 }
@@ -60,10 +60,10 @@ std::vector<std::uint16_t> nearest_indices(const RgbaImage& image, const std::ve
 Result<RgbaImage> decode_j3d_texture(const J3dTex1& tex1, std::size_t index, unsigned level) {
   if (index >= tex1.textures.size()) return no_texture(index, tex1.textures.size());
   const J3dTexture& t = tex1.textures[index];
-  if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, 0, "image_offset", "the image block does not exist"};
-  if (level >= std::max<unsigned>(t.mip_count, 1)) return Error{ErrorCode::bad_value, 0, "mip_count", "the texture has no level " + std::to_string(level)};
+  if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, std::nullopt, "image_offset", "the image block does not exist"};
+  if (level >= std::max<unsigned>(t.mip_count, 1)) return Error{ErrorCode::bad_value, std::nullopt, "mip_count", "the texture has no level " + std::to_string(level)};
   // gx_level_extent never goes below 1, so a stored 0 is refused here, before it becomes 1 wide.
-  if (t.width == 0 || t.height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
+  if (t.width == 0 || t.height == 0) return Error{ErrorCode::bad_value, std::nullopt, "width", "a texture of 0 texels cannot be decoded"};
   auto palette = j3d_palette(tex1, t);
   if (!palette) return palette.error();
   const ByteSpan data = ByteSpan(tex1.blocks[t.image_block].data).subspan(
@@ -77,14 +77,14 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
   const bool same_size = image.width == t.width && image.height == t.height;
   // The limits bind a new size; a texture already in the file re-encodes at its own.
   if (!same_size && (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024)) {
-    return Error{ErrorCode::bad_value, 0, "width",
+    return Error{ErrorCode::bad_value, std::nullopt, "width",
                  "GX textures are 1 to 1024 texels a side; this image is " + std::to_string(image.width) + "x" + std::to_string(image.height)};
   }
-  if (gx_tile(t.format).width == 0) return Error{ErrorCode::unsupported, 0, "format", "GX texture format " + std::to_string(t.format) + " is not known"};
-  if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, 0, "image_offset", "the image block does not exist"};
+  if (gx_tile(t.format).width == 0) return Error{ErrorCode::unsupported, std::nullopt, "format", "GX texture format " + std::to_string(t.format) + " is not known"};
+  if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, std::nullopt, "image_offset", "the image block does not exist"};
   for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
     if (j != index && tex1.textures[j].image_block == t.image_block && !same_size) {
-      return Error{ErrorCode::unsupported, 0, "image_offset",
+      return Error{ErrorCode::unsupported, std::nullopt, "image_offset",
                    "texture " + std::to_string(j) + " shares this image; resizing one of them is not supported"};
     }
   }
@@ -122,10 +122,10 @@ std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const
     auto indices = new_palette ? std::nullopt : fit_palette(level_image, *palette, before.empty() ? nullptr : &before);
     if (!indices && level == 0) {
       const std::size_t capacity = std::min<std::size_t>(t.palette_count, gx_palette_capacity(t.format));
-      if (capacity == 0) return Error{ErrorCode::bad_value, 0, "palette_count", "the palette has no entries to encode into"};
+      if (capacity == 0) return Error{ErrorCode::bad_value, std::nullopt, "palette_count", "the palette has no entries to encode into"};
       for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
         if (j != index && tex1.textures[j].palette_block == t.palette_block) {
-          return Error{ErrorCode::unsupported, 0, "palette_offset",
+          return Error{ErrorCode::unsupported, std::nullopt, "palette_offset",
                        "the image needs new palette colours but texture " + std::to_string(j) + " shares this palette"};
         }
       }

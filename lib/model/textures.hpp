@@ -24,12 +24,12 @@ std::vector<TextureInfo> list_textures(const Document& doc);
 Result<RgbaImage> decode_texture(const Document& doc, std::size_t index);
 // Encodes `image` into texture `index`'s own format at the image's size (mip levels regenerated);
 // only that texture's bytes, sizes and the offsets that follow them change.
-std::optional<Error> replace_texture(Document& doc, std::size_t index, const RgbaImage& image);
+[[nodiscard]] std::optional<Error> replace_texture(Document& doc, std::size_t index, const RgbaImage& image);
 // Index of a texture by number or by name; nullopt when neither matches.
 std::optional<std::size_t> find_texture(const Document& doc, const std::string& index_or_name);
 
 // J3D TEX1 textures, exposed for tests and benchmarks.
 Result<RgbaImage> decode_j3d_texture(const J3dTex1& tex1, std::size_t index, unsigned level = 0);
-std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaImage& image);
+[[nodiscard]] std::optional<Error> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaImage& image);
 
 }  // namespace remodel

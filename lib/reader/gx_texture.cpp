@@ -81,7 +81,7 @@ const std::vector<Rgba>& direct_table(std::uint8_t format) {
 
 Result<std::vector<Rgba>> decode_gx_palette(ByteSpan data, std::uint8_t palette_format, std::size_t count) {
   if (palette_format > gx_palette_rgb5a3) {
-    return Error{ErrorCode::bad_value, 0, "palette_format", "palette format " + std::to_string(palette_format) + " is not IA8, RGB565 or RGB5A3"};
+    return Error{ErrorCode::bad_value, std::nullopt, "palette_format", "palette format " + std::to_string(palette_format) + " is not IA8, RGB565 or RGB5A3"};
   }
   if (data.size() / 2 < count) return short_data(data.size(), count * 2, "the palette");
   std::vector<Rgba> out(count);
@@ -93,7 +93,7 @@ Result<std::vector<Rgba>> decode_gx_palette(ByteSpan data, std::uint8_t palette_
 }
 
 Result<std::vector<std::uint16_t>> decode_gx_indices(std::uint8_t format, std::uint16_t width, std::uint16_t height, ByteSpan data) {
-  if (!gx_is_indexed(format)) return Error{ErrorCode::bad_value, 0, "format", std::string(gx_format_name(format)) + " is not an indexed format"};
+  if (!gx_is_indexed(format)) return Error{ErrorCode::bad_value, std::nullopt, "format", std::string(gx_format_name(format)) + " is not an indexed format"};
   const std::size_t need = gx_image_size(format, width, height, 1);
   if (data.size() < need) return short_data(data.size(), need, "the image");
   const GxTile t = gx_tile(format);
@@ -112,8 +112,8 @@ Result<std::vector<std::uint16_t>> decode_gx_indices(std::uint8_t format, std::u
 Result<RgbaImage> decode_gx_image(std::uint8_t format, std::uint16_t width, std::uint16_t height, ByteSpan data,
                                   const std::vector<Rgba>& palette) {
   const GxTile t = gx_tile(format);
-  if (t.width == 0) return Error{ErrorCode::bad_value, 0, "format", "GX texture format " + std::to_string(format) + " does not exist"};
-  if (width == 0 || height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
+  if (t.width == 0) return Error{ErrorCode::bad_value, std::nullopt, "format", "GX texture format " + std::to_string(format) + " does not exist"};
+  if (width == 0 || height == 0) return Error{ErrorCode::bad_value, std::nullopt, "width", "a texture of 0 texels cannot be decoded"};
   const std::size_t need = gx_image_size(format, width, height, 1);
   if (data.size() < need) return short_data(data.size(), need, "the image");
   RgbaImage image(width, height);
@@ -158,7 +158,7 @@ Result<RgbaImage> decode_gx_image(std::uint8_t format, std::uint16_t width, std:
     }
   });
   if (bad) {
-    return Error{ErrorCode::bad_value, 0, "palette",
+    return Error{ErrorCode::bad_value, std::nullopt, "palette",
                  "texel " + std::to_string(bad->first) + " uses palette entry " + std::to_string(bad->second) + " but the palette has " +
                      std::to_string(table.size())};
   }

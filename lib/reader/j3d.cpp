@@ -310,7 +310,7 @@ J3dFile read_with_filler(ByteSpan bytes, const std::string& filler) {
       f.sections.push_back(read_section(s, magic, filler));
       if (!s.at_end()) s.fail(ErrorCode::bad_value, "size", "the tables end before the section does");
     } catch (ParseFailure& failure) {
-      failure.error.offset += at;
+      if (failure.error.offset) *failure.error.offset += at;
       throw;
     }
   }

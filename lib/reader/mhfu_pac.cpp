@@ -16,7 +16,7 @@ template <typename T>
 T lift_entry(Cursor& c, Result<T> r, std::size_t offset) {
   if (!r) {
     const Error& e = r.error();
-    c.fail_at(e.code, offset + e.offset, e.field.c_str(), e.message);
+    c.fail_at(e.code, offset + e.offset.value_or(0), e.field.c_str(), e.message);
   }
   return std::move(*r);
 }

@@ -31,7 +31,7 @@ MhfuBlock read_block(Cursor& c, std::size_t start, std::size_t end, MhfuListPlan
   Result<MhfuListPlan> planned = plan_mhfu_list(b.commands);
   if (!planned) {
     const Error& e = planned.error();
-    c.fail_at(e.code, start + e.offset, e.field.c_str(), e.message);
+    c.fail_at(e.code, start + e.offset.value_or(0), e.field.c_str(), e.message);
   }
   plan = std::move(*planned);
   const std::size_t stride = plan.format.layout().size;

@@ -39,7 +39,7 @@ Result<std::vector<std::uint16_t>> decode_psp_indices(const PspLayout& l, std::u
 }
 
 Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std::uint16_t height, ByteSpan pixels, ByteSpan clut) {
-  if (width == 0 || height == 0) return Error{ErrorCode::bad_value, 0, "width", "a texture of 0 texels cannot be decoded"};
+  if (width == 0 || height == 0) return Error{ErrorCode::bad_value, std::nullopt, "width", "a texture of 0 texels cannot be decoded"};
   if (pixels.size() < l.pixel_bytes()) return short_data("image", pixels.size(), l.pixel_bytes());
   RgbaImage image(width, height);
   if (!l.indexed) {
@@ -62,7 +62,7 @@ Result<RgbaImage> decode_psp_pixels(const PspLayout& l, std::uint16_t width, std
   for (std::size_t i = 0; i < indices->size(); ++i) {
     const std::uint16_t index = (*indices)[i];
     if (index >= palette->size()) {
-      return Error{ErrorCode::bad_value, 0, "clut",
+      return Error{ErrorCode::bad_value, std::nullopt, "clut",
                    "texel " + std::to_string(i) + " uses palette entry " + std::to_string(index) + " but the palette has " + std::to_string(palette->size())};
     }
     std::memcpy(&image.rgba[i * 4], (*palette)[index].data(), 4);

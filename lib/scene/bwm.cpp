@@ -73,14 +73,14 @@ struct Budget {
 Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMaterialRef& ref, const std::string& field,
                            bool skinned, Budget& budget) {
   if (std::uint64_t{ref.indices_size} + 2 > budget.indices) {
-    return Error{ErrorCode::unsupported, 0, field + ".indices_size",
+    return Error{ErrorCode::unsupported, std::nullopt, field + ".indices_size",
                  "the material references overlap so much that they would draw more than 8 times the file's indices"};
   }
   budget.indices -= std::uint64_t{ref.indices_size} + 2;
   Result<std::vector<std::array<std::uint32_t, 3>>> triangles = bwm_triangles(bwm, ref);
-  if (!triangles) return Error{triangles.error().code, 0, field + ".indices_size", triangles.error().message};
+  if (!triangles) return Error{triangles.error().code, std::nullopt, field + ".indices_size", triangles.error().message};
   if (ref.material >= bwm.materials.size()) {
-    return Error{ErrorCode::bad_value, 0, field + ".material",
+    return Error{ErrorCode::bad_value, std::nullopt, field + ".material",
                  "material " + std::to_string(ref.material) + " is past the " + std::to_string(bwm.materials.size()) +
                      " material definitions"};
   }
@@ -91,7 +91,7 @@ Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMateri
   for (const auto& t : *triangles) {
     for (std::uint32_t i : t) {
       if (i >= bwm.vertex_count) {
-        return Error{ErrorCode::bad_value, 0, field, "index " + std::to_string(i) + " is past the " +
+        return Error{ErrorCode::bad_value, std::nullopt, field, "index " + std::to_string(i) + " is past the " +
                                                          std::to_string(bwm.vertex_count) + " vertices"};
       }
       lo = std::min(lo, i);
@@ -101,7 +101,7 @@ Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMateri
   if (triangles->empty()) lo = hi = 0;
   const std::size_t count = triangles->empty() ? 0 : std::size_t{hi} - lo + 1;
   if (count > budget.vertices) {
-    return Error{ErrorCode::unsupported, 0, field, "the material references overlap so much that they would lift more "
+    return Error{ErrorCode::unsupported, std::nullopt, field, "the material references overlap so much that they would lift more "
                                                    "than 8 times the file's vertices"};
   }
   budget.vertices -= count;
@@ -114,7 +114,7 @@ Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMateri
     if (!v.normals.empty()) prim.normals.push_back(normalize(to_gltf(v.normals[k])));
   }
   if (prim.positions.size() != count) {
-    return Error{ErrorCode::unsupported, 0, "strides", "no stride holds vertex positions (attribute 0 as f32x3)"};
+    return Error{ErrorCode::unsupported, std::nullopt, "strides", "no stride holds vertex positions (attribute 0 as f32x3)"};
   }
   for (const auto& set : v.uv_sets) {
     // D3D's texture origin is the top-left, as glTF's: UVs are kept as stored.
@@ -131,7 +131,7 @@ Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMateri
       if (sum <= 0) w = {1, 0, 0, 0}, sum = 1;  // no weight stored: bound to its first bone
       for (std::size_t s = 0; s < 4; ++s) {
         if (w[s] > 0 && j[s] >= bwm.bones.size()) {
-          return Error{ErrorCode::bad_value, 0, "strides.bone_index",
+          return Error{ErrorCode::bad_value, std::nullopt, "strides.bone_index",
                        "vertex " + std::to_string(k) + " weighs bone " + std::to_string(j[s]) + " of " +
                            std::to_string(bwm.bones.size())};
         }
@@ -245,7 +245,7 @@ Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs) {
     bool ok = true;
     const Mat4 ibm = inverse(world, &ok);
     if (!ok) {
-      return Error{ErrorCode::bad_value, 0, "bones[" + std::to_string(b) + "]",
+      return Error{ErrorCode::bad_value, std::nullopt, "bones[" + std::to_string(b) + "]",
                    "the bone's axes are singular, so it has no inverse bind matrix"};
     }
     Node node;

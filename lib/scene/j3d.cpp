@@ -79,7 +79,7 @@ struct Hierarchy {
       int here_material = material;
       if (n.type == 0x10) {
         if (n.index >= jnt.joints.size() || joint_node[n.index] >= 0) {
-          error = Error{ErrorCode::bad_value, 0, "INF1.node.index",
+          error = Error{ErrorCode::bad_value, std::nullopt, "INF1.node.index",
                         "joint " + std::to_string(n.index) + " is missing from JNT1 or placed twice in the hierarchy"};
           return;
         }
@@ -100,7 +100,7 @@ struct Hierarchy {
         here_material = n.index;
       } else if (n.type == 0x12) {
         if (n.index >= shape_count) {
-          error = Error{ErrorCode::bad_value, 0, "INF1.node.index", "shape " + std::to_string(n.index) + " is missing from SHP1"};
+          error = Error{ErrorCode::bad_value, std::nullopt, "INF1.node.index", "shape " + std::to_string(n.index) + " is missing from SHP1"};
           return;
         }
         Node node;
@@ -154,7 +154,7 @@ struct Geometry {
   std::vector<std::optional<Influences>> cache;  // by DRW1 index
 
   Result<const Influences*> influences(std::size_t d) {
-    if (d >= cache.size()) return Error{ErrorCode::bad_value, 0, "SHP1.matrix_table", "draw matrix " + std::to_string(d) + " is past DRW1's " + std::to_string(cache.size())};
+    if (d >= cache.size()) return Error{ErrorCode::bad_value, std::nullopt, "SHP1.matrix_table", "draw matrix " + std::to_string(d) + " is past DRW1's " + std::to_string(cache.size())};
     if (cache[d]) return &*cache[d];
     auto list = j3d_draw_influences(drw, evp, d);
     if (!list) return list.error();
@@ -162,14 +162,14 @@ struct Geometry {
     float sum = 0;
     for (const J3dInfluence& i : *list) {
       if (i.joint >= joint_world.size()) {
-        return Error{ErrorCode::bad_value, 0, "DRW1.index[" + std::to_string(d) + "]",
+        return Error{ErrorCode::bad_value, std::nullopt, "DRW1.index[" + std::to_string(d) + "]",
                      "draw matrix binds joint " + std::to_string(i.joint) + " but JNT1 has " + std::to_string(joint_world.size())};
       }
       sum += i.weight;
       in.weights.emplace_back(i.joint, i.weight);
     }
     if (in.weights.empty() || !(sum > 0) || !std::isfinite(sum)) {
-      return Error{ErrorCode::bad_value, 0, "EVP1.envelope[" + std::to_string(drw.indices[d]) + "]",
+      return Error{ErrorCode::bad_value, std::nullopt, "EVP1.envelope[" + std::to_string(drw.indices[d]) + "]",
                    "the envelope's weights do not add up to a positive number"};
     }
     for (auto& w : in.weights) w.second /= sum;  // the game's weights are stored rounded
@@ -198,7 +198,7 @@ struct Geometry {
     const J3dShape& shape = shp.shapes[s];
     const std::string where = "SHP1.shape[" + std::to_string(s) + "]";
     if (shape.descriptors >= shp.descriptor_lists.size() || std::size_t{shape.first_packet} + shape.packet_count > shp.packets.size()) {
-      return Error{ErrorCode::bad_value, 0, where, "refers past the descriptor lists or packets"};
+      return Error{ErrorCode::bad_value, std::nullopt, where, "refers past the descriptor lists or packets"};
     }
     const auto& descriptors = shp.descriptor_lists[shape.descriptors];
     auto matrices = j3d_packet_matrices(shp, s);
@@ -212,7 +212,7 @@ struct Geometry {
     for (const J3dVertexDescriptor& d : descriptors) {
       descriptor_list.push_back({d.attribute, d.type});
       if (d.type == 0) continue;
-      if (d.type == 1 && d.attribute > 8) return Error{ErrorCode::unsupported, 0, where, "draws direct vertex data, which is not supported"};
+      if (d.type == 1 && d.attribute > 8) return Error{ErrorCode::unsupported, std::nullopt, where, "draws direct vertex data, which is not supported"};
       if (d.attribute == 0) fills.push_back(-1);
       else if (d.attribute <= 8) fills.push_back(-2);  // texture matrix rows: texture projection, not geometry
       else if (d.attribute <= 20) {
@@ -222,7 +222,7 @@ struct Geometry {
         has_color1 |= d.attribute == 12;
         if (d.attribute >= 13) uv_sets = std::max(uv_sets, static_cast<int>(d.attribute) - 12);
       } else {
-        return Error{ErrorCode::unsupported, 0, where, "draws GX attribute " + std::to_string(d.attribute) + ", which is not supported"};
+        return Error{ErrorCode::unsupported, std::nullopt, where, "draws GX attribute " + std::to_string(d.attribute) + ", which is not supported"};
       }
     }
 
@@ -238,7 +238,7 @@ struct Geometry {
       const std::size_t packet_index = std::size_t{shape.first_packet} + k;
       const J3dPacket& packet = shp.packets[packet_index];
       const std::string packet_where = "SHP1.packet[" + std::to_string(packet_index) + "]";
-      if (packet.raw) return Error{ErrorCode::unsupported, 0, packet_where, "is not a plain run of draw commands, so its triangles cannot be exported"};
+      if (packet.raw) return Error{ErrorCode::unsupported, std::nullopt, packet_where, "is not a plain run of draw commands, so its triangles cannot be exported"};
       const auto& slots = (*matrices)[k];
       Extras packet_extras = {{"matrices", Extras::array()}, {"primitives", Extras::array()}};
       for (const auto& m : slots.slots) packet_extras["matrices"].push_back(m.value_or(0xFFFF));  // 0xFFFF: none loaded yet
@@ -246,7 +246,7 @@ struct Geometry {
         const J3dPrimitive& dl = packet.primitives[p];
         packet_extras["primitives"].push_back({{"type", primitive_name(dl.opcode)}, {"opcode", dl.opcode}, {"vertex_count", dl.vertex_count}});
         if (dl.values.size() != std::size_t{dl.vertex_count} * fills.size()) {
-          return Error{ErrorCode::inconsistent, 0, packet_where + ".primitive[" + std::to_string(p) + "]", "holds values that do not match its descriptors"};
+          return Error{ErrorCode::inconsistent, std::nullopt, packet_where + ".primitive[" + std::to_string(p) + "]", "holds values that do not match its descriptors"};
         }
         std::vector<std::uint32_t> ids(dl.vertex_count);
         for (std::size_t v = 0; v < dl.vertex_count; ++v) {
@@ -259,7 +259,7 @@ struct Geometry {
             else if (fills[f] >= 0) key.v[static_cast<std::size_t>(fills[f])] = value;
           }
           if (slot >= GxMatrixPalette::kSlots || !slots[slot]) {
-            return Error{ErrorCode::bad_value, 0, packet_where + ".primitive[" + std::to_string(p) + "]",
+            return Error{ErrorCode::bad_value, std::nullopt, packet_where + ".primitive[" + std::to_string(p) + "]",
                          "vertex " + std::to_string(v) + " uses matrix slot " + std::to_string(slot) + ", which no packet loaded"};
           }
           key.v[0] = *slots[slot];
@@ -311,7 +311,7 @@ struct Geometry {
     vertex_influences.push_back(*in);
     const auto element = [&](const J3dDecodedArray& a, std::uint32_t index, const char* what) -> Result<const float*> {
       if (index == 0xFFFFFFFF || a.components == 0 || index >= a.count()) {
-        return Error{ErrorCode::bad_value, 0, std::string("VTX1.") + what, "index " + std::to_string(index) + " is past the array's " + std::to_string(a.count()) + " elements"};
+        return Error{ErrorCode::bad_value, std::nullopt, std::string("VTX1.") + what, "index " + std::to_string(index) + " is past the array's " + std::to_string(a.count()) + " elements"};
       }
       return &a.values[std::size_t{index} * a.components];
     };
@@ -319,7 +319,7 @@ struct Geometry {
     if (!p) return p.error();
     Vec3 position{(*p)[0], arrays.position.components > 1 ? (*p)[1] : 0.0f, arrays.position.components > 2 ? (*p)[2] : 0.0f};
     if (!std::isfinite(position.x) || !std::isfinite(position.y) || !std::isfinite(position.z)) {
-      return Error{ErrorCode::bad_value, 0, "VTX1.positions[" + std::to_string(key.v[1]) + "]", "is not a finite number"};
+      return Error{ErrorCode::bad_value, std::nullopt, "VTX1.positions[" + std::to_string(key.v[1]) + "]", "is not a finite number"};
     }
     prim.positions.push_back(transform_point((*in)->bind, position));
     if (has_normal) {
@@ -344,7 +344,7 @@ struct Geometry {
       if (!t) return t.error();
       const Vec2 uv{(*t)[0], arrays.uv[u].components > 1 ? (*t)[1] : 0.0f};
       if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) {
-        return Error{ErrorCode::bad_value, 0, "VTX1.uvs" + std::to_string(u) + "[" + std::to_string(key.v[5 + u]) + "]", "is not a finite number"};
+        return Error{ErrorCode::bad_value, std::nullopt, "VTX1.uvs" + std::to_string(u) + "[" + std::to_string(key.v[5 + u]) + "]", "is not a finite number"};
       }
       prim.uvs[u].push_back(uv);
     }
@@ -369,12 +369,12 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
   const J3dJnt1* jnt = find_section<J3dJnt1>(file);
   const J3dShp1* shp = find_section<J3dShp1>(file);
   if (inf == nullptr || vtx == nullptr || evp == nullptr || drw == nullptr || jnt == nullptr || shp == nullptr) {
-    return Error{ErrorCode::bad_value, 0, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1, JNT1 and SHP1; this file lacks one"};
+    return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1, JNT1 and SHP1; this file lacks one"};
   }
   if (drw->weighted.size() != drw->indices.size()) {
-    return Error{ErrorCode::inconsistent, 0, "DRW1", "has " + std::to_string(drw->weighted.size()) + " flags but " + std::to_string(drw->indices.size()) + " indices"};
+    return Error{ErrorCode::inconsistent, std::nullopt, "DRW1", "has " + std::to_string(drw->weighted.size()) + " flags but " + std::to_string(drw->indices.size()) + " indices"};
   }
-  if (jnt->joints.empty()) return Error{ErrorCode::bad_value, 0, "JNT1", "has no joints, so nothing can hold the shapes"};
+  if (jnt->joints.empty()) return Error{ErrorCode::bad_value, std::nullopt, "JNT1", "has no joints, so nothing can hold the shapes"};
 
   Scene scene;
   scene.scenes.push_back(SceneRoots{});

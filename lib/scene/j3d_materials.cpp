@@ -158,7 +158,7 @@ std::optional<Error> lift_j3d_materials(const J3dFile& file, Scene& scene) {
     if (mat == nullptr) continue;
     for (std::size_t m = 0; m < mat->remap.size(); ++m) {
       if (mat->remap[m] >= mat->entries.size()) {
-        return Error{ErrorCode::bad_value, 0, "MAT3.remap[" + std::to_string(m) + "]", "names a material entry past the " + std::to_string(mat->entries.size()) + " stored"};
+        return Error{ErrorCode::bad_value, std::nullopt, "MAT3.remap[" + std::to_string(m) + "]", "names a material entry past the " + std::to_string(mat->entries.size()) + " stored"};
       }
       scene.materials.push_back(lift_material(*mat, m, tex1));
     }

@@ -90,11 +90,11 @@ void keep_hemisphere(Channel& c) {
 Result<Animation> lift_animation(const PamAnimation& record, const std::string& name, const std::string& where,
                                  const std::vector<int>& joint_nodes, const Scene& scene) {
   if (record.bones.size() != joint_nodes.size()) {
-    return Error{ErrorCode::bad_count, 0, where + ".bones",
+    return Error{ErrorCode::bad_count, std::nullopt, where + ".bones",
                  "the animation drives " + std::to_string(record.bones.size()) + " bones but the skeleton has " +
                      std::to_string(joint_nodes.size()) + " joints"};
   }
-  if (record.fps == 0) return Error{ErrorCode::bad_value, 0, where + ".fps", "an animation of 0 frames per second cannot be timed"};
+  if (record.fps == 0) return Error{ErrorCode::bad_value, std::nullopt, where + ".fps", "an animation of 0 frames per second cannot be timed"};
   auto decoded = decode_pam_animation(record);
   if (!decoded) {
     Error e = decoded.error();
@@ -140,7 +140,7 @@ std::optional<Error> lift_kh_bbs_animations(const LiftInputs& inputs, const std:
         if (!entry.animation) continue;  // an empty slot
         const std::string entry_where = where + ".entries[" + std::to_string(e) + "]";
         if (*entry.animation >= pam->animations.size()) {
-          return Error{ErrorCode::bad_value, 0, entry_where, "the entry names animation " + std::to_string(*entry.animation) +
+          return Error{ErrorCode::bad_value, std::nullopt, entry_where, "the entry names animation " + std::to_string(*entry.animation) +
                                                                   " but the PAM has " + std::to_string(pam->animations.size())};
         }
         std::string name = fixed_string(entry.name);
@@ -155,7 +155,7 @@ std::optional<Error> lift_kh_bbs_animations(const LiftInputs& inputs, const std:
       if (!a) return a.error();
       scene.animations.push_back(std::move(*a));
     } else {
-      return Error{ErrorCode::unsupported, 0, where,
+      return Error{ErrorCode::unsupported, std::nullopt, where,
                    std::string("a ") + format_name(format_of(*doc)) + " file is not an animation (pass a PAM or a bare PAM record)"};
     }
   }

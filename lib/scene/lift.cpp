@@ -7,7 +7,7 @@ namespace remodel::scene {
 namespace {
 
 Error no_model(const Document& document) {
-  return Error{ErrorCode::unsupported, 0, "",
+  return Error{ErrorCode::unsupported, std::nullopt, "",
                std::string("a ") + format_name(format_of(document)) +
                    " file holds no model to export: pass its model instead (a PAM with --anim beside its PMO; an "
                    "MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC)"};

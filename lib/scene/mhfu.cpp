@@ -45,7 +45,7 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
     const MhfuBone& b = skeleton.bones[i];
     const std::string field = "skeleton.bones[" + std::to_string(i) + "]";
     if (!link_ok(b.parent) || !link_ok(b.child) || !link_ok(b.sibling)) {
-      return Error{ErrorCode::bad_value, 0, field,
+      return Error{ErrorCode::bad_value, std::nullopt, field,
                    "a parent, child or sibling link points past the skeleton's " + std::to_string(n) + " bones"};
     }
   }
@@ -61,7 +61,7 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
       p = skeleton.bones[static_cast<std::size_t>(p)].parent;
     }
     if (p != -1 && state[static_cast<std::size_t>(p)] == 1) {
-      return Error{ErrorCode::bad_value, 0, "skeleton.bones[" + std::to_string(i) + "].parent", "the parent links form a cycle"};
+      return Error{ErrorCode::bad_value, std::nullopt, "skeleton.bones[" + std::to_string(i) + "].parent", "the parent links form a cycle"};
     }
     for (std::size_t w : walk) state[w] = 2;
   }
@@ -117,7 +117,7 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
     bool ok = true;
     skin.inverse_bind_matrices.push_back(inverse(world[static_cast<std::size_t>(node)], &ok));
     if (!ok) {
-      return Error{ErrorCode::bad_value, 0, "skeleton.bones[" + std::to_string(i) + "].scale",
+      return Error{ErrorCode::bad_value, std::nullopt, "skeleton.bones[" + std::to_string(i) + "].scale",
                    "the bone's world matrix is singular (a zero scale), so it has no inverse bind matrix"};
     }
   }
@@ -142,7 +142,7 @@ Result<std::vector<int>> lift_materials(Scene& scene, const MhfuPmo& pmo, const 
     mat.base_color = {channel(0), channel(8), channel(16), channel(24)};
     if (m.texture != 0xFF && textures.document) {
       if (m.texture >= textures.count) {
-        return Error{ErrorCode::bad_value, 0, "materials[" + std::to_string(i) + "].texture",
+        return Error{ErrorCode::bad_value, std::nullopt, "materials[" + std::to_string(i) + "].texture",
                      "texture " + std::to_string(m.texture) + " is past the TMH's " + std::to_string(textures.count) +
                          " images"};
       }
@@ -185,7 +185,7 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
   const MhfuGroup& group = pmo.groups[g];
   const std::string field = "groups[" + std::to_string(g) + "]";
   if (group.block >= pmo.blocks.size()) {
-    return Error{ErrorCode::bad_value, 0, field + ".block", "the group draws a block past the " +
+    return Error{ErrorCode::bad_value, std::nullopt, field + ".block", "the group draws a block past the " +
                                                                 std::to_string(pmo.blocks.size()) + " blocks"};
   }
   const MhfuBlock& block = pmo.blocks[group.block];
@@ -234,7 +234,7 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
       float weight = 0;
       if (k < slots && w[k] > 0) {
         if (!palette[k] || *palette[k] >= joint_count) {
-          return Error{ErrorCode::bad_value, 0, field + ".bone_start",
+          return Error{ErrorCode::bad_value, std::nullopt, field + ".bone_start",
                        "vertex " + std::to_string(v) + " weighs palette slot " + std::to_string(k) + ", which holds " +
                            (!palette[k] ? std::string("no bone") : "bone " + std::to_string(*palette[k])) +
                            " (the skeleton has " + std::to_string(joint_count) + ")"};
@@ -284,7 +284,7 @@ std::optional<Error> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::
   for (const MhfuBlock& b : pmo.blocks) stored += b.vertices.size() + b.indices.size();
   for (const MhfuGroup& g : pmo.groups) drawn += g.block < pmo.blocks.size() ? pmo.blocks[g.block].vertices.size() + pmo.blocks[g.block].indices.size() : 0;
   if (drawn > 8 * stored + (1u << 20)) {
-    return Error{ErrorCode::unsupported, 0, "groups",
+    return Error{ErrorCode::unsupported, std::nullopt, "groups",
                  "the groups draw " + std::to_string(drawn) + " bytes of vertices and indices from " + std::to_string(stored) +
                      " stored: more than 8 draws of each block are not lifted"};
   }
@@ -298,19 +298,19 @@ std::optional<Error> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::
       const std::size_t g = std::size_t{record.group_start} + k;
       const std::string field = "meshes[" + std::to_string(m) + "]";
       if (g >= pmo.groups.size()) {
-        return Error{ErrorCode::bad_value, 0, field + ".group_start", "the mesh's groups run past the " +
+        return Error{ErrorCode::bad_value, std::nullopt, field + ".group_start", "the mesh's groups run past the " +
                                                                           std::to_string(pmo.groups.size()) + " groups"};
       }
       Result<Primitive> prim = lift_group(pmo, record, g, (*palettes)[g], joint_count);
       if (!prim) return prim.error();
       const std::size_t r = std::size_t{record.material_start} + pmo.groups[g].material_offset;
       if (r >= pmo.remap.size()) {
-        return Error{ErrorCode::bad_value, 0, "groups[" + std::to_string(g) + "].material_offset",
+        return Error{ErrorCode::bad_value, std::nullopt, "groups[" + std::to_string(g) + "].material_offset",
                      "the group's material runs past the remap table's " + std::to_string(pmo.remap.size()) + " entries"};
       }
       if (pmo.remap[r] != 0xFF) {
         if (pmo.remap[r] >= materials->size()) {
-          return Error{ErrorCode::bad_value, 0, "remap[" + std::to_string(r) + "]",
+          return Error{ErrorCode::bad_value, std::nullopt, "remap[" + std::to_string(r) + "]",
                        "material " + std::to_string(pmo.remap[r]) + " is past the " +
                            std::to_string(materials->size()) + " materials"};
         }
@@ -395,7 +395,7 @@ Result<Scene> lift_mhfu_pac(const Pac& pac, const LiftInputs& inputs) {
       images += t->tmh.images.size();
     }
   }
-  if (pmos.empty()) return Error{ErrorCode::unsupported, 0, "entries", "the PAC holds no PMO model to export"};
+  if (pmos.empty()) return Error{ErrorCode::unsupported, std::nullopt, "entries", "the PAC holds no PMO model to export"};
   return lift_parts(pmos, skeleton, textures, "mhfu-pac");
 }
 

@@ -48,7 +48,7 @@ std::optional<std::vector<std::uint16_t>> fit_palette(const RgbaImage& image, co
 
 Result<IndexedImage> quantize_image(const RgbaImage& image, std::size_t max_colors, int posterize_bits,
                                     const std::function<Rgba(Rgba)>& representable) {
-  const auto fail = [](const char* what) { return Error{ErrorCode::bad_value, 0, "palette", std::string("libimagequant could not ") + what}; };
+  const auto fail = [](const char* what) { return Error{ErrorCode::bad_value, std::nullopt, "palette", std::string("libimagequant could not ") + what}; };
   if (image.width == 0 || image.height == 0) return fail("quantise an empty image");
   std::unique_ptr<liq_attr, LiqFree> attr(liq_attr_create());
   if (!attr) return fail("start");

@@ -11,7 +11,7 @@ namespace remodel {
 namespace {
 
 Error too_big(const char* container, const RgbaImage& image, unsigned limit) {
-  return Error{ErrorCode::bad_value, 0, "width",
+  return Error{ErrorCode::bad_value, std::nullopt, "width",
                std::string(container) + " images are 1 to " + std::to_string(limit) + " texels a side; this one is " + std::to_string(image.width) +
                    "x" + std::to_string(image.height)};
 }
@@ -41,7 +41,7 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
     if (before) reference = std::move(before.value());
   }
   const std::size_t capacity = std::min<std::size_t>(l.clut_entries, std::size_t{1} << l.bits);
-  if (capacity == 0) return Error{ErrorCode::bad_value, 0, "clut", "the palette has no entries to encode into"};
+  if (capacity == 0) return Error{ErrorCode::bad_value, std::nullopt, "clut", "the palette has no entries to encode into"};
   palette->resize(capacity);
   auto indices = fit_palette(image, *palette, reference.empty() ? nullptr : &reference);
   if (!indices) {
@@ -94,7 +94,7 @@ std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image)
   if (p.mipmap_count > 1) {
     auto before = decode_tim2_picture(p);
     if (same_size && before.ok() && before.value() == image) return std::nullopt;  // unedited: nothing to do
-    return Error{ErrorCode::unsupported, 0, "mipmap_count", "replacing a mipmapped TIM2 picture is not supported"};
+    return Error{ErrorCode::unsupported, std::nullopt, "mipmap_count", "replacing a mipmapped TIM2 picture is not supported"};
   }
   auto layout = tim2_layout(p, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
   if (!layout) return layout.error();
@@ -105,7 +105,7 @@ std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image)
     out.gs_tex0 = resized_tex0(p.gs_tex0, p.width, p.height, out.width, out.height);
     out.image.assign((layout->pixel_bytes() + 15) / 16 * 16, 0);  // format 0 keeps sections 16-aligned
   } else if (out.image.size() < layout->pixel_bytes()) {
-    return Error{ErrorCode::truncated, 0, "image", "the picture holds fewer bytes than its size needs"};
+    return Error{ErrorCode::truncated, std::nullopt, "image", "the picture holds fewer bytes than its size needs"};
   }
   if (auto error = encode_psp(*layout, image, same_size, out.image, out.clut)) return error;
   p = std::move(out);
@@ -123,7 +123,7 @@ std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
     out.height = static_cast<std::uint16_t>(image.height);
     out.pixels.assign(layout->pixel_bytes(), 0);
   } else if (out.pixels.size() < layout->pixel_bytes()) {
-    return Error{ErrorCode::truncated, 0, "pixels", "the image holds fewer bytes than its size needs"};
+    return Error{ErrorCode::truncated, std::nullopt, "pixels", "the image holds fewer bytes than its size needs"};
   }
   Bytes clut = out.clut ? out.clut->data : Bytes{};
   if (auto error = encode_psp(*layout, image, same_size, out.pixels, clut)) return error;
