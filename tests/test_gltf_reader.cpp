@@ -12,6 +12,7 @@
 #include <map>
 
 #include "export_samples.hpp"
+#include "error_checks.hpp"
 #include "gltf/gltf.hpp"
 #include "samples.hpp"
 #include "scene/demo.hpp"
@@ -197,6 +198,7 @@ std::string error_after(const std::function<void(json&)>& edit) {
   auto r = gltf::read_gltf(ByteSpan(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), memory(files->resources));
   if (r.ok()) return "(read without error)";
   EXPECT_FALSE(r.error().message.empty());
+  test::expect_no_file_position(r.error());
   return r.error().field;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "bwm_golden.hpp"
+#include "error_checks.hpp"
 #include "model/document.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -213,6 +214,7 @@ TEST(LowerBwm, HostileScenesAreClearErrors) {
     ASSERT_FALSE(low.ok());
     EXPECT_EQ(low.error().code, code);
     EXPECT_NE(low.error().field.find(field_part), std::string::npos) << low.error().describe();
+    test::expect_no_file_position(low.error());
   };
   Scene s = base;
   s.meshes[0].primitives[0].positions[0].x = std::numeric_limits<float>::quiet_NaN();

@@ -13,6 +13,7 @@
 #include "model/j3d_decode.hpp"
 #include "model/textures.hpp"
 #include "samples.hpp"
+#include "error_checks.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -514,6 +515,7 @@ TEST(LowerJ3d, HostileScenes) {
     auto r = scene::lower(s, b.doc);
     ASSERT_FALSE(r.ok()) << "expected an error at " << field_part;
     EXPECT_NE((r.error().field + " " + r.error().message).find(field_part), std::string::npos) << r.error().describe();
+    test::expect_no_file_position(r.error());
     EXPECT_FALSE(r.error().message.empty());
   };
   {

@@ -15,6 +15,7 @@
 #include "model/psp_vertex.hpp"
 #include "model/textures.hpp"
 #include "samples.hpp"
+#include "error_checks.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -58,6 +59,7 @@ std::optional<Document> lower_ok(const Scene& scene, const Document& base) {
 std::string lower_error(const Scene& scene, const Document& base) {
   auto out = lower(scene, base);
   EXPECT_FALSE(out.ok());
+  if (!out.ok()) test::expect_no_file_position(out.error());
   return out.ok() ? std::string() : out.error().describe();
 }
 

@@ -10,6 +10,7 @@
 #include "model/document.hpp"
 #include "model/textures.hpp"
 #include "samples.hpp"
+#include "error_checks.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -418,6 +419,7 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
       ASSERT_FALSE(low.ok()) << field_part;
       EXPECT_EQ(low.error().code, code) << low.error().describe();
       EXPECT_NE(low.error().field.find(field_part), std::string::npos) << low.error().describe();
+      test::expect_no_file_position(low.error());
     };
     Scene e = base;
     scene::Primitive& p = e.meshes[0].primitives[0];

@@ -559,7 +559,7 @@ Result<ReadScene> read_gltf_file(const std::filesystem::path& path) {
     const std::filesystem::path file = std::filesystem::weakly_canonical(dir / std::filesystem::path(uri), error);
     const auto [end, _] = std::mismatch(dir.begin(), dir.end(), file.begin(), file.end());
     if (error || end != dir.end()) {
-      return Error{ErrorCode::io, 0, uri, "resolves outside the .gltf's directory " + dir.string()};
+      return Error{ErrorCode::io, std::nullopt, uri, "resolves outside the .gltf's directory " + dir.string()};
     }
     return read_file(file);
   });

@@ -19,9 +19,9 @@ namespace remodel::scene {
 namespace {
 
 Error unsupported(const std::string& where, const std::string& message) {
-  return Error{ErrorCode::unsupported, 0, where, message};
+  return Error{ErrorCode::unsupported, std::nullopt, where, message};
 }
-Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, 0, where, message}; }
+Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
 
 // The inverse of bwm.cpp's to_gltf: negation is exact, so it inverts bit for bit.
 BwmVec3 to_bwm(const Vec3& v) { return {v.x, v.y, -v.z}; }

@@ -35,7 +35,7 @@ bool finite(const Quat& q) { return finite(q.x) && finite(q.y) && finite(q.z) &&
 template <typename T>
 std::optional<Error> all_finite(const std::vector<T>& values, const std::string& where) {
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!finite(values[i])) return Error{ErrorCode::bad_value, 0, where + "[" + std::to_string(i) + "]", "is not a finite number"};
+    if (!finite(values[i])) return Error{ErrorCode::bad_value, std::nullopt, where + "[" + std::to_string(i) + "]", "is not a finite number"};
   }
   return std::nullopt;
 }
@@ -46,7 +46,7 @@ std::optional<Error> check_primitive(const Primitive& p, const std::string& wher
   const std::size_t n = p.vertex_count();
   const auto sized = [&](std::size_t size, const char* what) -> std::optional<Error> {
     if (size != 0 && size != n) {
-      return Error{ErrorCode::inconsistent, 0, where + "." + what, "has " + std::to_string(size) + " entries for " + std::to_string(n) + " positions"};
+      return Error{ErrorCode::inconsistent, std::nullopt, where + "." + what, "has " + std::to_string(size) + " entries for " + std::to_string(n) + " positions"};
     }
     return std::nullopt;
   };
@@ -56,15 +56,15 @@ std::optional<Error> check_primitive(const Primitive& p, const std::string& wher
     if ((e = sized(p.uvs[u].size(), ("uvs[" + std::to_string(u) + "]").c_str()))) return e;
   }
   if (p.joints.size() != std::size_t{p.influences} * n || p.weights.size() != std::size_t{p.influences} * n) {
-    return Error{ErrorCode::inconsistent, 0, where + ".joints", "holds " + std::to_string(p.joints.size()) + " joints and " + std::to_string(p.weights.size()) +
+    return Error{ErrorCode::inconsistent, std::nullopt, where + ".joints", "holds " + std::to_string(p.joints.size()) + " joints and " + std::to_string(p.weights.size()) +
                                                                      " weights for " + std::to_string(n) + " vertices of " + std::to_string(p.influences) + " influences"};
   }
-  if (p.influences == 0 && n != 0) return Error{ErrorCode::unsupported, 0, where, "has no JOINTS_0/WEIGHTS_0; every J3D vertex is drawn by a joint or an envelope"};
+  if (p.influences == 0 && n != 0) return Error{ErrorCode::unsupported, std::nullopt, where, "has no JOINTS_0/WEIGHTS_0; every J3D vertex is drawn by a joint or an envelope"};
   for (std::size_t i = 0; i < p.indices.size(); ++i) {
-    if (p.indices[i] >= n) return Error{ErrorCode::bad_value, 0, where + ".indices[" + std::to_string(i) + "]", "names vertex " + std::to_string(p.indices[i]) + " of " + std::to_string(n)};
+    if (p.indices[i] >= n) return Error{ErrorCode::bad_value, std::nullopt, where + ".indices[" + std::to_string(i) + "]", "names vertex " + std::to_string(p.indices[i]) + " of " + std::to_string(n)};
   }
   if (p.topology != Topology::triangles && p.topology != Topology::triangle_strip && p.topology != Topology::triangle_fan) {
-    return Error{ErrorCode::unsupported, 0, where, "draws points or lines, which a J3D shape cannot hold"};
+    return Error{ErrorCode::unsupported, std::nullopt, where, "draws points or lines, which a J3D shape cannot hold"};
   }
   if ((e = all_finite(p.positions, where + ".positions")) || (e = all_finite(p.normals, where + ".normals")) || (e = all_finite(p.colors, where + ".colors")) ||
       (e = all_finite(p.weights, where + ".weights")))
@@ -135,7 +135,7 @@ std::array<std::int16_t, 3> s16_angles(const Quat& q) {
 }
 
 std::optional<Error> check_name(const std::string& name, const std::string& where) {
-  if (name.find('\0') != std::string::npos) return Error{ErrorCode::bad_value, 0, where, "holds a NUL byte, which a J3D name table cannot store"};
+  if (name.find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where, "holds a NUL byte, which a J3D name table cannot store"};
   return std::nullopt;
 }
 
@@ -152,12 +152,12 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     const std::string where = "nodes[" + std::to_string(node_of_joint[j]) + "]";
     if (in.name != was.name) {
       if (auto e = check_name(in.name, where + ".name")) return e;
-      if (j >= jnt->names.names.size()) return Error{ErrorCode::unsupported, 0, where, "renames a joint JNT1's name table does not hold"};
+      if (j >= jnt->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a joint JNT1's name table does not hold"};
       jnt->names.names[j] = in.name;
     }
     if (in.local == was.local) continue;
     if (!finite(in.local.translation) || !finite(in.local.scale) || !finite(in.local.rotation)) {
-      return Error{ErrorCode::bad_value, 0, where, "has a transform that is not finite"};
+      return Error{ErrorCode::bad_value, std::nullopt, where, "has a transform that is not finite"};
     }
     J3dJoint& joint = jnt->joints[j];
     const std::array<float, 3> t{in.local.translation.x, in.local.translation.y, in.local.translation.z};
@@ -206,7 +206,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   J3dFile out = base;
   J3dJnt1* jnt = find_section<J3dJnt1>(out);
   J3dShp1* shp = find_section<J3dShp1>(out);
-  if (jnt == nullptr || shp == nullptr) return Error{ErrorCode::bad_value, 0, "sections", "a J3D model needs JNT1 and SHP1"};
+  if (jnt == nullptr || shp == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs JNT1 and SHP1"};
 
   // Joints: the base's joint nodes (lift: joint j is skin joint j) against the incoming nodes that
   // stand for joints (every skin's joints, else every node).
@@ -220,7 +220,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       for (std::size_t i = 0; i < scene.skins[k].joints.size(); ++i) {
         const int n = scene.skins[k].joints[i];
         if (n < 0 || static_cast<std::size_t>(n) >= scene.nodes.size()) {
-          return Error{ErrorCode::bad_value, 0, "skins[" + std::to_string(k) + "].joints[" + std::to_string(i) + "]", "names node " + std::to_string(n) + ", which does not exist"};
+          return Error{ErrorCode::bad_value, std::nullopt, "skins[" + std::to_string(k) + "].joints[" + std::to_string(i) + "]", "names node " + std::to_string(n) + ", which does not exist"};
         }
         if (!in_skin[static_cast<std::size_t>(n)]) candidates.push_back(n);
         in_skin[static_cast<std::size_t>(n)] = true;
@@ -234,7 +234,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   std::vector<int> node_of_joint(base_skin.joints.size(), -1), joint_of_node(scene.nodes.size(), -1);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (joints.base_of[i] < 0) {
-      return Error{ErrorCode::unsupported, 0, "nodes[" + std::to_string(candidates[i]) + "]",
+      return Error{ErrorCode::unsupported, std::nullopt, "nodes[" + std::to_string(candidates[i]) + "]",
                    "is a joint the base does not have; JNT1 holds " + std::to_string(base_skin.joints.size()) + " and joints cannot be added"};
     }
     node_of_joint[static_cast<std::size_t>(joints.base_of[i])] = candidates[i];
@@ -280,7 +280,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       const Material& was = base_scene.materials[static_cast<std::size_t>(b)];
       if (in.name != was.name) {
         if (auto e = check_name(in.name, where + ".name")) return *e;
-        if (static_cast<std::size_t>(b) >= mat->names.names.size()) return Error{ErrorCode::unsupported, 0, where, "renames a material MAT3's name table does not hold"};
+        if (static_cast<std::size_t>(b) >= mat->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a material MAT3's name table does not hold"};
         // MDL3 names its packets as MAT3 names the materials: kept equal when they were.
         if (mdl != nullptr && static_cast<std::size_t>(b) < mdl->names.names.size() && mdl->names.names[static_cast<std::size_t>(b)] == mat->names.names[static_cast<std::size_t>(b)]) {
           mdl->names.names[static_cast<std::size_t>(b)] = in.name;
@@ -319,7 +319,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       }
       if (in.image.width == was.image.width && in.image.height == was.image.height && in.image.rgba == was.image.rgba) continue;
       if (in.image.rgba.size() != std::size_t{in.image.width} * in.image.height * 4 || in.image.width == 0 || in.image.height == 0) {
-        return Error{ErrorCode::bad_value, 0, where, "has an image whose pixels do not match its size"};
+        return Error{ErrorCode::bad_value, std::nullopt, where, "has an image whose pixels do not match its size"};
       }
       if (auto e = replace_j3d_texture(*tex1, static_cast<std::size_t>(b), in.image)) {
         return Error{e->code, e->offset, where + " (TEX1 " + std::to_string(b) + ")", e->message};
@@ -352,7 +352,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   std::vector<int> skin_of_mesh(scene.meshes.size(), -1);
   for (const Node& n : scene.nodes) {
     if (n.mesh >= 0 && static_cast<std::size_t>(n.mesh) < scene.meshes.size() && n.skin >= 0 && skin_of_mesh[static_cast<std::size_t>(n.mesh)] < 0) {
-      if (static_cast<std::size_t>(n.skin) >= scene.skins.size()) return Error{ErrorCode::bad_value, 0, "nodes.skin", "names skin " + std::to_string(n.skin) + ", which does not exist"};
+      if (static_cast<std::size_t>(n.skin) >= scene.skins.size()) return Error{ErrorCode::bad_value, std::nullopt, "nodes.skin", "names skin " + std::to_string(n.skin) + ", which does not exist"};
       skin_of_mesh[static_cast<std::size_t>(n.mesh)] = n.skin;
     }
   }
@@ -362,7 +362,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     if (skin < 0) return map;  // no skin: every joint index is out of range, said per vertex
     for (int n : scene.skins[static_cast<std::size_t>(skin)].joints) {
       const int j = joint_of_node[static_cast<std::size_t>(n)];
-      if (j < 0) return Error{ErrorCode::bad_value, 0, "skins[" + std::to_string(skin) + "]", "holds a node that is not a JNT1 joint"};
+      if (j < 0) return Error{ErrorCode::bad_value, std::nullopt, "skins[" + std::to_string(skin) + "]", "holds a node that is not a JNT1 joint"};
       map.push_back(static_cast<std::uint16_t>(j));
     }
     return map;

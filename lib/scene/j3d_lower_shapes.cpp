@@ -53,11 +53,11 @@ Result<std::vector<int>> descriptor_fills(const std::vector<J3dVertexDescriptor>
   std::vector<int> fills;
   for (const J3dVertexDescriptor& d : descriptors) {
     if (d.type == 0) continue;
-    if (d.type == 1 && d.attribute > 8) return Error{ErrorCode::unsupported, 0, where, "draws direct vertex data, which is not supported"};
+    if (d.type == 1 && d.attribute > 8) return Error{ErrorCode::unsupported, std::nullopt, where, "draws direct vertex data, which is not supported"};
     if (d.attribute == 0) fills.push_back(-1);
     else if (d.attribute <= 8) fills.push_back(-2);
     else if (d.attribute <= 20) fills.push_back(static_cast<int>(d.attribute) - 8);
-    else return Error{ErrorCode::unsupported, 0, where, "draws GX attribute " + std::to_string(d.attribute) + ", which is not supported"};
+    else return Error{ErrorCode::unsupported, std::nullopt, where, "draws GX attribute " + std::to_string(d.attribute) + ", which is not supported"};
   }
   return fills;
 }
@@ -82,12 +82,12 @@ Result<ShapeWalk> walk_shape(const J3dShp1& shp, std::size_t s) {
   std::unordered_map<Key, std::uint32_t, KeyHash> seen;
   for (std::size_t k = 0; k < shape.packet_count; ++k) {
     const J3dPacket& packet = shp.packets[std::size_t{shape.first_packet} + k];
-    if (packet.raw) return Error{ErrorCode::unsupported, 0, where, "has a packet that is not a plain run of draw commands"};
+    if (packet.raw) return Error{ErrorCode::unsupported, std::nullopt, where, "has a packet that is not a plain run of draw commands"};
     auto& packet_ids = w.ids.emplace_back();
     for (const J3dPrimitive& dl : packet.primitives) {
       auto& ids = packet_ids.emplace_back(dl.vertex_count);
       if (dl.values.size() != std::size_t{dl.vertex_count} * w.fills.size()) {
-        return Error{ErrorCode::inconsistent, 0, where, "holds a primitive whose values do not match its descriptors"};
+        return Error{ErrorCode::inconsistent, std::nullopt, where, "holds a primitive whose values do not match its descriptors"};
       }
       for (std::size_t v = 0; v < dl.vertex_count; ++v) {
         Key key;
@@ -98,7 +98,7 @@ Result<ShapeWalk> walk_shape(const J3dShp1& shp, std::size_t s) {
           if (w.fills[f] == -1) slot = value / 3u;
           else if (w.fills[f] >= 0) key[static_cast<std::size_t>(w.fills[f])] = value;
         }
-        if (slot >= GxMatrixPalette::kSlots || !(*palettes)[k][slot]) return Error{ErrorCode::bad_value, 0, where, "draws with a matrix slot no packet loaded"};
+        if (slot >= GxMatrixPalette::kSlots || !(*palettes)[k][slot]) return Error{ErrorCode::bad_value, std::nullopt, where, "draws with a matrix slot no packet loaded"};
         key[kDrw] = *(*palettes)[k][slot];
         const auto [it, added] = seen.try_emplace(key, static_cast<std::uint32_t>(w.keys.size()));
         if (added) w.keys.push_back(key);
@@ -145,7 +145,7 @@ struct ArrayCodec {
   std::optional<Error> encode(const float* v, std::size_t given, Bytes& out, const std::string& where) const {
     static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
     if (format == nullptr || format->type > 4 || element == 0) {
-      return Error{ErrorCode::unsupported, 0, where, std::string("the base has no VTX1 ") + what + " array to hold an edited value"};
+      return Error{ErrorCode::unsupported, std::nullopt, where, std::string("the base has no VTX1 ") + what + " array to hold an edited value"};
     }
     const std::size_t size = type_size[format->type], components = element / size;
     out.assign(element, 0);
@@ -166,7 +166,7 @@ struct ArrayCodec {
       const double q = std::nearbyint(static_cast<double>(f) * scale);
       if (!(q >= lo[format->type] && q <= hi[format->type])) {
         static const char* names[4] = {"u8", "s8", "u16", "s16"};
-        return Error{ErrorCode::unsupported, 0, where,
+        return Error{ErrorCode::unsupported, std::nullopt, where,
                      std::string(what) + " value " + std::to_string(f) + " does not fit VTX1's " + names[format->type] + " with " +
                          std::to_string(format->frac) + " fractional bits"};
       }
@@ -207,7 +207,7 @@ struct ArrayCodec {
   }
 
   std::optional<Error> encode_colour(const Vec4& c, Bytes& out, const std::string& where) const {
-    if (format == nullptr || element == 0) return Error{ErrorCode::unsupported, 0, where, "the base has no VTX1 colour array to hold an edited colour"};
+    if (format == nullptr || element == 0) return Error{ErrorCode::unsupported, std::nullopt, where, "the base has no VTX1 colour array to hold an edited colour"};
     const auto channel = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(x, 0.0f, 1.0f) * 255.0f)); };
     out.assign(element, 0);
     gx::encode_vertex_colour(static_cast<std::uint8_t>(format->type), Rgba{channel(c.x), channel(c.y), channel(c.z), channel(c.w)}, out.data());
@@ -231,17 +231,17 @@ struct Binds {
   std::vector<std::optional<Mat4>> cache;
 
   Result<Mat4> operator()(std::size_t d) {
-    if (d >= drw.indices.size()) return Error{ErrorCode::bad_value, 0, "DRW1", "draw matrix " + std::to_string(d) + " does not exist"};
+    if (d >= drw.indices.size()) return Error{ErrorCode::bad_value, std::nullopt, "DRW1", "draw matrix " + std::to_string(d) + " does not exist"};
     if (cache.size() <= d) cache.resize(drw.indices.size());
     if (cache[d]) return *cache[d];
     auto list = j3d_draw_influences(drw, evp, d);
     if (!list) return list.error();
     float sum = 0;
     for (const J3dInfluence& i : *list) {
-      if (i.joint >= world.size()) return Error{ErrorCode::bad_value, 0, "DRW1.index[" + std::to_string(d) + "]", "binds a joint JNT1 does not have"};
+      if (i.joint >= world.size()) return Error{ErrorCode::bad_value, std::nullopt, "DRW1.index[" + std::to_string(d) + "]", "binds a joint JNT1 does not have"};
       sum += i.weight;
     }
-    if (list->empty() || !(sum > 0)) return Error{ErrorCode::bad_value, 0, "EVP1", "an envelope's weights do not add up to a positive number"};
+    if (list->empty() || !(sum > 0)) return Error{ErrorCode::bad_value, std::nullopt, "EVP1", "an envelope's weights do not add up to a positive number"};
     Mat4 bind;
     if (drw.weighted[d] == 0) {
       bind = world[(*list)[0].joint];
@@ -293,13 +293,13 @@ struct Geometry {
       if (!(w > 0)) continue;
       const std::uint16_t j = p.joints[v * p.influences + k];
       if (j >= joint_map.size()) {
-        return Error{ErrorCode::bad_value, 0, where + ".joints", "vertex " + std::to_string(v) + " names joint " + std::to_string(j) + ", past the skin's " + std::to_string(joint_map.size())};
+        return Error{ErrorCode::bad_value, std::nullopt, where + ".joints", "vertex " + std::to_string(v) + " names joint " + std::to_string(j) + ", past the skin's " + std::to_string(joint_map.size())};
       }
       merged[joint_map[j]] += w;
       sum += w;
     }
     if (merged.empty() || !(sum > 0) || !std::isfinite(sum)) {
-      return Error{ErrorCode::bad_value, 0, where + ".weights", "vertex " + std::to_string(v) + " has no positive weight, so no joint holds it"};
+      return Error{ErrorCode::bad_value, std::nullopt, where + ".weights", "vertex " + std::to_string(v) + " has no positive weight, so no joint holds it"};
     }
     if (merged.size() == 1) {
       const std::uint16_t joint = merged.begin()->first;
@@ -311,7 +311,7 @@ struct Geometry {
       changed = true;
       return static_cast<std::uint32_t>(drw.indices.size() - 1);
     }
-    if (merged.size() > 0xFF) return Error{ErrorCode::unsupported, 0, where, "vertex " + std::to_string(v) + " has more than 255 joints, past EVP1's u8 count"};
+    if (merged.size() > 0xFF) return Error{ErrorCode::unsupported, std::nullopt, where, "vertex " + std::to_string(v) + " has more than 255 joints, past EVP1's u8 count"};
     // Envelope weights as the lift shows them (each stored weight over their sum) against ours.
     J3dEnvelope env;
     for (const auto& [joint, w] : merged) {
@@ -414,7 +414,7 @@ struct Geometry {
         const float v[3] = {stored.x, stored.y, stored.z};
         if (auto err = codec(kPos).encode(v, 3, e, at)) return *err;
       } else if (slot == kNrm) {
-        if (in.normals.empty()) return Error{ErrorCode::inconsistent, 0, where + ".normals", "the shape draws normals but the primitive has none"};
+        if (in.normals.empty()) return Error{ErrorCode::inconsistent, std::nullopt, where + ".normals", "the shape draws normals but the primitive has none"};
         if (kept && !bind_moved && base.normals[bv] == in.normals[iv]) continue;
         Mat4 t;  // the transpose of the bind: the inverse of the lift's inverse transpose
         for (int r = 0; r < 4; ++r) {
@@ -428,21 +428,21 @@ struct Geometry {
         }
         const float v[3] = {stored.x, stored.y, stored.z};
         if (codec(kNrm).format != nullptr && codec(kNrm).format->components == 1) {
-          return Error{ErrorCode::unsupported, 0, at, "the base stores normals with binormals and tangents (NBT), which cannot be edited"};
+          return Error{ErrorCode::unsupported, std::nullopt, at, "the base stores normals with binormals and tangents (NBT), which cannot be edited"};
         }
         if (auto err = codec(kNrm).encode(v, 3, e, at)) return *err;
       } else if (slot == kClr0) {
-        if (in.colors.empty()) return Error{ErrorCode::inconsistent, 0, where + ".colors", "the shape draws vertex colours but the primitive has none"};
+        if (in.colors.empty()) return Error{ErrorCode::inconsistent, std::nullopt, where + ".colors", "the shape draws vertex colours but the primitive has none"};
         if (kept && base.colors[bv] == in.colors[iv]) continue;
         if (auto err = codec(kClr0).encode_colour(in.colors[iv], e, at)) return *err;
       } else if (slot == kClr1) {
         if (kept) continue;  // CLR1 is not exported: a base vertex keeps its own
-        return Error{ErrorCode::unsupported, 0, at, "is new in a shape that draws a second colour (CLR1), which glTF does not carry"};
+        return Error{ErrorCode::unsupported, std::nullopt, at, "is new in a shape that draws a second colour (CLR1), which glTF does not carry"};
       } else {
         const std::size_t u = slot - kTex0;
         if (u >= real_uvs || u >= in.uvs.size()) {
           if (kept) continue;
-          return Error{ErrorCode::inconsistent, 0, where + ".uvs", "the shape draws TEXCOORD_" + std::to_string(u) + " but the primitive has no such set"};
+          return Error{ErrorCode::inconsistent, std::nullopt, where + ".uvs", "the shape draws TEXCOORD_" + std::to_string(u) + " but the primitive has no such set"};
         }
         if (kept && base.uvs[u][bv] == in.uvs[u][iv]) continue;
         const float v[2] = {in.uvs[u][iv].x, in.uvs[u][iv].y};
@@ -461,7 +461,7 @@ struct Geometry {
       const std::uint32_t v = key[d.attribute - 8];
       const std::uint32_t limit = d.type == 2 ? 0xFF : 0xFFFF;
       if (v != kAbsent && v > limit) {
-        return Error{ErrorCode::unsupported, 0, where, "needs element " + std::to_string(v) + " of GX attribute " + std::to_string(d.attribute) +
+        return Error{ErrorCode::unsupported, std::nullopt, where, "needs element " + std::to_string(v) + " of GX attribute " + std::to_string(d.attribute) +
                                                            ", past the shape's " + (d.type == 2 ? "8" : "16") + "-bit index"};
       }
     }
@@ -502,7 +502,7 @@ struct Geometry {
     if (!fills) return fills.error();
     const bool has_slots = std::find(fills->begin(), fills->end(), -1) != fills->end();
     if (std::find(fills->begin(), fills->end(), -2) != fills->end()) {
-      return Error{ErrorCode::unsupported, 0, where, "draws texture matrix indices (TEXnMTXIDX), so its display lists cannot be rebuilt"};
+      return Error{ErrorCode::unsupported, std::nullopt, where, "draws texture matrix indices (TEXnMTXIDX), so its display lists cannot be rebuilt"};
     }
     for (const Key& k : keys) {
       if (auto e = check_width(descriptors, k, where)) return *e;
@@ -522,7 +522,7 @@ struct Geometry {
           if (std::find(slots.begin(), slots.end(), d) == slots.end() && std::find(add.begin(), add.end(), d) == add.end()) add.push_back(d);
         }
         if (!has_slots && (slots.size() + add.size() > 1)) {
-          return Error{ErrorCode::unsupported, 0, where, "draws with one matrix (no PNMTXIDX in its vertex descriptors) but its vertices now bind to different joints or envelopes"};
+          return Error{ErrorCode::unsupported, std::nullopt, where, "draws with one matrix (no PNMTXIDX in its vertex descriptors) but its vertices now bind to different joints or envelopes"};
         }
         if (slots.size() + add.size() > GxMatrixPalette::kSlots) break;
         slots.insert(slots.end(), add.begin(), add.end());
@@ -551,7 +551,7 @@ struct Geometry {
         if (n == 3) {
           for (std::size_t k = begin; k < i; ++k) emit(list, strip[k]);
         } else if (n > 3) {
-          if (n > 0xFFFF) return Error{ErrorCode::unsupported, 0, where, "needs a triangle strip of more than 65535 vertices, past GX's u16 count"};
+          if (n > 0xFFFF) return Error{ErrorCode::unsupported, std::nullopt, where, "needs a triangle strip of more than 65535 vertices, past GX's u16 count"};
           J3dPrimitive prim;
           prim.opcode = static_cast<std::uint8_t>(0x98 | vat);
           for (std::size_t k = begin; k < i; ++k) emit(prim, strip[k]);
@@ -652,7 +652,7 @@ struct Geometry {
       const bool missing = k == kPos ? false : k == kNrm ? p.normals.empty() : k == kClr0 ? p.colors.empty() : p.uvs.size() <= k - kTex0;
       if (missing && p.vertex_count() > 0) {
         static const char* names[5] = {"", "POSITION", "NORMAL", "COLOR_0", ""};
-        return Error{ErrorCode::inconsistent, 0, in.where, std::string("lacks ") + (k < kTex0 ? names[k] : ("TEXCOORD_" + std::to_string(k - kTex0)).c_str()) +
+        return Error{ErrorCode::inconsistent, std::nullopt, in.where, std::string("lacks ") + (k < kTex0 ? names[k] : ("TEXCOORD_" + std::to_string(k - kTex0)).c_str()) +
                                                                ", which SHP1 shape " + std::to_string(s) + " draws"};
       }
     }
@@ -685,7 +685,7 @@ struct Geometry {
   // A primitive the base lacks: a new shape drawn like the first base shape with its material (or
   // else like shape 0): same descriptors and matrix type, placed beside it in INF1.
   std::optional<Error> add_shape(const J3dNewShape& n, J3dInf1& inf) {
-    if (shp.shapes.empty()) return Error{ErrorCode::unsupported, 0, n.where, "cannot be added: the base has no shape to draw it like"};
+    if (shp.shapes.empty()) return Error{ErrorCode::unsupported, std::nullopt, n.where, "cannot be added: the base has no shape to draw it like"};
     std::size_t like = 0;
     for (std::size_t s = 0; s < base_scene.meshes.size(); ++s) {
       if (base_scene.meshes[s].primitives[0].material == n.material) {
@@ -694,7 +694,7 @@ struct Geometry {
       }
     }
     const bool same_material = base_scene.meshes[like].primitives[0].material == n.material;
-    if (shp.shapes.size() >= 0xFFFF) return Error{ErrorCode::unsupported, 0, n.where, "cannot be added: SHP1 holds 65535 shapes"};
+    if (shp.shapes.size() >= 0xFFFF) return Error{ErrorCode::unsupported, std::nullopt, n.where, "cannot be added: SHP1 holds 65535 shapes"};
     const std::size_t s = shp.shapes.size();
     J3dShape shape = shp.shapes[like];
     shape.packet_count = 0;
@@ -754,7 +754,7 @@ struct Geometry {
     for (std::size_t s = 0; s < shp.shapes.size(); ++s) {
       J3dShape& shape = shp.shapes[s];
       if (shape.first_packet != expected || shape.first_matrix_group != expected) {
-        return Error{ErrorCode::unsupported, 0, "SHP1.shape[" + std::to_string(s) + "]", "shares packets with another shape, so the shapes cannot be rebuilt"};
+        return Error{ErrorCode::unsupported, std::nullopt, "SHP1.shape[" + std::to_string(s) + "]", "shares packets with another shape, so the shapes cannot be rebuilt"};
       }
       expected += shape.packet_count;
       const std::size_t first = packets.size();
@@ -767,11 +767,11 @@ struct Geometry {
           groups.push_back(shp.matrix_groups[std::size_t{shape.first_matrix_group} + k]);
         }
       }
-      if (packets.size() > 0xFFFF || packets.size() - first > 0xFFFF) return Error{ErrorCode::unsupported, 0, "SHP1", "needs more than 65535 packets"};
+      if (packets.size() > 0xFFFF || packets.size() - first > 0xFFFF) return Error{ErrorCode::unsupported, std::nullopt, "SHP1", "needs more than 65535 packets"};
       shape.first_packet = shape.first_matrix_group = static_cast<std::uint16_t>(first);
       shape.packet_count = static_cast<std::uint16_t>(packets.size() - first);
     }
-    if (expected != shp.packets.size()) return Error{ErrorCode::unsupported, 0, "SHP1", "holds packets no shape draws, so the shapes cannot be rebuilt"};
+    if (expected != shp.packets.size()) return Error{ErrorCode::unsupported, std::nullopt, "SHP1", "holds packets no shape draws, so the shapes cannot be rebuilt"};
     shp.packets = std::move(packets);
     shp.matrix_groups = std::move(groups);
     return std::nullopt;
@@ -792,10 +792,10 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
   const J3dDrw1* base_drw = find_section<J3dDrw1>(base);
   const J3dEvp1* base_evp = find_section<J3dEvp1>(base);
   if (vtx == nullptr || drw == nullptr || evp == nullptr || shp == nullptr || inf == nullptr || base_shp == nullptr || base_drw == nullptr || base_evp == nullptr) {
-    return Error{ErrorCode::bad_value, 0, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1 and SHP1"};
+    return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1 and SHP1"};
   }
   if (shapes.size() != shp->shapes.size() || base_scene.meshes.size() != shp->shapes.size()) {
-    return Error{ErrorCode::inconsistent, 0, "SHP1", "the Scene's shapes do not line up with SHP1's"};
+    return Error{ErrorCode::inconsistent, std::nullopt, "SHP1", "the Scene's shapes do not line up with SHP1's"};
   }
   auto base_world = joint_worlds(base);
   if (!base_world) return base_world.error();

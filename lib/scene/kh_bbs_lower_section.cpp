@@ -13,7 +13,7 @@
 namespace remodel::scene::kh_bbs {
 
 Error at(std::string field, std::string message, ErrorCode code) {
-  return Error{code, 0, std::move(field), std::move(message)};
+  return Error{code, std::nullopt, std::move(field), std::move(message)};
 }
 
 const char* range_of(psp::NumFormat f, bool is_signed) {

@@ -17,7 +17,7 @@ Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInput
         else if constexpr (std::is_same_v<T, Pmp>) return lower_kh_bbs_pmp(scene, doc, inputs);
         else if constexpr (std::is_same_v<T, Pam>) return lower_kh_bbs_pam(scene, doc, inputs);
         else if constexpr (std::is_same_v<T, PamAnimFile>) return lower_kh_bbs_pam_anim(scene, doc, inputs);
-        else return Error{ErrorCode::unsupported, 0, "",
+        else return Error{ErrorCode::unsupported, std::nullopt, "",
                      std::string("glTF cannot be imported over a ") + format_name(format_of(base)) + " file yet"};
       },
       base);

@@ -21,9 +21,9 @@ namespace remodel::scene {
 namespace {
 
 Error unsupported(const std::string& where, const std::string& message) {
-  return Error{ErrorCode::unsupported, 0, where, message};
+  return Error{ErrorCode::unsupported, std::nullopt, where, message};
 }
-Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, 0, where, message}; }
+Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
 
 bool finite(float f) { return std::isfinite(f); }
 
@@ -558,7 +558,7 @@ class Lowerer {
     block.vertices = f.index == psp::NumFormat::none ? std::move(unindexed) : std::move(vertices);
     block.indices = std::move(indices);
     if (Result<MhfuDrawList> check = decode_mhfu_block(block); !check) {
-      return Error{check.error().code, 0, where, "the rebuilt block does not decode: " + check.error().message};
+      return Error{check.error().code, std::nullopt, where, "the rebuilt block does not decode: " + check.error().message};
     }
     return std::nullopt;
   }
