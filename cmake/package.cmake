@@ -74,4 +74,4 @@ configure_package_config_file(cmake/remodelConfig.cmake.in ${PROJECT_BINARY_DIR}
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/remodelConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/remodelConfig.cmake ${PROJECT_BINARY_DIR}/remodelConfigVersion.cmake
-        DESTINATION ${config_dir})
+              cmake/remodelCodecs.cmake DESTINATION ${config_dir})

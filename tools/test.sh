@@ -11,9 +11,16 @@ REMODEL_CMAKE_ARGS="-DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-}" bash tools/buil
 (cd build && ctest --output-on-failure -j"$(nproc)")
 # The installed package as another project uses it: install into build/stage, build tests/consumer
 # against it (find_package(remodel)), and read, write back and compare a few project-built files.
-rm -rf build/stage
+# The package is relocatable: it names no library by an absolute path, and it is used from
+# build/stage-moved, where it was not installed.
+rm -rf build/stage build/stage-moved
 cmake --install build --prefix build/stage >/dev/null
-cmake -S tests/consumer -B build/consumer -DCMAKE_PREFIX_PATH="$PWD/build/stage" >/dev/null
+if grep -rEn '(^|[";])/[^";]*\.(so|a)([";]|$)' build/stage/lib/cmake/remodel; then
+  echo "the installed package names a library by an absolute path" >&2
+  exit 1
+fi
+mv build/stage build/stage-moved
+cmake -S tests/consumer -B build/consumer -DCMAKE_PREFIX_PATH="$PWD/build/stage-moved" >/dev/null
 cmake --build build/consumer >/dev/null
 for f in fuzz/corpus/kh_bbs_pmo/demo.pmo fuzz/corpus/j3d/demo.bmd fuzz/corpus/bwm/skin.bwm; do
   build/consumer/remodel_consumer "$f" build/consumer/written
