@@ -10,14 +10,6 @@ namespace remodel {
 
 namespace {
 
-template <typename T>
-const T* section(const J3dFile& f) {
-  for (const J3dSection& s : f.sections) {
-    if (const auto* p = std::get_if<T>(&s)) return p;
-  }
-  return nullptr;
-}
-
 const J3dVertexFormat* format_for(const J3dVtx1& vtx, std::uint8_t slot) {
   if (slot >= 13) return nullptr;
   for (const J3dVertexFormat& f : vtx.formats) {
@@ -157,8 +149,8 @@ Result<std::vector<J3dInfluence>> j3d_draw_influences(const J3dDrw1& drw, const 
 }
 
 Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFile& file) {
-  const J3dInf1* inf = section<J3dInf1>(file);
-  const J3dJnt1* jnt = section<J3dJnt1>(file);
+  const J3dInf1* inf = j3d_section<J3dInf1>(file);
+  const J3dJnt1* jnt = j3d_section<J3dJnt1>(file);
   if (inf == nullptr || jnt == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "sections", "the file has no INF1 or no JNT1"};
   std::array<float, 16> identity{};
   identity[0] = identity[5] = identity[10] = identity[15] = 1;
@@ -232,11 +224,11 @@ std::optional<Error> check_material(const J3dMat3& m, std::size_t& checked) {
 
 Result<std::size_t> j3d_check_indices(const J3dFile& file) {
   std::size_t checked = 0;
-  if (const J3dMat3* mat = section<J3dMat3>(file)) {
+  if (const J3dMat3* mat = j3d_section<J3dMat3>(file)) {
     if (auto err = check_material(*mat, checked)) return *err;
   }
-  const J3dVtx1* vtx = section<J3dVtx1>(file);
-  const J3dShp1* shp = section<J3dShp1>(file);
+  const J3dVtx1* vtx = j3d_section<J3dVtx1>(file);
+  const J3dShp1* shp = j3d_section<J3dShp1>(file);
   if (vtx == nullptr || shp == nullptr) return checked;
   std::array<std::size_t, 21> limit{};  // by GX attribute; 0 = no array
   for (std::uint8_t slot = 0; slot < 13; ++slot) {

@@ -1,9 +1,11 @@
-// J3D decoders for export: attribute arrays to numbers, packet matrix slots, skinning weights and
-// joint world matrices.
+// J3D decoders for export: a file's sections by type, attribute arrays to numbers, packet matrix
+// slots, skinning weights and joint world matrices.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "model/error.hpp"
@@ -11,6 +13,19 @@
 #include "model/matrix_palette.hpp"
 
 namespace remodel {
+
+// The file's section of type T (each appears at most once), or nullptr.
+template <typename T>
+const T* j3d_section(const J3dFile& f) {
+  for (const J3dSection& s : f.sections) {
+    if (const auto* p = std::get_if<T>(&s)) return p;
+  }
+  return nullptr;
+}
+template <typename T>
+T* j3d_section(J3dFile& f) {
+  return const_cast<T*>(j3d_section<T>(std::as_const(f)));
+}
 
 struct J3dDecodedArray {
   std::size_t components = 0;  // per element: 2-3 positions, 3 normals, 4 colours (0-1), 1-2 UVs

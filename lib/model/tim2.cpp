@@ -1,6 +1,8 @@
 #include "model/tim2.hpp"
 #include <string>
 
+#include "model/texture_refs.hpp"
+
 namespace remodel {
 
 namespace {
@@ -36,13 +38,7 @@ void add_info(const Tim2File& f, DocumentInfo& info) {
 }
 
 void add_textures(Tim2File& f, TextureRefs& out) {
-  for (std::size_t p = 0; p < f.tim2.pictures.size(); ++p) {
-    TextureRef r;
-    r.name = "picture" + std::to_string(p);
-    r.where = "tim2.pictures[" + std::to_string(p) + "]";
-    r.tim2 = &f.tim2.pictures[p];
-    out.push_back(std::move(r));
-  }
+  add_texture_refs(f.tim2.pictures, "picture", "tim2.pictures", &TextureRef::tim2, out);
 }
 
 }  // namespace remodel

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "model/texture_refs.hpp"
+
 namespace remodel {
 
 void add_info(const TmhFile& f, DocumentInfo& info) {
@@ -9,13 +11,7 @@ void add_info(const TmhFile& f, DocumentInfo& info) {
 }
 
 void add_textures(TmhFile& f, TextureRefs& out) {
-  for (std::size_t i = 0; i < f.tmh.images.size(); ++i) {
-    TextureRef r;
-    r.name = "image" + std::to_string(i);
-    r.where = "tmh.images[" + std::to_string(i) + "]";
-    r.tmh = &f.tmh.images[i];
-    out.push_back(std::move(r));
-  }
+  add_texture_refs(f.tmh.images, "image", "tmh.images", &TextureRef::tmh, out);
 }
 
 }  // namespace remodel

@@ -16,14 +16,6 @@ namespace remodel::scene {
 
 namespace {
 
-template <typename T>
-const T* find_section(const J3dFile& f) {
-  for (const J3dSection& s : f.sections) {
-    if (const auto* p = std::get_if<T>(&s)) return p;
-  }
-  return nullptr;
-}
-
 constexpr float kPi = 3.14159265358979f;
 
 Trs joint_trs(const J3dJoint& j) {
@@ -362,12 +354,12 @@ Extras vertex_formats(const J3dVtx1& vtx) {
 
 Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
   (void)inputs;
-  const J3dInf1* inf = find_section<J3dInf1>(file);
-  const J3dVtx1* vtx = find_section<J3dVtx1>(file);
-  const J3dEvp1* evp = find_section<J3dEvp1>(file);
-  const J3dDrw1* drw = find_section<J3dDrw1>(file);
-  const J3dJnt1* jnt = find_section<J3dJnt1>(file);
-  const J3dShp1* shp = find_section<J3dShp1>(file);
+  const J3dInf1* inf = j3d_section<J3dInf1>(file);
+  const J3dVtx1* vtx = j3d_section<J3dVtx1>(file);
+  const J3dEvp1* evp = j3d_section<J3dEvp1>(file);
+  const J3dDrw1* drw = j3d_section<J3dDrw1>(file);
+  const J3dJnt1* jnt = j3d_section<J3dJnt1>(file);
+  const J3dShp1* shp = j3d_section<J3dShp1>(file);
   if (inf == nullptr || vtx == nullptr || evp == nullptr || drw == nullptr || jnt == nullptr || shp == nullptr) {
     return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1, JNT1 and SHP1; this file lacks one"};
   }

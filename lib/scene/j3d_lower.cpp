@@ -16,14 +16,6 @@ namespace remodel::scene {
 
 namespace {
 
-template <typename T>
-T* find_section(J3dFile& f) {
-  for (J3dSection& s : f.sections) {
-    if (auto* p = std::get_if<T>(&s)) return p;
-  }
-  return nullptr;
-}
-
 constexpr float kPi = 3.14159265358979f;
 
 bool finite(float f) { return std::isfinite(f); }
@@ -142,8 +134,8 @@ std::optional<Error> check_name(const std::string& name, const std::string& wher
 // JNT1 names and bind poses from the joint nodes; EVP1's inverse binds follow the joints that moved.
 std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, const std::vector<int>& base_joint_node, const std::vector<int>& node_of_joint,
                                   const J3dFile& base, J3dFile& out) {
-  J3dJnt1* jnt = find_section<J3dJnt1>(out);
-  J3dEvp1* evp = find_section<J3dEvp1>(out);
+  J3dJnt1* jnt = j3d_section<J3dJnt1>(out);
+  J3dEvp1* evp = j3d_section<J3dEvp1>(out);
   bool moved = false;
   for (std::size_t j = 0; j < jnt->joints.size(); ++j) {
     if (node_of_joint[j] < 0) continue;
@@ -204,8 +196,8 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   const Scene& base_scene = *lifted;
   Lowered result;
   J3dFile out = base;
-  J3dJnt1* jnt = find_section<J3dJnt1>(out);
-  J3dShp1* shp = find_section<J3dShp1>(out);
+  J3dJnt1* jnt = j3d_section<J3dJnt1>(out);
+  J3dShp1* shp = j3d_section<J3dShp1>(out);
   if (jnt == nullptr || shp == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs JNT1 and SHP1"};
 
   // Joints: the base's joint nodes (lift: joint j is skin joint j) against the incoming nodes that
@@ -268,7 +260,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   for (J3dSection& s : out.sections) {
     auto* mat = std::get_if<J3dMat3>(&s);
     if (mat == nullptr) continue;
-    J3dMdl3* mdl = find_section<J3dMdl3>(out);
+    J3dMdl3* mdl = j3d_section<J3dMdl3>(out);
     for (std::size_t i = 0; i < scene.materials.size(); ++i) {
       const int b = materials.base_of[i];
       const std::string where = "materials[" + std::to_string(i) + "]";
@@ -298,7 +290,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
 
   // Textures: an image that differs from the base's decoded one is encoded in its GX format.
   if (!scene.textures.empty()) {
-    J3dTex1* tex1 = find_section<J3dTex1>(out);
+    J3dTex1* tex1 = j3d_section<J3dTex1>(out);
     std::vector<std::string> names;
     for (const Texture& t : base_scene.textures) names.push_back(t.name);
     const Matched textures = match_items(

@@ -18,22 +18,6 @@ namespace remodel::scene {
 
 namespace {
 
-template <typename T>
-T* find_section(J3dFile& f) {
-  for (J3dSection& s : f.sections) {
-    if (auto* p = std::get_if<T>(&s)) return p;
-  }
-  return nullptr;
-}
-
-template <typename T>
-const T* find_section(const J3dFile& f) {
-  for (const J3dSection& s : f.sections) {
-    if (const auto* p = std::get_if<T>(&s)) return p;
-  }
-  return nullptr;
-}
-
 constexpr std::uint32_t kAbsent = 0xFFFFFFFF;
 
 // A display-list vertex as the lift keys it: DRW1 index, POS, NRM, CLR0, CLR1, TEX0-7 (kAbsent = not drawn).
@@ -783,14 +767,14 @@ struct Geometry {
 std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, const std::vector<J3dShapeInput>& shapes,
                                         const std::vector<J3dNewShape>& added, J3dFile& out,
                                         std::vector<LowerWarning>& warnings, bool& geometry_changed) {
-  J3dVtx1* vtx = find_section<J3dVtx1>(out);
-  J3dDrw1* drw = find_section<J3dDrw1>(out);
-  J3dEvp1* evp = find_section<J3dEvp1>(out);
-  J3dShp1* shp = find_section<J3dShp1>(out);
-  J3dInf1* inf = find_section<J3dInf1>(out);
-  const J3dShp1* base_shp = find_section<J3dShp1>(base);
-  const J3dDrw1* base_drw = find_section<J3dDrw1>(base);
-  const J3dEvp1* base_evp = find_section<J3dEvp1>(base);
+  J3dVtx1* vtx = j3d_section<J3dVtx1>(out);
+  J3dDrw1* drw = j3d_section<J3dDrw1>(out);
+  J3dEvp1* evp = j3d_section<J3dEvp1>(out);
+  J3dShp1* shp = j3d_section<J3dShp1>(out);
+  J3dInf1* inf = j3d_section<J3dInf1>(out);
+  const J3dShp1* base_shp = j3d_section<J3dShp1>(base);
+  const J3dDrw1* base_drw = j3d_section<J3dDrw1>(base);
+  const J3dEvp1* base_evp = j3d_section<J3dEvp1>(base);
   if (vtx == nullptr || drw == nullptr || evp == nullptr || shp == nullptr || inf == nullptr || base_shp == nullptr || base_drw == nullptr || base_evp == nullptr) {
     return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1 and SHP1"};
   }
