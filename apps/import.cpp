@@ -1,7 +1,9 @@
 // remodel import: a glTF written over the model it came from (--like): the base supplies what glTF
-// cannot carry, the glTF what it can (scene::lower, one arm per format).
+// cannot carry, the glTF what it can (scene::lower, one arm per format); without --like, a new file
+// authored from the glTF alone (scene::author).
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "cli.hpp"
 #include "gltf/gltf.hpp"
@@ -12,6 +14,23 @@ namespace remodel::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The format a new file is authored in: --format, else the output's extension.
+std::optional<Format> authored_format(const std::string& name, const fs::path& out) {
+  struct Known {
+    const char* extension;
+    Format format;
+  };
+  static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}};
+  for (const Known& k : kKnown) {
+    if (name.empty() ? out.extension() == k.extension : name == format_name(k.format)) return k.format;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int cmd_import(const Invocation& invocation) {
   const fs::path in = invocation.value("INPUT"), like = invocation.value("like"), out = invocation.value("output");
   const std::string& skeleton_path = invocation.value("skeleton");
@@ -19,11 +38,20 @@ int cmd_import(const Invocation& invocation) {
     std::fprintf(stderr, "remodel: import: %s is not a .glb or .gltf file\nRun 'remodel import --help' for more.\n", in.string().c_str());
     return kUsage;
   }
+  const std::string& format_option = invocation.value("format");
+  std::optional<Format> authored;
   if (like.empty()) {
-    std::fprintf(stderr,
-                 "remodel: import: --like ORIGINAL is required: importing writes over the model the glTF was exported from;\n"
-                 "authoring a new file from glTF alone is not done yet (issue 16)\n");
-    return kFailed;
+    authored = authored_format(format_option, out);
+    if (!authored) {
+      std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
+                   format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
+                                            "\" names none (.pmo, .pam)").c_str()
+                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam)").c_str());
+      return kUsage;
+    }
+  } else if (!format_option.empty()) {
+    std::fprintf(stderr, "remodel: import: --format is for authoring without --like; with --like OUT takes ORIGINAL's format\n");
+    return kUsage;
   }
   Result<gltf::ReadScene> scene = gltf::read_gltf_file(in);
   if (!scene) {
@@ -34,11 +62,6 @@ int cmd_import(const Invocation& invocation) {
     std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", in.string().c_str(), w.where.c_str(), w.message.c_str());
   }
   Bytes base_bytes, skeleton_bytes;
-  Result<Document> base = load(like, base_bytes);
-  if (!base) {
-    print_error(like, base.error());
-    return kFailed;
-  }
   std::optional<Document> skeleton;
   scene::LowerInputs inputs;
   if (!skeleton_path.empty()) {
@@ -55,7 +78,18 @@ int cmd_import(const Invocation& invocation) {
     skeleton = std::move(*s);
     inputs.skeleton = &*skeleton;
   }
-  Result<scene::Lowered> lowered = scene::lower(scene->scene, *base, inputs);
+  std::optional<Result<scene::Lowered>> made;
+  if (authored) {
+    made = scene::author(scene->scene, *authored, inputs);
+  } else {
+    Result<Document> base = load(like, base_bytes);
+    if (!base) {
+      print_error(like, base.error());
+      return kFailed;
+    }
+    made = scene::lower(scene->scene, *base, inputs);
+  }
+  Result<scene::Lowered>& lowered = *made;
   if (!lowered) {
     print_error(in, lowered.error());
     return kFailed;
@@ -72,7 +106,11 @@ int cmd_import(const Invocation& invocation) {
     print_error(out, *e);
     return kFailed;
   }
-  std::printf("imported %s over %s -> %s (%zu bytes)\n", in.string().c_str(), like.string().c_str(), out.string().c_str(), bytes->size());
+  if (authored) {
+    std::printf("imported %s as a new %s -> %s (%zu bytes)\n", in.string().c_str(), format_name(*authored), out.string().c_str(), bytes->size());
+  } else {
+    std::printf("imported %s over %s -> %s (%zu bytes)\n", in.string().c_str(), like.string().c_str(), out.string().c_str(), bytes->size());
+  }
   return kOk;
 }
 

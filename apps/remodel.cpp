@@ -79,18 +79,21 @@ const std::vector<Command>& commands() {
        "  through a temporary file and a rename. Exit 0 when every model exported, 1 if any failed (each\n"
        "  with its reason).\n",
        "remodel export p01ex00.pmo --anim test.pam -o p01ex00.glb", cmd_export},
-      {"import", "write a glTF over the model it was exported from (--like)",
+      {"import", "write a glTF over the model it was exported from (--like), or as a new file",
        {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
-        {"output,o", "OUT", "the model file to write, in ORIGINAL's format", true},
-        {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"}},
+        {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
+        {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"},
+        {"format", "kh-bbs-pmo", "without --like: the format of the new file (default: from OUT's extension, .pmo)"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
        "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"
        "  re-encoded as ORIGINAL encodes them, and what glTF cannot carry comes from ORIGINAL. Values the\n"
        "  format cannot hold as given are transformed with a warning on stderr (weights limited to the\n"
        "  strongest the format stores) or refused with an error naming the limit. An unedited export\n"
-       "  imports to ORIGINAL's bytes. OUT goes through a temporary file and a rename. Without --like:\n"
-       "  an error (authoring a new file from glTF alone is issue 16).\n",
+       "  imports to ORIGINAL's bytes. OUT goes through a temporary file and a rename. Without --like, a\n"
+       "  new file is authored from the glTF alone, laid out as the game's converter lays out its files\n"
+       "  (KH BBS PMO: sections split at 8 joints, strips or lists, TIM2s from the images, BON from the\n"
+       "  skin; see lib/gltf/README.md, \"Authoring\").\n",
        "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
   };
   return table;

@@ -117,6 +117,26 @@ TEST(Cli, DemoThenCheckInfoDump) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ImportWithoutLikeAuthorsANewFile) {
+  const fs::path dir = temp_dir();
+  const std::string pmo = (dir / "cube.pmo").string(), glb = (dir / "cube.glb").string();
+  ASSERT_EQ(run("demo " + pmo).status, 0);
+  ASSERT_EQ(run("export " + pmo + " -o " + glb).status, 0);
+  CliRun made = run("import " + glb + " -o " + (dir / "new.pmo").string());
+  EXPECT_EQ(made.status, 0) << made.out;
+  EXPECT_NE(made.out.find("as a new kh-bbs-pmo"), std::string::npos) << made.out;
+  CliRun info = run("info --json " + (dir / "new.pmo").string());
+  EXPECT_NE(info.out.find("\"joints\": 2"), std::string::npos) << info.out;
+  EXPECT_EQ(run("check " + (dir / "new.pmo").string()).status, 0);
+  CliRun unknown = run("import " + glb + " -o " + (dir / "new.bin").string());
+  EXPECT_EQ(unknown.status, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("--format"), std::string::npos) << unknown.out;
+  EXPECT_EQ(run("import " + glb + " --format kh-bbs-pmo -o " + (dir / "new.bin").string()).status, 0);
+  EXPECT_EQ(run("import " + glb + " --format kh-bbs-pmo --like " + pmo + " -o " + (dir / "x.pmo").string()).status, 2);
+  EXPECT_EQ(run("import " + glb + " --format j3d -o " + (dir / "x.bmd").string()).status, 2);
+  fs::remove_all(dir);
+}
+
 TEST(Cli, BadInputExitsOneWithOffsetAndField) {
   const fs::path dir = temp_dir();
   const fs::path bad = dir / "bad.pmo";

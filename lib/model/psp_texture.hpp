@@ -63,6 +63,9 @@ Result<RgbaImage> decode_tim2_picture(const Tim2Picture& picture);
 // Re-encodes in the picture's own format; a new size updates the header and GS TEX0's TW/TH/TBW.
 [[nodiscard]] std::optional<Error> encode_tim2_picture(Tim2Picture& picture, const RgbaImage& image);
 std::string tim2_format_name(const Tim2Picture& picture);
+// A new picture laid out as KH BBS's TIM2s are: 4-bit indexed when the image has at most 16 colours,
+// 8-bit at most 256 (32-bit CSM1 CLUT), else 32-bit direct colour; GS TEX0 as the game's files set it.
+Result<Tim2Picture> new_tim2_picture(const RgbaImage& image);
 
 // TMH: GE pixel modes 0-3 (5650, 5551, 4444, 8888), 4 (CLUT4) and 5 (CLUT8), swizzled in 16-byte x
 // 8-row blocks; CLUTs in modes 0-3.

@@ -35,6 +35,7 @@ struct SectionEdit {
   const std::vector<int>* bon_of;  // incoming skin joint -> BON joint (-1: none); nullptr without a skeleton
   std::string where;          // the incoming primitive, e.g. "meshes[0].primitives[3]"
   std::string field;          // the section, e.g. "pmo.mesh0.sections[3]"
+  bool allow_lists = false;   // authoring: a triangle list where it is smaller than the strips
 };
 
 // Writes the incoming values into `out` (a copy of the base section) in place; false when the
@@ -42,7 +43,8 @@ struct SectionEdit {
 Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out);
 
 // The incoming primitive as new sections in the base section's format and state (texture, group,
-// attribute, diffuse): triangle strips, at most 8 joints each (kh_bbs_lower_strips.cpp).
+// attribute, diffuse): triangle strips (or lists, see allow_lists), at most 8 joints each
+// (kh_bbs_lower_strips.cpp).
 Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<LowerWarning>& warnings);
 
 }  // namespace remodel::scene::kh_bbs

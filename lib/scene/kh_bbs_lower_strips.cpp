@@ -1,7 +1,8 @@
 // A KH BBS PMO section rebuilt from an incoming primitive whose triangles or joints changed: its
 // triangles in groups of at most 8 joints (a section's joint slots, greedy in triangle order), each
-// group stripped by meshoptimizer and split at the section limits (255 strips, 65535 vertices), its
-// vertices encoded in the base section's format (the weight count widened when a group needs it).
+// group stripped by meshoptimizer (or drawn as a list when authoring and that is smaller) and split
+// at the section limits (255 strips, 65535 vertices), its vertices encoded in the base section's
+// format (the weight count widened when a group needs it).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -20,6 +21,7 @@ namespace {
 constexpr std::size_t kSlots = 8;           // joint indices per section
 constexpr std::size_t kMaxStrips = 255;     // the section header's u8 strip count
 constexpr std::size_t kMaxVertices = 0xFFFF;  // its u16 vertex count
+constexpr std::uint8_t kListPrimitive = 3;
 constexpr std::uint8_t kStripPrimitive = 4;
 
 // One vertex's joints (BON indices) and weights, strongest first, summing to 1.
@@ -186,12 +188,22 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     std::vector<unsigned> strip(meshopt_stripifyBound(local.size()));
     strip.resize(meshopt_stripify(strip.data(), local.data(), local.size(), incoming_of.size(), ~0u));
     const std::vector<std::vector<std::uint32_t>> strips = clean_strips(strip, incoming_of);
+    // Authoring draws a triangle list where it stores fewer bytes than the strips (each strip costs its
+    // u16 length, each list triangle three whole vertices), as the game's converter does for short strips.
+    bool as_list = false;
+    if (e.allow_lists) {
+      const std::size_t vsize = format.layout().size;
+      std::size_t strip_bytes = 0;
+      for (const auto& s : strips) strip_bytes += s.size() < 3 ? 0 : s.size() * vsize + 2;
+      as_list = groups[g].size() * vsize <= strip_bytes;
+    }
+    const std::uint8_t primitive = as_list ? kListPrimitive : kStripPrimitive;
     auto start = [&]() {
       PmoSection s;
       s.texture = base.texture;
       s.group = base.group;
       s.attribute = base.attribute;
-      s.vertex_flags = (base.vertex_flags & 0x0F000000u) | format.vtype() | std::uint32_t{kStripPrimitive} << 28;
+      s.vertex_flags = (base.vertex_flags & 0x0F000000u) | format.vtype() | std::uint32_t{primitive} << 28;
       if (base.joints) {
         s.joints.emplace();
         s.joints->fill(0xFF);
@@ -203,6 +215,61 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     };
     std::vector<psp::Vertex> vertices = start();
     auto finish = [&]() { out.back().vertices = psp::encode_vertices(format, vertices); };
+    auto encode = [&](std::uint32_t v) -> Result<psp::Vertex> {
+      psp::Vertex nv;
+      for (std::size_t c = 0; c < 3; ++c) {
+        auto q = psp::signed_stored(format.position, component(in.positions[v], c) / e.scale);
+        if (!q) {
+          return at(e.where + ".positions", "vertex " + std::to_string(v) + " lies outside what " + range_of(format.position, true) +
+                                                " times the model scale " + std::to_string(e.scale) + " holds", ErrorCode::unsupported);
+        }
+        nv.position[c] = *q;
+      }
+      if (format.normal != psp::NumFormat::none && !in.normals.empty()) {
+        const float top = format.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : format.normal == psp::NumFormat::i16 ? 32767.0f / 32768.0f : 1.0f;
+        const Vec3 n = normalize(in.normals[v]);
+        for (std::size_t c = 0; c < 3; ++c) nv.normal[c] = psp::signed_stored(format.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
+      }
+      if (format.texcoord != psp::NumFormat::none && !in.uvs.empty()) {
+        const float uv[2] = {in.uvs[0][v].x / uv_scale.x, in.uvs[0][v].y / uv_scale.y};
+        for (std::size_t c = 0; c < 2; ++c) {
+          auto q = psp::unsigned_stored(format.texcoord, uv[c]);
+          if (!q) {
+            return at(e.where + ".uvs", "vertex " + std::to_string(v) + " has a UV outside what " +
+                                            std::string(range_of(format.texcoord, false)) + " holds", ErrorCode::unsupported);
+          }
+          nv.texcoord[c] = *q;
+        }
+      }
+      if (format.color != psp::ColorFormat::none) {
+        const Vec4 c = in.colors.empty() ? Vec4{1, 1, 1, 1} : in.colors[v];
+        const Rgba bytes = colour_bytes(c);
+        nv.color = psp::encode_colour(*psp::colour_format(format.color), bytes.data());
+      }
+      if (format.weight != psp::NumFormat::none && base.joints) {
+        std::array<float, 8> w{};
+        for (std::size_t k = 0; k < inf[v].count; ++k) {
+          w[static_cast<std::size_t>(std::find(joints.begin(), joints.end(), inf[v].bon[k]) - joints.begin())] = inf[v].weight[k];
+        }
+        const std::array<std::uint32_t, 8> q = psp::stored_weights(format.weight, format.weight_count, w);
+        std::copy(q.begin(), q.end(), nv.weights.begin());
+      }
+      return nv;
+    };
+    if (as_list) {
+      // Whole triangles per section: 65535 is a multiple of 3.
+      for (std::uint32_t v : groups[g]) {
+        if (vertices.size() == kMaxVertices) {
+          finish();
+          vertices = start();
+        }
+        auto nv = encode(v);
+        if (!nv) return nv.error();
+        vertices.push_back(*nv);
+      }
+      finish();
+      continue;
+    }
     for (const std::vector<std::uint32_t>& s : strips) {
       if (s.size() < 3) continue;
       if (s.size() > kMaxVertices) return at(e.where, "a strip of " + std::to_string(s.size()) + " vertices is past a section's 65535", ErrorCode::unsupported);
@@ -212,51 +279,15 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
       }
       out.back().strip_lengths.push_back(static_cast<std::uint16_t>(s.size()));
       for (std::uint32_t v : s) {
-        psp::Vertex nv;
-        for (std::size_t c = 0; c < 3; ++c) {
-          auto q = psp::signed_stored(format.position, component(in.positions[v], c) / e.scale);
-          if (!q) {
-            return at(e.where + ".positions", "vertex " + std::to_string(v) + " lies outside what " + range_of(format.position, true) +
-                                                  " times the model scale " + std::to_string(e.scale) + " holds", ErrorCode::unsupported);
-          }
-          nv.position[c] = *q;
-        }
-        if (format.normal != psp::NumFormat::none && !in.normals.empty()) {
-          const float top = format.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : format.normal == psp::NumFormat::i16 ? 32767.0f / 32768.0f : 1.0f;
-          const Vec3 n = normalize(in.normals[v]);
-          for (std::size_t c = 0; c < 3; ++c) nv.normal[c] = psp::signed_stored(format.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
-        }
-        if (format.texcoord != psp::NumFormat::none && !in.uvs.empty()) {
-          const float uv[2] = {in.uvs[0][v].x / uv_scale.x, in.uvs[0][v].y / uv_scale.y};
-          for (std::size_t c = 0; c < 2; ++c) {
-            auto q = psp::unsigned_stored(format.texcoord, uv[c]);
-            if (!q) {
-              return at(e.where + ".uvs", "vertex " + std::to_string(v) + " has a UV outside what " +
-                                              std::string(range_of(format.texcoord, false)) + " holds", ErrorCode::unsupported);
-            }
-            nv.texcoord[c] = *q;
-          }
-        }
-        if (format.color != psp::ColorFormat::none) {
-          const Vec4 c = in.colors.empty() ? Vec4{1, 1, 1, 1} : in.colors[v];
-          const Rgba bytes = colour_bytes(c);
-          nv.color = psp::encode_colour(*psp::colour_format(format.color), bytes.data());
-        }
-        if (format.weight != psp::NumFormat::none && base.joints) {
-          std::array<float, 8> w{};
-          for (std::size_t k = 0; k < inf[v].count; ++k) {
-            w[static_cast<std::size_t>(std::find(joints.begin(), joints.end(), inf[v].bon[k]) - joints.begin())] = inf[v].weight[k];
-          }
-          const std::array<std::uint32_t, 8> q = psp::stored_weights(format.weight, format.weight_count, w);
-          std::copy(q.begin(), q.end(), nv.weights.begin());
-        }
-        vertices.push_back(nv);
+        auto nv = encode(v);
+        if (!nv) return nv.error();
+        vertices.push_back(*nv);
       }
     }
     finish();
   }
-  // A section with no strips left draws nothing: drop it.
-  out.erase(std::remove_if(out.begin(), out.end(), [](const PmoSection& s) { return s.strip_lengths.empty(); }), out.end());
+  // A section with no strips (or list vertices) left draws nothing: drop it.
+  out.erase(std::remove_if(out.begin(), out.end(), [](const PmoSection& s) { return s.strip_lengths.empty() && s.vertices.empty(); }), out.end());
   return out;
 }
 

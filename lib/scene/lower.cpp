@@ -23,4 +23,14 @@ Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInput
       base);
 }
 
+Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inputs) {
+  // One arm per format that can be authored.
+  switch (format) {
+    case Format::kh_bbs_pmo: return author_kh_bbs_pmo(scene, inputs);
+    default:
+      return Error{ErrorCode::unsupported, 0, "", std::string("a ") + format_name(format) +
+                                                  " file cannot be authored from glTF alone yet: import it over an original with --like"};
+  }
+}
+
 }  // namespace remodel::scene

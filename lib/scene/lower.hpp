@@ -45,4 +45,12 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
 Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const LowerInputs& inputs);
 Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs);
 
+// A new file in `format` from the Scene alone (no base), laid out as the game's own converter lays
+// its files out (lib/gltf/README.md, "Authoring"); what the format cannot hold is transformed with a
+// warning or refused with an error naming the limit. The warnings come back in Lowered.
+Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inputs = {});
+
+// Per format, beside each lower (lib/scene/<format>_author.cpp).
+Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs);
+
 }  // namespace remodel::scene

@@ -112,6 +112,43 @@ std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image)
   return std::nullopt;
 }
 
+Result<Tim2Picture> new_tim2_picture(const RgbaImage& image) {
+  if (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024) return too_big("TIM2", image, 1024);
+  if (image.rgba.size() != std::size_t{image.width} * image.height * 4) {
+    return Error{ErrorCode::inconsistent, 0, "image", "the image's pixels do not fill its size"};
+  }
+  std::vector<Rgba> colours;
+  for (std::size_t i = 0; i < image.rgba.size() && colours.size() <= 256; i += 4) {
+    const Rgba c{image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
+    if (std::find(colours.begin(), colours.end(), c) == colours.end()) colours.push_back(c);
+  }
+  constexpr std::uint64_t kPsmct32 = 0, kPsmt8 = 19, kPsmt4 = 20;
+  Tim2Picture p;
+  p.mipmap_count = 1;
+  p.gs_tex1 = 0x260;  // every KH BBS sample's value
+  std::uint64_t psm = kPsmct32;
+  if (colours.size() <= 16) {
+    p.image_type = 4;
+    p.clut_type = 3;
+    p.clut_colors = 16;
+    psm = kPsmt4;
+  } else if (colours.size() <= 256) {
+    p.image_type = 5;
+    p.clut_type = 3;
+    p.clut_colors = 256;
+    psm = kPsmt8;
+  } else {
+    p.image_type = 3;
+  }
+  p.clut.assign(std::size_t{p.clut_colors} * 4, 0);
+  if (auto e = encode_tim2_picture(p, image)) return *e;
+  // Buffer width in 64-texel units, even for the indexed modes (the GS rule), as the samples store it.
+  std::uint64_t tbw = (image.width + 63) / 64;
+  if (psm != kPsmct32) tbw = std::max<std::uint64_t>(2, (tbw + 1) / 2 * 2);
+  p.gs_tex0 = tbw << 14 | psm << 20 | std::uint64_t{ceil_log2(image.width)} << 26 | std::uint64_t{ceil_log2(image.height)} << 30;
+  return p;
+}
+
 std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
   const bool same_size = image.width == t.width && image.height == t.height;
   if (!same_size && (image.width == 0 || image.height == 0 || image.width > 512 || image.height > 512)) return too_big("TMH", image, 512);

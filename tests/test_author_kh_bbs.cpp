@@ -1,0 +1,434 @@
+// KH BBS PMO authored from a Scene alone (issue 16): hand-made Scenes and every shared glTF sample
+// become PMOs that read back, round-trip byte-exactly and lift to the input's surface within the
+// format's quantisation (positions: the s16 stored integer, i.e. half a step of scale/32768, or the
+// f32 bits; colours: the stored bytes, RGB /128 and alpha /255; UVs: 1/32768; weights: 1/128).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "author_checks.hpp"
+#include "gltf/gltf.hpp"
+#include "model/document.hpp"
+#include "model/kh_bbs_pmo.hpp"
+#include "samples.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+
+namespace remodel {
+namespace {
+
+using scene::Scene;
+using scene::Vec2;
+using scene::Vec3;
+using scene::Vec4;
+
+constexpr float kPi = 3.14159265f;
+constexpr std::size_t kBonName = 16;  // bytes of a BON joint name
+
+// A Scene with one node drawing one mesh of `prims`.
+Scene one_mesh(std::vector<scene::Primitive> prims) {
+  Scene s;
+  s.scenes.push_back({"scene", {}});
+  scene::Mesh m;
+  m.name = "mesh";
+  m.primitives = std::move(prims);
+  s.meshes.push_back(std::move(m));
+  scene::Node n;
+  n.name = "model";
+  n.mesh = 0;
+  s.add_node(std::move(n));
+  return s;
+}
+
+Scene triangle() {
+  scene::Primitive p;
+  p.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  p.indices = {0, 1, 2};
+  return one_mesh({p});
+}
+
+// 4x4 texels in three colours, one half-transparent.
+RgbaImage three_colour_image() {
+  RgbaImage img(4, 4);
+  const Rgba colours[3] = {{255, 0, 0, 255}, {0, 128, 255, 255}, {20, 200, 20, 128}};
+  for (std::uint32_t y = 0; y < 4; ++y) {
+    for (std::uint32_t x = 0; x < 4; ++x) {
+      const Rgba& c = colours[(x + y) % 3];
+      std::copy(c.begin(), c.end(), img.at(x, y));
+    }
+  }
+  return img;
+}
+
+Scene textured_quad() {
+  scene::Primitive p;
+  p.positions = {{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}, {1, 1, 0}};
+  p.uvs = {{{0, 1}, {1, 1}, {0, 0}, {1, 0}}};
+  p.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 0.5f}};
+  p.indices = {0, 1, 2, 2, 1, 3};
+  p.material = 0;
+  Scene s = one_mesh({p});
+  scene::Texture t;
+  t.name = "quad_tex";
+  t.image = three_colour_image();
+  s.textures.push_back(t);
+  scene::Material m;
+  m.name = "quad";
+  m.texture = 0;
+  m.vertex_colors = true;
+  s.materials.push_back(m);
+  return s;
+}
+
+// A skin over a chain of `count` joints standing `step` apart on +Y, inverse binds from their world.
+void add_chain(Scene& s, std::size_t count, float step) {
+  scene::Skin skin;
+  skin.name = "skin";
+  int parent = -1;
+  for (std::size_t j = 0; j < count; ++j) {
+    scene::Node n;
+    n.name = "joint" + std::to_string(j);
+    n.local.translation = {0, j == 0 ? 0.0f : step, 0};
+    parent = s.add_node(std::move(n), parent);
+    skin.joints.push_back(parent);
+  }
+  const std::vector<scene::Mat4> world = scene::world_matrices(s);
+  for (int j : skin.joints) skin.inverse_bind_matrices.push_back(scene::inverse(world[static_cast<std::size_t>(j)]));
+  s.nodes[0].skin = static_cast<int>(s.skins.size());
+  s.skins.push_back(std::move(skin));
+}
+
+// `rings` rings of `segments` vertices from y = 0 to y = height; each vertex leans on the two joints
+// around its height (joints `step` apart), as a bent limb is weighted.
+scene::Primitive cylinder(std::size_t segments, std::size_t rings, float height, std::size_t joints, bool normals) {
+  scene::Primitive p;
+  p.influences = 4;
+  const float step = height / static_cast<float>(joints - 1);
+  for (std::size_t r = 0; r < rings; ++r) {
+    const float y = height * static_cast<float>(r) / static_cast<float>(rings - 1);
+    for (std::size_t k = 0; k < segments; ++k) {
+      const float a = 2 * kPi * static_cast<float>(k) / static_cast<float>(segments);
+      p.positions.push_back({0.3f * std::cos(a), y, 0.3f * std::sin(a)});
+      if (normals) p.normals.push_back({std::cos(a), 0, std::sin(a)});
+      const float f = std::min(y / step, static_cast<float>(joints - 1) - 1e-3f);
+      const auto j = static_cast<std::uint16_t>(f);
+      const float t = f - static_cast<float>(j);
+      p.joints.insert(p.joints.end(), {j, static_cast<std::uint16_t>(j + 1), 0, 0});
+      p.weights.insert(p.weights.end(), {1 - t, t, 0, 0});
+    }
+  }
+  for (std::size_t r = 0; r + 1 < rings; ++r) {
+    for (std::size_t k = 0; k < segments; ++k) {
+      const auto a = static_cast<std::uint32_t>(r * segments + k), b = static_cast<std::uint32_t>(r * segments + (k + 1) % segments);
+      const auto c = static_cast<std::uint32_t>(a + segments), d = static_cast<std::uint32_t>(b + segments);
+      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
+    }
+  }
+  return p;
+}
+
+Scene skinned_cylinder() {
+  Scene s = one_mesh({cylinder(12, 5, 2.0f, 2, true)});
+  add_chain(s, 2, 2.0f);
+  return s;
+}
+
+// One triangle strip along +Y over 12 joints: a ribbon whose every pair of vertices leans on its own joint.
+Scene twelve_joint_strip() {
+  scene::Primitive p;
+  p.topology = scene::Topology::triangle_strip;
+  p.influences = 4;
+  for (std::uint16_t j = 0; j < 12; ++j) {
+    for (int side = 0; side < 2; ++side) {
+      p.positions.push_back({side == 0 ? -0.1f : 0.1f, 0.25f * j, 0});
+      p.joints.insert(p.joints.end(), {j, 0, 0, 0});
+      p.weights.insert(p.weights.end(), {1, 0, 0, 0});
+    }
+  }
+  Scene s = one_mesh({p});
+  add_chain(s, 12, 0.25f);
+  return s;
+}
+
+// A grid of w x h vertices in one unskinned primitive, placed by its node (a map piece).
+Scene grid(std::size_t w, std::size_t h) {
+  scene::Primitive p;
+  for (std::size_t y = 0; y < h; ++y) {
+    for (std::size_t x = 0; x < w; ++x) {
+      p.positions.push_back({static_cast<float>(x) * 0.5f, std::sin(static_cast<float>(x + y) * 0.1f), static_cast<float>(y) * 0.5f});
+      p.uvs.resize(1);
+      p.uvs[0].push_back({static_cast<float>(x) / static_cast<float>(w - 1), static_cast<float>(y) / static_cast<float>(h - 1)});
+    }
+  }
+  for (std::size_t y = 0; y + 1 < h; ++y) {
+    for (std::size_t x = 0; x + 1 < w; ++x) {
+      const auto a = static_cast<std::uint32_t>(y * w + x), b = a + 1, c = static_cast<std::uint32_t>(a + w), d = c + 1;
+      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
+    }
+  }
+  Scene s = one_mesh({p});
+  s.nodes[0].local.translation = {10, 0, -5};
+  return s;
+}
+
+struct Authored {
+  PmoFile file;
+  std::vector<scene::LowerWarning> warnings;
+  Scene lifted;
+};
+
+// Authors, writes, reads back, checks the round trip and lifts the file read back.
+Authored author_checked(const Scene& in, const std::string& what) {
+  Authored out;
+  auto made = scene::author(in, Format::kh_bbs_pmo);
+  EXPECT_TRUE(made.ok()) << what << ": " << (made ? "" : made.error().message);
+  if (!made) return out;
+  out.warnings = made->warnings;
+  auto bytes = write_document(made->document);
+  EXPECT_TRUE(bytes.ok()) << what << ": " << (bytes ? "" : bytes.error().message);
+  if (!bytes) return out;
+  auto read = read_document(*bytes);
+  EXPECT_TRUE(read.ok()) << what << ": " << (read ? "" : read.error().message);
+  if (!read) return out;
+  auto again = write_document(*read);
+  EXPECT_TRUE(again.ok() && *again == *bytes) << what << ": write(read(authored)) differs from the authored bytes";
+  out.file = std::get<PmoFile>(*read);
+  auto lifted = scene::lift_kh_bbs_pmo(out.file, {});
+  EXPECT_TRUE(lifted.ok()) << what << ": " << (lifted ? "" : lifted.error().message);
+  if (lifted) out.lifted = std::move(*lifted);
+  return out;
+}
+
+test::PositionCode code_of(const PmoFile& f) {
+  return {f.pmo.skeleton.has_value(), f.pmo.scale};
+}
+
+std::vector<const PmoSection*> sections(const Pmo& p) {
+  std::vector<const PmoSection*> out;
+  for (const auto* l : {&p.mesh0, &p.mesh1}) {
+    if (*l) {
+      for (const PmoSection& s : (*l)->sections) out.push_back(&s);
+    }
+  }
+  return out;
+}
+
+std::size_t check(const Scene& in, const std::string& what, Authored* keep = nullptr) {
+  Authored a = author_checked(in, what);
+  const std::size_t n = test::expect_same_surface(test::drawn_surface(in, code_of(a.file), kBonName), test::drawn_surface(a.lifted, code_of(a.file)),
+                                                  {}, what);
+  if (keep != nullptr) *keep = std::move(a);
+  return n;
+}
+
+TEST(AuthorKhBbs, Triangle) {
+  Authored a;
+  EXPECT_EQ(check(triangle(), "triangle", &a), 1u);
+  EXPECT_FALSE(a.file.pmo.skeleton.has_value());
+  ASSERT_EQ(sections(a.file.pmo).size(), 1u);
+  const PmoSection& s = *sections(a.file.pmo)[0];
+  EXPECT_TRUE(s.vertex_flags & PmoSection::kNoWeight) << "unskinned sections carry the no-weight bit, as retail maps do";
+  EXPECT_EQ(psp::VertexFormat::parse(s.vertex_flags).position, psp::NumFormat::f32);
+  EXPECT_EQ(a.file.pmo.scale, 1.0f);
+  EXPECT_EQ(a.file.pmo.bounding_box[7], (std::array<float, 4>{1, 1, 0, 1}));
+}
+
+TEST(AuthorKhBbs, TexturedQuad) {
+  Authored a;
+  const Scene in = textured_quad();
+  EXPECT_EQ(check(in, "textured quad", &a), 2u);
+  ASSERT_EQ(a.file.pmo.tim2s.size(), 1u);
+  ASSERT_EQ(a.file.pmo.tim2s[0].pictures.size(), 1u);
+  EXPECT_EQ(a.file.pmo.tim2s[0].pictures[0].image_type, 4) << "3 colours: 4-bit indexed";
+  ASSERT_EQ(a.lifted.textures.size(), 1u);
+  EXPECT_EQ(a.lifted.textures[0].image, in.textures[0].image) << "a 4-bit CLUT of 32-bit colours holds the image exactly";
+  EXPECT_EQ(a.lifted.textures[0].name, "quad_tex");
+  ASSERT_EQ(sections(a.file.pmo).size(), 1u);
+  EXPECT_EQ(psp::VertexFormat::parse(sections(a.file.pmo)[0]->vertex_flags).color, psp::ColorFormat::abgr8888);
+}
+
+TEST(AuthorKhBbs, TextureFormatFollowsTheColourCount) {
+  Scene s = textured_quad();
+  RgbaImage img(24, 12);  // non-power-of-two: UVs are stored over the GE's 32x16
+  for (std::size_t i = 0; i < img.rgba.size(); i += 4) {
+    img.rgba[i] = static_cast<std::uint8_t>(i / 4 % 256);  // 288 colours
+    img.rgba[i + 1] = static_cast<std::uint8_t>(i / 4 / 256);
+    img.rgba[i + 3] = 255;
+  }
+  s.textures[0].image = img;
+  Authored a;
+  check(s, "NPOT 288 colours", &a);
+  ASSERT_EQ(a.file.pmo.tim2s.size(), 1u);
+  EXPECT_EQ(a.file.pmo.tim2s[0].pictures[0].image_type, 3) << "more than 256 colours: 32-bit direct";
+  EXPECT_EQ(a.lifted.textures[0].image, img);
+  for (std::size_t i = 0; i < 200 * 4; i += 4) img.rgba[i] = static_cast<std::uint8_t>(i / 4 % 200);
+  for (std::size_t i = 200 * 4; i < img.rgba.size(); i += 4) img.rgba[i] = 0;
+  s.textures[0].image = img;
+  check(s, "200 colours", &a);
+  EXPECT_EQ(a.file.pmo.tim2s[0].pictures[0].image_type, 5) << "200 colours: 8-bit indexed";
+  EXPECT_EQ(a.lifted.textures[0].image, img);
+}
+
+TEST(AuthorKhBbs, SkinnedCylinderWithTwoJoints) {
+  Authored a;
+  const Scene in = skinned_cylinder();
+  EXPECT_EQ(check(in, "skinned cylinder", &a), 12u * 4 * 2);
+  ASSERT_TRUE(a.file.pmo.skeleton.has_value());
+  ASSERT_EQ(a.file.pmo.skeleton->joints.size(), 2u);
+  EXPECT_EQ(a.file.pmo.skeleton->joints[1].parent, 0);
+  EXPECT_FLOAT_EQ(a.file.pmo.skeleton->joints[1].local[13], 2.0f) << "the child's local translation, row-vector form";
+  EXPECT_FLOAT_EQ(a.file.pmo.skeleton->joints[1].inverse_bind[13], -2.0f);
+  EXPECT_NEAR(a.file.pmo.scale, 2.0f * 32768.0f / 32767.0f, 1e-6f) << "the largest coordinate fills the s16 range";
+  for (const PmoSection* s : sections(a.file.pmo)) {
+    const auto f = psp::VertexFormat::parse(s->vertex_flags);
+    EXPECT_EQ(f.position, psp::NumFormat::i16);
+    EXPECT_EQ(f.normal, psp::NumFormat::none) << "BBS stores no normals";
+    EXPECT_EQ(f.weight, psp::NumFormat::i8);
+    EXPECT_FALSE(s->vertex_flags & PmoSection::kNoWeight);
+  }
+  // Joints survive by name, and the bind pose holds: world(joint) * inverse bind = identity.
+  ASSERT_EQ(a.lifted.skins.size(), 1u);
+  const auto world = scene::world_matrices(a.lifted);
+  for (std::size_t j = 0; j < 2; ++j) {
+    const int node = a.lifted.skins[0].joints[j];
+    EXPECT_EQ(a.lifted.nodes[static_cast<std::size_t>(node)].name, "joint" + std::to_string(j));
+    EXPECT_LT(scene::max_abs_difference(world[static_cast<std::size_t>(node)] * a.lifted.skins[0].inverse_bind_matrices[j], scene::Mat4{}), 1e-5f);
+  }
+}
+
+TEST(AuthorKhBbs, TwelveJointsOnOneStripSplitAtEightJoints) {
+  Authored a;
+  const Scene in = twelve_joint_strip();
+  EXPECT_EQ(check(in, "12-joint strip", &a), 22u);
+  const auto secs = sections(a.file.pmo);
+  EXPECT_GE(secs.size(), 2u) << "12 joints do not fit one section's 8 slots";
+  std::set<int> joints;
+  for (const PmoSection* s : secs) {
+    ASSERT_TRUE(s->joints.has_value());
+    for (std::uint8_t j : *s->joints) {
+      if (j != 0xFF) joints.insert(j);
+    }
+  }
+  EXPECT_EQ(joints.size(), 12u);
+}
+
+TEST(AuthorKhBbs, SeventyThousandVerticesSplitAtTheVertexLimit) {
+  Authored a;
+  const Scene in = grid(350, 200);
+  ASSERT_EQ(in.meshes[0].primitives[0].vertex_count(), 70000u);
+  EXPECT_EQ(check(in, "70000 vertices", &a), 349u * 199 * 2);
+  const auto secs = sections(a.file.pmo);
+  EXPECT_GE(secs.size(), 2u);
+  for (const PmoSection* s : secs) EXPECT_LE(s->vertex_count(), 0xFFFFu);
+  EXPECT_GT(a.file.pmo.vertex_count(), 0xFFFFu);
+  EXPECT_EQ(a.file.pmo.stored_vertex_count, std::optional<std::uint16_t>(0xFFFF)) << "the u16 header count saturates";
+  EXPECT_FALSE(a.warnings.empty());
+}
+
+TEST(AuthorKhBbs, NoNormals) {
+  // Normals are never stored (no BBS section has them), so a Scene without them authors the same file.
+  Scene with = skinned_cylinder(), without = with;
+  for (auto& v : without.meshes[0].primitives[0].normals) v = {};
+  without.meshes[0].primitives[0].normals.clear();
+  Authored a, b;
+  check(with, "cylinder with normals", &a);
+  check(without, "cylinder without normals", &b);
+  EXPECT_EQ(write_document(Document{a.file}).value(), write_document(Document{b.file}).value());
+  EXPECT_TRUE(b.lifted.meshes[0].primitives[0].normals.empty());
+}
+
+TEST(AuthorKhBbs, TwoUvSetsKeepTheOneTheMaterialUses) {
+  Scene s = textured_quad();
+  auto& p = s.meshes[0].primitives[0];
+  p.uvs.push_back({{0.5f, 0.5f}, {0.75f, 0.5f}, {0.5f, 0.25f}, {0.75f, 0.25f}});
+  s.materials[0].uv_set = 1;
+  Authored a;
+  check(s, "two UV sets (material on set 1)", &a);  // drawn_surface compares the material's set
+  ASSERT_FALSE(a.warnings.empty());
+  EXPECT_NE(a.warnings[0].message.find("UV sets"), std::string::npos) << a.warnings[0].message;
+  ASSERT_EQ(a.lifted.meshes[0].primitives[0].uvs.size(), 1u);
+  EXPECT_EQ(a.lifted.meshes[0].primitives[0].uvs[0][1], (Vec2{0.75f, 0.5f}));
+}
+
+TEST(AuthorKhBbs, BlendMaterialsGoToTheTranslucentPass) {
+  Scene s = textured_quad();
+  s.meshes[0].primitives.push_back(s.meshes[0].primitives[0]);
+  for (Vec3& v : s.meshes[0].primitives[1].positions) v.z = 1;
+  s.materials.push_back(s.materials[0]);
+  s.materials[1].alpha_mode = scene::AlphaMode::blend;
+  s.meshes[0].primitives[1].material = 1;
+  Authored a;
+  check(s, "opaque + blend", &a);
+  ASSERT_TRUE(a.file.pmo.mesh0 && a.file.pmo.mesh1);
+  EXPECT_EQ(a.file.pmo.mesh0->sections.size(), 1u);
+  EXPECT_EQ(a.file.pmo.mesh1->sections.size(), 1u);
+  EXPECT_EQ(a.file.pmo.textures.size(), 1u) << "one texture, shared";
+}
+
+TEST(AuthorKhBbs, HostileScenesAreClearErrors) {
+  auto refused = [](const Scene& s, const char* field_part) {
+    auto r = scene::author(s, Format::kh_bbs_pmo);
+    ASSERT_FALSE(r.ok()) << field_part;
+    EXPECT_NE(r.error().field.find(field_part), std::string::npos) << r.error().field << ": " << r.error().message;
+    EXPECT_FALSE(r.error().message.empty());
+  };
+  refused(Scene{}, "nodes");
+  Scene nan = triangle();
+  nan.meshes[0].primitives[0].positions[1].x = NAN;
+  refused(nan, "positions");
+  Scene bad_index = triangle();
+  bad_index.meshes[0].primitives[0].indices[2] = 7;
+  refused(bad_index, "indices");
+  Scene bad_joint = skinned_cylinder();
+  bad_joint.meshes[0].primitives[0].joints[1] = 9;
+  refused(bad_joint, "joints");
+  Scene sizes = textured_quad();
+  sizes.meshes[0].primitives[0].uvs[0].pop_back();
+  refused(sizes, "uvs");
+  Scene lines = triangle();
+  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
+  refused(lines, "mode");
+  Scene cycle = skinned_cylinder();
+  cycle.nodes[1].parent = 2;  // joint0 under joint1 under joint0
+  refused(cycle, "");
+  Scene many = twelve_joint_strip();
+  for (int j = 12; j < 300; ++j) many.skins[0].joints.push_back(many.skins[0].joints[0]);
+  refused(many, "skins[0].joints");
+  Scene bad_material = triangle();
+  bad_material.meshes[0].primitives[0].material = 3;
+  refused(bad_material, "material");
+  auto pam = scene::author(triangle(), Format::kh_bbs_pmp);
+  EXPECT_FALSE(pam.ok());
+}
+
+// Every glTF in the shared samples authors a PMO that reads back, round-trips and draws the input's
+// surface, or is refused with an error naming the limit (ErrorCode::unsupported).
+TEST(AuthorKhBbs, SharedGltfSamples) {
+  REMODEL_SAMPLES_OR_SKIP(files, "gltf");
+  std::size_t authored = 0, refused = 0;
+  for (const auto& path : files) {
+    if (path.extension() != ".glb" && path.extension() != ".gltf") continue;
+    if (path.string().find("/invalid/") != std::string::npos) continue;
+    auto read = gltf::read_gltf_file(path);
+    if (!read) continue;  // the reader's own tests cover files it refuses
+    const std::string what = path.filename().string();
+    auto made = scene::author(read->scene, Format::kh_bbs_pmo);
+    if (!made) {
+      ++refused;
+      EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
+      std::printf("refused %s: %s: %s\n", what.c_str(), made.error().field.c_str(), made.error().message.c_str());
+      continue;
+    }
+    ++authored;
+    Authored a = author_checked(read->scene, what);
+    // Images scaled to 512 or quantised to 256 colours change only textures, never the surface.
+    test::expect_same_surface(test::drawn_surface(read->scene, code_of(a.file), kBonName), test::drawn_surface(a.lifted, code_of(a.file)), {}, what);
+  }
+  std::printf("%zu glTF samples authored, %zu refused\n", authored, refused);
+  EXPECT_GT(authored, 0u);
+}
+
+}  // namespace
+}  // namespace remodel
