@@ -1,9 +1,12 @@
 // libFuzzer target: the glTF reader over .glb bytes (no external files), with an oracle: a Scene that
-// reads must export, and that export must read back.
+// reads must export, and that export must read back; it must author a KH BBS PMO or refuse with an
+// error, and what it authors must write and read back.
 #include <cstddef>
 #include <cstdint>
 
 #include "gltf/gltf.hpp"
+#include "model/document.hpp"
+#include "scene/lower.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -14,5 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // it writes must read again.
   Result<Bytes> glb = gltf::write_glb(read->scene);
   if (glb.ok() && !gltf::read_gltf(*glb).ok()) fuzz::die("a Scene the reader gave and the writer wrote must read back");
+  Result<scene::Lowered> authored = scene::author(read->scene, Format::kh_bbs_pmo);
+  if (authored.ok()) {
+    Result<Bytes> pmo = write_document(authored->document);
+    if (!pmo.ok()) fuzz::die("an authored PMO must write");
+    if (!read_document(*pmo).ok()) fuzz::die("an authored PMO must read back");
+  }
   return 0;
 }
