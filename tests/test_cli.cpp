@@ -134,6 +134,9 @@ TEST(Cli, ImportWithoutLikeAuthorsANewFile) {
   EXPECT_EQ(run("import " + glb + " --format kh-bbs-pmo -o " + (dir / "new.bin").string()).status, 0);
   EXPECT_EQ(run("import " + glb + " --format kh-bbs-pmo --like " + pmo + " -o " + (dir / "x.pmo").string()).status, 2);
   EXPECT_EQ(run("import " + glb + " --format j3d -o " + (dir / "x.bmd").string()).status, 2);
+  CliRun pam = run("import " + glb + " -o " + (dir / "x.pam").string() + " --skeleton " + pmo);
+  EXPECT_EQ(pam.status, 1) << pam.out;
+  EXPECT_NE(pam.out.find("no animations"), std::string::npos) << pam.out;
   fs::remove_all(dir);
 }
 

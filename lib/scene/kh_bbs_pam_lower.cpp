@@ -3,6 +3,7 @@
 // them), rotations turned back into X-then-Y-then-Z angles nearest the stored ones; a channel whose
 // samples all lie within the stored channel's quantisation keeps its bytes, another is re-quantised
 // between its own min and max (constant: one key; else every frame or sparse keys, the smaller).
+// A new PAM authored from the Scene alone (author_kh_bbs_pam) shares the sampler and channel encoder.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -333,7 +334,118 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   return out;
 }
 
+
+// One new record: every BON joint's translation and rotation (constant channels collapsed to one
+// key), scale only where it leaves 1, sampled at every frame of `fps` from the joint's node (by name);
+// a joint with no node holds its bind pose.
+Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
+                                      const std::vector<Trs>& bind, const std::string& where) {
+  for (std::size_t c = 0; c < a.channels.size(); ++c) {
+    if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]")) return *err;
+  }
+  PamAnimation record;
+  float end = 0;
+  for (const Channel& c : a.channels) end = std::max(end, c.times.back());
+  const double frames = std::round(static_cast<double>(end) * record.fps) + 1;
+  if (!(frames >= 1 && frames <= 0xFFFF)) {
+    return at(where, "the animation lasts " + std::to_string(end) + " s, " + std::to_string(frames) + " frames at 30 fps; a PAM holds 1 to 65535",
+              ErrorCode::unsupported);
+  }
+  record.frame_count = static_cast<std::uint16_t>(frames);
+  record.loop_from = static_cast<std::uint16_t>(record.frame_count - 1);  // as both samples: loop the whole animation
+  record.bones.resize(joints.size());
+  for (std::size_t b = 0; b < joints.size(); ++b) {
+    const int node = joints[b];
+    const Trs rest = node >= 0 ? scene.nodes[static_cast<std::size_t>(node)].local : bind[b];
+    const Channel* path_channel[3] = {nullptr, nullptr, nullptr};
+    for (const Channel& c : a.channels) {
+      if (c.node == node && node >= 0) path_channel[static_cast<int>(c.path)] = &c;
+    }
+    Vec3 previous = euler_xyz_of(normalize(rest.rotation));
+    for (std::size_t p = 0; p < 3; ++p) {
+      std::vector<Vec3> per_frame(record.frame_count);
+      for (std::size_t f = 0; f < per_frame.size(); ++f) {
+        const float t = static_cast<float>(f) / static_cast<float>(record.fps);
+        if (p == 1) {
+          Quat q = rest.rotation;
+          if (path_channel[1] != nullptr) {
+            const auto v = sample(*path_channel[1], 4, t);
+            q = {v[0], v[1], v[2], v[3]};
+          }
+          per_frame[f] = previous = nearest_euler(normalize(q), previous);
+        } else if (path_channel[p] != nullptr) {
+          const auto v = sample(*path_channel[p], 3, t);
+          per_frame[f] = {v[0], v[1], v[2]};
+        } else {
+          per_frame[f] = p == 0 ? rest.translation : rest.scale;
+        }
+      }
+      for (std::size_t i = 0; i < 3; ++i) {
+        std::vector<float> values(per_frame.size());
+        float tolerance = 1e-5f;  // the float round trip of the Euler conversion
+        for (std::size_t f = 0; f < values.size(); ++f) {
+          values[f] = axis(per_frame[f], i);
+          if (!std::isfinite(values[f])) return at(where, "joint " + num(b) + " has a non-finite sampled value");
+          tolerance = std::max(tolerance, 1e-5f * std::abs(values[f]));
+        }
+        if (p == 2 && std::all_of(values.begin(), values.end(), [&](float v) { return std::abs(v - 1.0f) <= tolerance; })) continue;
+        record.bones[b].channels[p * 3 + i] = encode_channel(values, tolerance, record.wide());
+      }
+    }
+  }
+  return record;
+}
+
 }  // namespace
+
+Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs) {
+  const PmoFile* pmo = inputs.skeleton != nullptr ? std::get_if<PmoFile>(inputs.skeleton) : nullptr;
+  if (pmo == nullptr || !pmo->pmo.skeleton) {
+    return at("skeleton", "a PAM names no joints itself: pass the PMO whose BON it animates (--skeleton)", ErrorCode::unsupported);
+  }
+  if (scene.animations.empty()) return at("animations", "the glTF has no animations to store in a PAM", ErrorCode::unsupported);
+  const std::vector<BonJoint>& bon = pmo->pmo.skeleton->joints;
+  if (bon.size() > 255) return at("skeleton", "the BON has " + num(bon.size()) + " joints; a PAM record holds 255", ErrorCode::unsupported);
+  // Joints in the BON's order, by node name (glTF channels name nodes).
+  Lowered out{Document{Pam{}}, {}};
+  std::vector<int> joints(bon.size(), -1);
+  std::vector<Trs> bind(bon.size());
+  std::string missing;
+  std::size_t missing_count = 0;
+  for (std::size_t b = 0; b < bon.size(); ++b) {
+    bind[b] = decompose(Mat4::from_row_vector(bon[b].local));
+    const std::string name = fixed_string(bon[b].name);
+    for (std::size_t n = 0; n < scene.nodes.size() && joints[b] < 0; ++n) {
+      if (scene.nodes[n].name == name) joints[b] = static_cast<int>(n);
+    }
+    if (joints[b] < 0 && ++missing_count <= 8) missing += (missing.empty() ? "\"" : ", \"") + name + "\"";
+  }
+  if (missing_count == bon.size()) {
+    return at("nodes", "no node is named as a joint of the skeleton's BON (joints are found by name): the animations drive nothing",
+              ErrorCode::unsupported);
+  }
+  if (missing_count != 0) {
+    out.warnings.push_back({"nodes", num(missing_count) + " BON joints have no node of their name and hold their bind pose: " + missing +
+                                         (missing_count > 8 ? "..." : "")});
+  }
+  Pam& pam = std::get<Pam>(out.document);
+  for (std::size_t a = 0; a < scene.animations.size(); ++a) {
+    const std::string where = "animations[" + num(a) + "]";
+    auto record = author_animation(scene.animations[a], scene, joints, bind, where);
+    if (!record) return record.error();
+    PamEntry entry;
+    entry.animation = static_cast<std::uint16_t>(pam.animations.size());
+    std::string name = scene.animations[a].name.empty() ? "anim" + num(a) : scene.animations[a].name;
+    if (name.size() > entry.name.size()) {
+      out.warnings.push_back({where + ".name", "the name \"" + name + "\" is cut to 12 bytes (a PAM entry holds 12)"});
+      name.resize(entry.name.size());
+    }
+    std::memcpy(entry.name.data(), name.data(), name.size());
+    pam.entries.push_back(entry);
+    pam.animations.push_back(std::move(*record));
+  }
+  return out;
+}
 
 Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const LowerInputs& inputs) {
   return lower_pam(scene, Document{base}, inputs);

@@ -27,6 +27,7 @@ Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inp
   // One arm per format that can be authored.
   switch (format) {
     case Format::kh_bbs_pmo: return author_kh_bbs_pmo(scene, inputs);
+    case Format::kh_bbs_pam: return author_kh_bbs_pam(scene, inputs);
     default:
       return Error{ErrorCode::unsupported, 0, "", std::string("a ") + format_name(format) +
                                                   " file cannot be authored from glTF alone yet: import it over an original with --like"};
