@@ -403,6 +403,39 @@ TEST(AuthorKhBbs, HostileScenesAreClearErrors) {
   EXPECT_FALSE(pam.ok());
 }
 
+// Converter-likeness: each KH BBS PMO sample lifted (as export lifts it), its extras dropped (as
+// Blender drops them), authored with no base: the vertex count and file size stay within 10 % of the
+// game converter's, every section keeps at most 8 joints, and the surface is the original's.
+TEST(AuthorKhBbs, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/pmo");
+  for (const auto& path : files) {
+    const Document doc = test::load_document(path);
+    const auto* original = std::get_if<PmoFile>(&doc);
+    ASSERT_NE(original, nullptr) << path;
+    auto lifted = scene::lift_kh_bbs_pmo(*original, {});
+    ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().message;
+    Scene& s = *lifted;
+    s.extras = {};
+    for (auto& n : s.nodes) n.extras = {};
+    for (auto& m : s.meshes) {
+      m.extras = {};
+      for (auto& p : m.primitives) p.extras = {};
+    }
+    for (auto& m : s.materials) m.extras = {};
+    for (auto& t : s.textures) t.extras = {};
+    for (auto& k : s.skins) k.extras = {};
+    const std::string what = path.filename().string();
+    Authored a = author_checked(s, what);
+    const std::size_t size = test::load_file(path).size(), authored = write_document(Document{a.file}).value().size();
+    EXPECT_LE(std::abs(static_cast<double>(authored) - static_cast<double>(size)), 0.1 * static_cast<double>(size)) << what;
+    const double vertices = static_cast<double>(original->pmo.vertex_count());
+    EXPECT_LE(std::abs(static_cast<double>(a.file.pmo.vertex_count()) - vertices), 0.1 * vertices) << what;
+    test::expect_same_surface(test::drawn_surface(s, code_of(a.file), kBonName), test::drawn_surface(a.lifted, code_of(a.file), kBonName), {}, what);
+    std::printf("%s: %zu -> %zu bytes, %zu -> %zu vertices, %zu -> %zu sections\n", what.c_str(), size, authored,
+                original->pmo.vertex_count(), a.file.pmo.vertex_count(), sections(original->pmo).size(), sections(a.file.pmo).size());
+  }
+}
+
 // Every glTF in the shared samples authors a PMO that reads back, round-trips and draws the input's
 // surface, or is refused with an error naming the limit (ErrorCode::unsupported).
 TEST(AuthorKhBbs, SharedGltfSamples) {
