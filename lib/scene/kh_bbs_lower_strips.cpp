@@ -121,6 +121,45 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
                                  "(a PMO vertex holds 8 weights)"});
   }
 
+  // A triangle leaning on more than 8 joints cannot be drawn by one section: the joint weighing least
+  // on it (its largest weight over the three corners) leaves those corners, renormalised, until 8 remain.
+  std::size_t narrowed = 0;
+  for (std::size_t t = 0; t < tris.size() && base.joints; t += 3) {
+    for (bool counted = false;;) {
+      std::vector<std::pair<int, float>> strongest;  // joint, its largest weight on the triangle
+      for (std::size_t c = 0; c < 3; ++c) {
+        const Influences& f = inf[tris[t + c]];
+        for (std::size_t k = 0; k < f.count; ++k) {
+          auto it = std::find_if(strongest.begin(), strongest.end(), [&](const auto& p) { return p.first == f.bon[k]; });
+          if (it == strongest.end()) strongest.emplace_back(f.bon[k], f.weight[k]);
+          else it->second = std::max(it->second, f.weight[k]);
+        }
+      }
+      if (strongest.size() <= kSlots) break;
+      if (!counted) ++narrowed, counted = true;
+      const int weakest = std::min_element(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) {
+                            return a.second != b.second ? a.second < b.second : a.first > b.first;
+                          })->first;
+      bool changed = false;
+      for (std::size_t c = 0; c < 3; ++c) {
+        Influences& f = inf[tris[t + c]];
+        std::size_t k = 0;
+        while (k < f.count && f.bon[k] != weakest) ++k;
+        if (k == f.count || f.count == 1) continue;  // a lone joint weighs 1: never the weakest of 9
+        const float keep = 1.0f - f.weight[k];
+        for (std::size_t m = k; m + 1 < f.count; ++m) f.bon[m] = f.bon[m + 1], f.weight[m] = f.weight[m + 1];
+        --f.count;
+        for (std::size_t m = 0; m < f.count; ++m) f.weight[m] /= keep;
+        changed = true;
+      }
+      if (!changed) break;  // cannot narrow further: the grouping below refuses the triangle
+    }
+  }
+  if (narrowed != 0) {
+    warnings.push_back({e.where, std::to_string(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them "
+                                 "leave their vertices, whose weights are renormalised (a PMO section holds 8 joints)"});
+  }
+
   // Triangles in groups whose vertices lean on at most 8 joints.
   std::vector<std::vector<std::uint32_t>> groups;
   std::vector<std::vector<int>> group_joints;
