@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "bwm_golden.hpp"
@@ -52,6 +53,24 @@ TEST(BwmGolden, Version5ModelFields) {
   EXPECT_EQ(m.indices, (std::vector<std::uint16_t>{0, 1, 2}));
   EXPECT_TRUE(m.cleave_points.empty());
   EXPECT_EQ(verbatim_bytes(m), 0x84u - 24);  // the stride tail is the only unexplained run
+  expect_writes_back(b);
+}
+
+TEST(BwmGolden, ZeroStrideTailsAreCanonicalNotVerbatim) {
+  // Exporters that clear the record write the 0x84 - 8n tail as zeros: the canonical fill, not verbatim.
+  Bytes b = golden::bwm_v5_model();
+  const Bytes garbage(0x84 - 24, 0xCD);
+  const auto tail = std::search(b.begin(), b.end(), garbage.begin(), garbage.end());
+  ASSERT_NE(tail, b.end());
+  std::fill(tail, tail + static_cast<std::ptrdiff_t>(garbage.size()), std::uint8_t{0});
+  const Bwm zeros = read_ok(b);
+  ASSERT_EQ(zeros.strides.size(), 1u);
+  EXPECT_EQ(zeros.strides[0].tail, Bytes(0x84 - 24, 0));
+  EXPECT_EQ(verbatim_bytes(zeros), 0u);
+  expect_writes_back(b);
+  // One byte that is not zero makes the whole tail a fact about the file again.
+  *(tail + 40) = 0x01;
+  EXPECT_EQ(verbatim_bytes(read_ok(b)), 0x84u - 24);
   expect_writes_back(b);
 }
 

@@ -1,5 +1,6 @@
 #include "model/bwm.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -24,7 +25,10 @@ std::size_t BwmStride::size() const {
 
 std::size_t verbatim_bytes(const Bwm& bwm) {
   std::size_t n = 0;
-  for (const BwmStride& s : bwm.strides) n += s.tail.size();
+  for (const BwmStride& s : bwm.strides) {
+    // Zeros are the canonical fill (what an exporter that clears the record writes); any other tail is verbatim.
+    if (std::any_of(s.tail.begin(), s.tail.end(), [](std::uint8_t v) { return v != 0; })) n += s.tail.size();
+  }
   return n;
 }
 

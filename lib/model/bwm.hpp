@@ -72,7 +72,7 @@ struct BwmAttribute {
 
 struct BwmStride {  // 136 bytes: count, (id, format) pairs, then raw bytes to 0x88
   std::vector<BwmAttribute> attributes;  // at most 16
-  Bytes tail;                            // 0x84 - 8 * count bytes, "presumed garbage", kept raw
+  Bytes tail;                            // 0x84 - 8 * count bytes, "presumed garbage", kept raw (verbatim unless zeros)
   Bytes vertices;                        // vertex_count records of this stride's size, interleaved
   std::size_t size() const;              // bytes per vertex
 };
@@ -104,7 +104,7 @@ inline constexpr std::uint32_t kBwmMagic = 0x2B00B1E5;
 
 Result<Bwm> read_bwm(ByteSpan bytes);
 Result<Bytes> write_bwm(const Bwm& bwm, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const Bwm& bwm);  // the stride tails
+std::size_t verbatim_bytes(const Bwm& bwm);  // the stride tails that are not all zeros
 bool looks_like_bwm(ByteSpan bytes);          // "LiOnHeAdMODEL" and the magic at 0x2C
 
 // ---- decoding, for export ----
