@@ -29,7 +29,7 @@ Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inp
     case Format::kh_bbs_pmo: return author_kh_bbs_pmo(scene, inputs);
     case Format::kh_bbs_pam: return author_kh_bbs_pam(scene, inputs);
     default:
-      return Error{ErrorCode::unsupported, 0, "", std::string("a ") + format_name(format) +
+      return Error{ErrorCode::unsupported, std::nullopt, "", std::string("a ") + format_name(format) +
                                                   " file cannot be authored from glTF alone yet: import it over an original with --like"};
   }
 }
