@@ -5,6 +5,7 @@
 // between its own min and max (constant: one key; else every frame or sparse keys, the smaller).
 // A new PAM authored from the Scene alone (author_kh_bbs_pam) shares the sampler and channel encoder.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -144,6 +145,30 @@ PamChannel encode_channel(const std::vector<float>& values, float tolerance, boo
   return c;
 }
 
+// The animation's last key time (0 with no keys).
+float last_time(const Animation& a) {
+  float t = 0;
+  for (const Channel& c : a.channels) t = std::max(t, c.times.empty() ? 0.0f : c.times.back());
+  return t;
+}
+
+// The channel driving each path (translation, rotation, scale) of `node`; null where none does.
+std::array<const Channel*, 3> path_channels(const Animation& a, int node) {
+  std::array<const Channel*, 3> out{};
+  for (const Channel& c : a.channels) {
+    if (c.node == node && node >= 0) out[static_cast<std::size_t>(c.path)] = &c;
+  }
+  return out;
+}
+
+// The first node named `name`, or -1: glTF channels name the nodes that stand for BON joints.
+int node_named(const Scene& scene, const std::string& name) {
+  for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
+    if (scene.nodes[n].name == name) return static_cast<int>(n);
+  }
+  return -1;
+}
+
 struct AnimationEdit {
   const Scene& lifted;
   const std::vector<int>& lifted_joints;  // BON joint -> lifted node
@@ -158,11 +183,6 @@ std::optional<Error> lower_animation(const AnimationEdit& e, const Animation& la
     if (auto err = check_channel(ia.channels[c], e.in.nodes.size(), where + ".channels[" + num(c) + "]")) return err;
   }
   const float fps = static_cast<float>(base.fps);
-  auto last_time = [](const Animation& a) {
-    float t = 0;
-    for (const Channel& c : a.channels) t = std::max(t, c.times.empty() ? 0.0f : c.times.back());
-    return t;
-  };
   // Retimed: the incoming end moved by whole frames moves the frame count by as many.
   const long shift = std::lround((last_time(ia) - last_time(la)) * fps);
   const long frames = static_cast<long>(base.frame_count) + shift;
@@ -178,10 +198,7 @@ std::optional<Error> lower_animation(const AnimationEdit& e, const Animation& la
     const int node = e.joints[b];
     const Node& bind = e.lifted.nodes[static_cast<std::size_t>(e.lifted_joints[b])];
     const Trs rest = node >= 0 ? e.in.nodes[static_cast<std::size_t>(node)].local : bind.local;
-    const Channel* path_channel[3] = {nullptr, nullptr, nullptr};
-    for (const Channel& c : ia.channels) {
-      if (c.node == node && node >= 0) path_channel[static_cast<int>(c.path)] = &c;
-    }
+    const std::array<const Channel*, 3> path_channel = path_channels(ia, node);
     const Vec3 bind_values[3] = {bind.local.translation, euler_xyz_of(bind.local.rotation), bind.local.scale};
     for (std::size_t p = 0; p < 3; ++p) {
       // Per frame, the three axes of this path as the incoming Scene has them.
@@ -277,10 +294,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   std::vector<int> joints(lifted_joints.size(), -1);
   std::size_t found = 0;
   for (std::size_t b = 0; b < lifted_joints.size(); ++b) {
-    const std::string& name = lifted->nodes[static_cast<std::size_t>(lifted_joints[b])].name;
-    for (std::size_t n = 0; n < scene.nodes.size() && joints[b] < 0; ++n) {
-      if (scene.nodes[n].name == name) joints[b] = static_cast<int>(n);
-    }
+    joints[b] = node_named(scene, lifted->nodes[static_cast<std::size_t>(lifted_joints[b])].name);
     found += joints[b] >= 0 ? 1 : 0;
   }
   Lowered out{base, {}};
@@ -334,7 +348,6 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   return out;
 }
 
-
 // One new record: every BON joint's translation and rotation (constant channels collapsed to one
 // key), scale only where it leaves 1, sampled at every frame of `fps` from the joint's node (by name);
 // a joint with no node holds its bind pose.
@@ -344,8 +357,7 @@ Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, co
     if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]")) return *err;
   }
   PamAnimation record;
-  float end = 0;
-  for (const Channel& c : a.channels) end = std::max(end, c.times.back());
+  const float end = last_time(a);
   const double frames = std::round(static_cast<double>(end) * record.fps) + 1;
   if (!(frames >= 1 && frames <= 0xFFFF)) {
     return at(where, "the animation lasts " + std::to_string(end) + " s, " + std::to_string(frames) + " frames at 30 fps; a PAM holds 1 to 65535",
@@ -357,10 +369,7 @@ Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, co
   for (std::size_t b = 0; b < joints.size(); ++b) {
     const int node = joints[b];
     const Trs rest = node >= 0 ? scene.nodes[static_cast<std::size_t>(node)].local : bind[b];
-    const Channel* path_channel[3] = {nullptr, nullptr, nullptr};
-    for (const Channel& c : a.channels) {
-      if (c.node == node && node >= 0) path_channel[static_cast<int>(c.path)] = &c;
-    }
+    const std::array<const Channel*, 3> path_channel = path_channels(a, node);
     Vec3 previous = euler_xyz_of(normalize(rest.rotation));
     for (std::size_t p = 0; p < 3; ++p) {
       std::vector<Vec3> per_frame(record.frame_count);
@@ -415,9 +424,7 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
   for (std::size_t b = 0; b < bon.size(); ++b) {
     bind[b] = decompose(Mat4::from_row_vector(bon[b].local));
     const std::string name = fixed_string(bon[b].name);
-    for (std::size_t n = 0; n < scene.nodes.size() && joints[b] < 0; ++n) {
-      if (scene.nodes[n].name == name) joints[b] = static_cast<int>(n);
-    }
+    joints[b] = node_named(scene, name);
     if (joints[b] < 0 && ++missing_count <= 8) missing += (missing.empty() ? "\"" : ", \"") + name + "\"";
   }
   if (missing_count == bon.size()) {
