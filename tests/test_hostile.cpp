@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <ostream>
 #include <set>
 #include <string>
@@ -21,13 +22,36 @@ constexpr bool kEveryOffset = true;
 constexpr bool kEveryOffset = false;
 #endif
 
-// Structural offsets: the first bytes of every record the writer marks (headers, counts, offsets).
+// A record's kind: its field name with every index dropped ("mesh0.section[12].strip[3]" ->
+// "mesh0.section[].strip[]").
+std::string record_kind(const std::string& field) {
+  std::string kind;
+  bool in_index = false;
+  for (char c : field) {
+    if (c == '[') in_index = true;
+    if (c == ']') in_index = false;
+    if (!in_index) kind += c;
+    else if (c == '[') kind += c;
+  }
+  return kind;
+}
+
+// Structural offsets: the first bytes of the records the writer marks (headers, counts, offsets):
+// every record of a kind up to its kKindSample-th, and its last one. A large file repeats the same
+// few kinds thousands of times, and patching each copy read and wrote the whole file again (1,243 s
+// of CI's test time, most of it one 1.4 MB PMO), while the readers check each kind the same way.
 std::set<std::size_t> structural_offsets(const Document& doc, std::size_t size) {
+  constexpr std::size_t kKindSample = 4;
   std::vector<FieldMark> marks;
   auto w = write_document(doc, &marks);
+  std::map<std::string, std::vector<std::size_t>> by_kind;
+  for (const FieldMark& m : marks) by_kind[record_kind(m.field)].push_back(m.offset);
   std::set<std::size_t> out;
-  for (const FieldMark& m : marks) {
-    for (std::size_t k = 0; k < 16 && m.offset + k < size; ++k) out.insert(m.offset + k);
+  for (const auto& [kind, starts] : by_kind) {
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      if (i >= kKindSample && i + 1 != starts.size()) continue;
+      for (std::size_t k = 0; k < 16 && starts[i] + k < size; ++k) out.insert(starts[i] + k);
+    }
   }
   for (std::size_t k = 0; k < 0xA0 && k < size; ++k) out.insert(k);  // the whole file header
   return out;
@@ -105,11 +129,11 @@ void PrintTo(const HostileInput& in, std::ostream* os) {
   *os << in.path.string() << " part " << in.part + 1 << " of " << in.parts;
 }
 
-// The patch loop reads and writes the whole file once per structural offset, and a file's
-// structural offsets grow with its size, so the work grows with the square of the size.
+// Each truncation and each patch reads the whole file, and the patched offsets are bounded per
+// record kind, so the work grows with the size: one part per 512 KiB.
 std::size_t parts_for(std::uintmax_t size) {
-  constexpr std::uintmax_t kSizeSquaredPerPart = std::uintmax_t{160} * 1024 * 160 * 1024;
-  return static_cast<std::size_t>(1 + size * size / kSizeSquaredPerPart);
+  constexpr std::uintmax_t kBytesPerPart = std::uintmax_t{512} * 1024;
+  return static_cast<std::size_t>(1 + size / kBytesPerPart);
 }
 
 std::vector<HostileInput> hostile_inputs() {
