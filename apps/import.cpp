@@ -22,9 +22,10 @@ std::optional<Format> authored_format(const std::string& name, const fs::path& o
     const char* extension;
     Format format;
   };
-  static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}};
+  // An MHFU PMO shares KH BBS's extension: it is authored by --format mhfu-pmo.
+  static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}, {".pac", Format::mhfu_pac}, {"", Format::mhfu_pmo}};
   for (const Known& k : kKnown) {
-    if (name.empty() ? out.extension() == k.extension : name == format_name(k.format)) return k.format;
+    if (name.empty() ? *k.extension != '\0' && out.extension() == k.extension : name == format_name(k.format)) return k.format;
   }
   return std::nullopt;
 }
@@ -45,8 +46,8 @@ int cmd_import(const Invocation& invocation) {
     if (!authored) {
       std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
                    format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
-                                            "\" names none (.pmo, .pam)").c_str()
-                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam)").c_str());
+                                            "\" names none (.pmo, .pam, .pac)").c_str()
+                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam, mhfu-pac, mhfu-pmo)").c_str());
       return kUsage;
     }
   } else if (!format_option.empty()) {

@@ -29,13 +29,18 @@ struct Corner {
 
 using Triangle3 = std::array<Corner, 3>;
 
-// How positions are compared: s16 over `scale` (key = the stored integer), or f32 (key = the bits).
+// How positions are compared: s16 over `scale` (key = the stored integer), or f32 (key = the bits);
+// `axis_scale`, when set, is a scale per axis (MHFU's header).
 struct PositionCode {
   bool s16 = false;
   float scale = 1.0f;
-  std::int64_t key(float v) const {
+  std::optional<std::array<float, 3>> axis_scale;
+  PositionCode() = default;
+  PositionCode(bool s16_, float scale_, std::optional<std::array<float, 3>> axis_scale_ = std::nullopt)
+      : s16(s16_), scale(scale_), axis_scale(axis_scale_) {}
+  std::int64_t key(float v, std::size_t axis = 0) const {
     if (!s16) return std::bit_cast<std::uint32_t>(v);
-    return std::lround(v / scale * 32768.0f);
+    return std::lround(v / (axis_scale ? (*axis_scale)[axis] : scale) * 32768.0f);
   }
 };
 
@@ -66,7 +71,7 @@ inline std::vector<Triangle3> drawn_surface(const scene::Scene& s, const Positio
           const std::uint32_t v = tris[t + c];
           Corner& k = tri[c];
           const scene::Vec3 q = skin != nullptr ? p.positions[v] : scene::transform_point(world[n], p.positions[v]);
-          k.key = {code.key(q.x), code.key(q.y), code.key(q.z)};
+          k.key = {code.key(q.x, 0), code.key(q.y, 1), code.key(q.z, 2)};
           if (!p.colors.empty()) {
             const scene::Vec4 col = p.colors[v];
             auto byte = [](float x, float full) { return static_cast<std::int64_t>(std::lround(std::clamp(x, 0.0f, 1.0f) * full)); };

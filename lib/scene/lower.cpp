@@ -28,6 +28,8 @@ Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inp
   switch (format) {
     case Format::kh_bbs_pmo: return author_kh_bbs_pmo(scene, inputs);
     case Format::kh_bbs_pam: return author_kh_bbs_pam(scene, inputs);
+    case Format::mhfu_pac: return author_mhfu_pac(scene, inputs);
+    case Format::mhfu_pmo: return author_mhfu_pmo(scene, inputs);
     default:
       return Error{ErrorCode::unsupported, std::nullopt, "", std::string("a ") + format_name(format) +
                                                   " file cannot be authored from glTF alone yet: import it over an original with --like"};

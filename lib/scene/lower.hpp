@@ -53,5 +53,7 @@ Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inp
 // Per format, beside each lower (lib/scene/<format>_author.cpp).
 Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs);  // beside the PAM lower
+Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs);
+Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs);  // the PAC's PMO alone
 
 }  // namespace remodel::scene

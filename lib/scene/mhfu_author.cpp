@@ -1,0 +1,784 @@
+// A new MHFU PAC (PMO 1.0 + skeleton + TMH) or bare PMO from a Scene alone (issue 16), laid out as
+// the game's converter lays out its files (lib/gltf/README.md, "Authoring"): one PMO mesh for opaque
+// and one for BLEND materials, a group (GE command list) per run of triangles on at most 8 bones,
+// u8 weights summing to 128, u16 UVs, s8 normals, s16 positions over a per-axis scale, strips from
+// meshoptimizer; the skeleton from the skin with its Euler angles in the lift's XYZ order; TMH CLUT
+// images from the textures.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <meshoptimizer.h>
+
+#include "model/psp_texture.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+#include "scene/match.hpp"
+
+namespace remodel::scene {
+
+namespace {
+
+constexpr std::size_t kSlots = 8;             // the GE's bone matrices
+constexpr std::size_t kMaxBones = 256;        // the bone palette names a bone by a byte
+constexpr std::size_t kMaxMaterials = 255;    // the remap is a byte per material, 0xFF = keep
+constexpr std::size_t kMaxTextures = 255;     // a material names its image by a byte, 0xFF = none
+constexpr std::uint32_t kMaxImageSide = 512;  // the GE samples textures up to 512 a side
+constexpr std::size_t kMaxBlockVertices = 65536;  // u16 indices
+constexpr std::size_t kMaxU8Indices = 256;    // the converter's u8 indices: every sample block with at most 256 indices
+// Mesh records as the samples store them: lighting + fog for opaque, lighting + alpha blend with
+// the GE BLENDMODE word 0xDF000032 for translucent; every material's shadow colour 0x7F7F7F.
+constexpr std::uint32_t kOpaqueFlags = 0x80000003, kBlendFlags = 0x80000005, kBlendWord = 0xDF000032;
+constexpr std::uint32_t kShadow = 0x007F7F7F;
+constexpr std::uint32_t kBoneTag = 0x40000001;
+
+std::string num(std::size_t n) { return std::to_string(n); }
+
+Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
+  return Error{code, std::nullopt, std::move(field), std::move(message)};
+}
+
+bool finite(const Mat4& m) {
+  return std::all_of(m.m.begin(), m.m.end(), [](float f) { return std::isfinite(f); });
+}
+
+// ---- skeleton ----
+
+struct Bones {
+  MhfuSkeleton skeleton;
+  std::vector<int> bone_of;   // skin joint -> bone
+  std::vector<Mat4> to_rest;  // skin joint -> world * inverse bind (bind pose to rest pose)
+  bool at_rest = true;        // every to_rest is the identity (within float noise)
+};
+
+// Bones parents first (the game walks them in order), locals relative to the nearest ancestor joint
+// (a non-joint ancestor folds into it), parent/child/sibling links in bone order.
+Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vector<Mat4>& world) {
+  const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
+  const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
+  const std::size_t n = skin.joints.size();
+  if (n == 0) return at(where + ".joints", "the skin has no joints", ErrorCode::bad_count);
+  if (n > kMaxBones) {
+    return at(where + ".joints", "the skin has " + num(n) + " joints but an MHFU bone palette names bones by a byte (at most 256)",
+              ErrorCode::unsupported);
+  }
+  if (!skin.inverse_bind_matrices.empty() && skin.inverse_bind_matrices.size() != n) {
+    return at(where + ".inverse_bind_matrices", "the skin has " + num(n) + " joints but " + num(skin.inverse_bind_matrices.size()) +
+                                                    " inverse bind matrices", ErrorCode::inconsistent);
+  }
+  std::vector<int> slot_of_node(scene.nodes.size(), -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    const int node = skin.joints[s];
+    if (node < 0 || static_cast<std::size_t>(node) >= scene.nodes.size()) {
+      return at(where + ".joints[" + num(s) + "]", "joint " + num(s) + " is node " + std::to_string(node) + ", which does not exist");
+    }
+    if (slot_of_node[static_cast<std::size_t>(node)] >= 0) return at(where + ".joints[" + num(s) + "]", "node " + std::to_string(node) + " is in the skin twice");
+    slot_of_node[static_cast<std::size_t>(node)] = static_cast<int>(s);
+  }
+  std::vector<int> parent_slot(n, -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    int p = scene.nodes[static_cast<std::size_t>(skin.joints[s])].parent;
+    for (std::size_t steps = 0; p >= 0 && parent_slot[s] < 0; ++steps) {
+      if (static_cast<std::size_t>(p) >= scene.nodes.size() || steps > scene.nodes.size()) {
+        return at("nodes[" + std::to_string(skin.joints[s]) + "].parent", "the node hierarchy above joint " + num(s) + " is broken");
+      }
+      parent_slot[s] = slot_of_node[static_cast<std::size_t>(p)];
+      p = scene.nodes[static_cast<std::size_t>(p)].parent;
+    }
+  }
+  Bones out;
+  out.bone_of.assign(n, -1);
+  std::vector<std::size_t> order;
+  while (order.size() < n) {
+    const std::size_t before = order.size();
+    for (std::size_t s = 0; s < n; ++s) {
+      if (out.bone_of[s] < 0 && (parent_slot[s] < 0 || out.bone_of[static_cast<std::size_t>(parent_slot[s])] >= 0)) {
+        out.bone_of[s] = static_cast<int>(order.size());
+        order.push_back(s);
+      }
+    }
+    if (order.size() == before) return at(where + ".joints", "the joints' parents form a cycle");
+  }
+  MhfuSkeleton& sk = out.skeleton;
+  sk.parameter_tag = 0;
+  sk.parameters = {0};  // every sample's parameter block
+  sk.bones.resize(n);
+  for (std::size_t b = 0; b < n; ++b) {
+    const std::size_t s = order[b];
+    const int node = skin.joints[s];
+    const Mat4& w = world[static_cast<std::size_t>(node)];
+    const int ps = parent_slot[s];
+    const Mat4 local = ps < 0 ? w : inverse(world[static_cast<std::size_t>(skin.joints[static_cast<std::size_t>(ps)])]) * w;
+    if (!finite(local)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
+    const Trs t = decompose(local);
+    const Vec3 e = euler_xyz_of(t.rotation);
+    MhfuBone& bone = sk.bones[b];
+    bone.tag = kBoneTag;
+    bone.index = static_cast<std::int32_t>(b);
+    bone.parent = ps < 0 ? -1 : out.bone_of[static_cast<std::size_t>(ps)];
+    bone.scale = {t.scale.x, t.scale.y, t.scale.z, 1.0f};
+    bone.rotation = {e.x, e.y, e.z, 1.0f};
+    bone.position = {t.translation.x, t.translation.y, t.translation.z, 1.0f};
+    for (float f : bone.scale) {
+      if (!std::isfinite(f) || f == 0.0f) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a zero or non-finite scale");
+    }
+  }
+  // Links: a bone's first child, and each child's next sibling (roots chain as siblings too).
+  std::vector<std::int32_t> last(n + 1, -1);  // per parent (n = the roots): the child linked last
+  for (std::size_t b = 0; b < n; ++b) {
+    const std::int32_t p = sk.bones[b].parent;
+    std::int32_t& prev = last[p < 0 ? n : static_cast<std::size_t>(p)];
+    if (prev >= 0) sk.bones[static_cast<std::size_t>(prev)].sibling = static_cast<std::int32_t>(b);
+    else if (p >= 0) sk.bones[static_cast<std::size_t>(p)].child = static_cast<std::int32_t>(b);
+    prev = static_cast<std::int32_t>(b);
+  }
+  // glTF skins vertices by world * inverse bind; MHFU stores them at the skeleton's rest pose.
+  out.to_rest.resize(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    const Mat4& w = world[static_cast<std::size_t>(skin.joints[s])];
+    bool ok = true;
+    const Mat4 ibm = skin.inverse_bind_matrices.empty() ? inverse(w, &ok) : skin.inverse_bind_matrices[s];
+    if (!ok || !finite(ibm)) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite or singular inverse bind matrix");
+    out.to_rest[s] = w * ibm;
+    if (max_abs_difference(out.to_rest[s], Mat4::identity()) > 1e-5f) out.at_rest = false;
+  }
+  return out;
+}
+
+// A skeleton of one bone at the origin, for a model with no skin (every group rigid to it).
+MhfuSkeleton root_skeleton() {
+  MhfuSkeleton sk;
+  sk.parameters = {0};
+  MhfuBone bone;
+  bone.tag = kBoneTag;
+  sk.bones.push_back(bone);
+  return sk;
+}
+
+// ---- vertices ----
+
+struct Influences {
+  std::array<int, kSlots> bone{};
+  std::array<float, kSlots> weight{};
+  std::size_t count = 0;
+};
+
+// One primitive as drawn: rest-pose positions and normals in model space, per-vertex bones.
+struct Part {
+  const Primitive* prim = nullptr;
+  std::string where;
+  int material = -1;  // Scene material, -1 = the glTF default
+  std::vector<Vec3> positions, normals;
+  std::vector<Influences> influences;
+  std::vector<std::uint32_t> triangles;
+  std::size_t uv_set = 0;
+};
+
+std::optional<Error> check_part(const Primitive& p, const std::string& where) {
+  const std::size_t vc = p.vertex_count();
+  const auto count = [&](std::size_t have, const char* what) -> std::optional<Error> {
+    if (have == 0 || have == vc) return std::nullopt;
+    return at(where + "." + what, std::string(what) + " has " + num(have) + " entries but the primitive has " + num(vc) + " positions",
+              ErrorCode::inconsistent);
+  };
+  if (auto e = count(p.normals.size(), "normals")) return e;
+  if (auto e = count(p.colors.size(), "colors")) return e;
+  for (const auto& set : p.uvs) {
+    if (auto e = count(set.size(), "uvs")) return e;
+  }
+  if (p.influences > kSlots * 4 || p.joints.size() != vc * p.influences || p.weights.size() != vc * p.influences) {
+    return at(where + ".weights", "joints and weights need " + num(p.influences) + " entries per vertex but have " + num(p.joints.size()) +
+                                      " and " + num(p.weights.size()), ErrorCode::inconsistent);
+  }
+  for (std::uint32_t i : p.indices) {
+    if (i >= vc) return at(where + ".indices", "index " + num(i) + " is past the " + num(vc) + " vertices");
+  }
+  const auto fin = [](std::initializer_list<float> fs) { return std::all_of(fs.begin(), fs.end(), [](float f) { return std::isfinite(f); }); };
+  for (std::size_t v = 0; v < vc; ++v) {
+    const Vec3& q = p.positions[v];
+    if (!fin({q.x, q.y, q.z})) return at(where + ".positions", "vertex " + num(v) + " has a non-finite position");
+    if (!p.normals.empty() && !fin({p.normals[v].x, p.normals[v].y, p.normals[v].z})) return at(where + ".normals", "vertex " + num(v) + " has a non-finite normal");
+    if (!p.colors.empty() && !fin({p.colors[v].x, p.colors[v].y, p.colors[v].z, p.colors[v].w})) {
+      return at(where + ".colors", "vertex " + num(v) + " has a non-finite colour");
+    }
+    for (const auto& set : p.uvs) {
+      if (!set.empty() && !fin({set[v].x, set[v].y})) return at(where + ".uvs", "vertex " + num(v) + " has a non-finite UV");
+    }
+  }
+  for (std::size_t i = 0; i < p.weights.size(); ++i) {
+    if (!std::isfinite(p.weights[i]) || p.weights[i] < 0) return at(where + ".weights", "weight " + num(i) + " is negative or not finite");
+  }
+  return std::nullopt;
+}
+
+// Per-vertex bones (the strongest 8, renormalised), positions and normals moved to the rest pose.
+std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_world, std::vector<LowerWarning>& warnings) {
+  const Primitive& p = *part.prim;
+  const std::size_t vc = p.vertex_count();
+  part.influences.assign(vc, {});
+  std::size_t limited = 0;
+  for (std::size_t v = 0; v < vc; ++v) {
+    Influences& f = part.influences[v];
+    if (!bones) {
+      f.count = 1, f.bone[0] = 0, f.weight[0] = 1;
+      continue;
+    }
+    std::vector<std::pair<float, int>> by_bone;  // weight, skin joint
+    for (std::size_t k = 0; k < p.influences; ++k) {
+      const float w = p.weights[v * p.influences + k];
+      const std::uint16_t j = p.joints[v * p.influences + k];
+      if (w <= 0.0f) continue;
+      if (j >= bones->bone_of.size()) return at(part.where + ".joints", "joint " + num(j) + " is past the skin's " + num(bones->bone_of.size()) + " joints");
+      auto it = std::find_if(by_bone.begin(), by_bone.end(), [&](const auto& b) { return b.second == j; });
+      if (it == by_bone.end()) by_bone.emplace_back(w, j);
+      else it->first += w;
+    }
+    std::sort(by_bone.begin(), by_bone.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    if (by_bone.size() > kSlots) by_bone.resize(kSlots), ++limited;
+    float sum = 0;
+    for (const auto& b : by_bone) sum += b.first;
+    if (by_bone.empty() || !(sum > 0.0f) || !std::isfinite(sum)) {
+      return at(part.where + ".weights", "vertex " + num(v) + " has no joint weight: every vertex of a skinned model follows a bone");
+    }
+    for (const auto& [w, j] : by_bone) {
+      f.bone[f.count] = bones->bone_of[static_cast<std::size_t>(j)];
+      f.weight[f.count++] = w / sum;
+    }
+  }
+  if (limited != 0) {
+    warnings.push_back({part.where, num(limited) + " vertices lean on more than 8 joints: the strongest 8 are kept and renormalised "
+                                    "(the GE blends 8 bones)"});
+  }
+  part.positions = p.positions;
+  part.normals = p.normals;
+  for (std::size_t v = 0; v < vc; ++v) {
+    if (bones && bones->at_rest) break;
+    Mat4 m = node_world;
+    if (bones) {
+      m.m.fill(0);
+      for (std::size_t k = 0; k < p.influences; ++k) {
+        const float w = p.weights[v * p.influences + k];
+        if (w <= 0.0f) continue;
+        const Mat4& t = bones->to_rest[p.joints[v * p.influences + k]];
+        for (std::size_t i = 0; i < 16; ++i) m.m[i] += w * t.m[i];
+      }
+    }
+    part.positions[v] = transform_point(m, p.positions[v]);
+    if (!part.normals.empty()) part.normals[v] = transform_direction(m, p.normals[v]);
+  }
+  part.triangles = drawn_triangles(p);
+  // The converter always stores normals (the meshes are lit): a glTF without them gets smooth ones.
+  if (part.normals.empty()) {
+    part.normals.assign(vc, Vec3{});
+    for (std::size_t t = 0; t + 2 < part.triangles.size(); t += 3) {
+      const Vec3 a = part.positions[part.triangles[t]], b = part.positions[part.triangles[t + 1]], c = part.positions[part.triangles[t + 2]];
+      const Vec3 n = cross(b - a, c - a);
+      for (std::size_t k = 0; k < 3; ++k) part.normals[part.triangles[t + k]] = part.normals[part.triangles[t + k]] + n;
+    }
+  }
+  for (Vec3& n : part.normals) n = normalize(n);
+  for (const Vec3& q : part.positions) {
+    if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) return at(part.where + ".positions", "a vertex skinned to the rest pose is not finite");
+  }
+  return std::nullopt;
+}
+
+// A triangle whose corners lean on more than 8 bones together cannot be drawn by one group: the bone
+// weighing least on it leaves its corners (renormalised) until 8 remain. Returns the triangles narrowed.
+std::size_t narrow_triangles(Part& part) {
+  std::size_t narrowed = 0;
+  for (std::size_t t = 0; t + 2 < part.triangles.size(); t += 3) {
+    for (bool counted = false;;) {
+      std::vector<std::pair<int, float>> strongest;  // bone, its largest weight on the triangle
+      for (std::size_t c = 0; c < 3; ++c) {
+        const Influences& f = part.influences[part.triangles[t + c]];
+        for (std::size_t k = 0; k < f.count; ++k) {
+          auto it = std::find_if(strongest.begin(), strongest.end(), [&](const auto& p) { return p.first == f.bone[k]; });
+          if (it == strongest.end()) strongest.emplace_back(f.bone[k], f.weight[k]);
+          else it->second = std::max(it->second, f.weight[k]);
+        }
+      }
+      if (strongest.size() <= kSlots) break;
+      if (!counted) ++narrowed, counted = true;
+      const int weakest = std::min_element(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) {
+                            return a.second != b.second ? a.second < b.second : a.first > b.first;
+                          })->first;
+      bool changed = false;
+      for (std::size_t c = 0; c < 3; ++c) {
+        Influences& f = part.influences[part.triangles[t + c]];
+        std::size_t k = 0;
+        while (k < f.count && f.bone[k] != weakest) ++k;
+        if (k == f.count || f.count == 1) continue;  // a lone bone weighs 1: never the weakest of 9
+        const float keep = 1.0f - f.weight[k];
+        for (std::size_t m = k; m + 1 < f.count; ++m) f.bone[m] = f.bone[m + 1], f.weight[m] = f.weight[m + 1];
+        --f.count;
+        for (std::size_t m = 0; m < f.count; ++m) f.weight[m] /= keep;
+        changed = true;
+      }
+      if (!changed) break;  // cannot narrow further: grouping refuses the triangle
+    }
+  }
+  return narrowed;
+}
+
+// ---- groups ----
+
+struct Group {
+  std::vector<int> bones;                // palette slot -> bone
+  std::vector<std::uint32_t> triangles;  // part vertex indices
+};
+
+// Triangles in runs whose vertices lean on at most 8 bones and that index at most 65536 vertices.
+Result<std::vector<Group>> group_triangles(const Part& part) {
+  std::vector<Group> out;
+  std::vector<std::uint32_t> seen(part.influences.size(), 0);  // the group (1-based) that last used a vertex
+  std::size_t vertices = 0;
+  for (std::size_t t = 0; t + 2 < part.triangles.size(); t += 3) {
+    std::vector<int> need;
+    for (std::size_t c = 0; c < 3; ++c) {
+      const Influences& f = part.influences[part.triangles[t + c]];
+      for (std::size_t k = 0; k < f.count; ++k) {
+        if (std::find(need.begin(), need.end(), f.bone[k]) == need.end()) need.push_back(f.bone[k]);
+      }
+    }
+    if (need.size() > kSlots) {
+      return at(part.where, "triangle " + num(t / 3) + " leans on " + num(need.size()) + " bones but a GE draw blends 8", ErrorCode::unsupported);
+    }
+    std::vector<int> merged = out.empty() ? std::vector<int>{} : out.back().bones;
+    for (int b : need) {
+      if (std::find(merged.begin(), merged.end(), b) == merged.end()) merged.push_back(b);
+    }
+    if (out.empty() || merged.size() > kSlots || vertices + 3 > kMaxBlockVertices) {
+      out.push_back({need, {}});
+      vertices = 0;
+    } else {
+      out.back().bones = std::move(merged);
+    }
+    const auto id = static_cast<std::uint32_t>(out.size());
+    for (std::size_t c = 0; c < 3; ++c) {
+      std::uint32_t& s = seen[part.triangles[t + c]];
+      if (s != id) s = id, ++vertices;
+    }
+    out.back().triangles.insert(out.back().triangles.end(), part.triangles.begin() + static_cast<std::ptrdiff_t>(t),
+                                part.triangles.begin() + static_cast<std::ptrdiff_t>(t) + 3);
+  }
+  return out;
+}
+
+// The running GE palette: the group's bones placed in the first slots, keeping those already loaded
+// where they are; `fresh` loads every slot (a new material's first group, as the converter does).
+std::vector<MhfuPaletteEntry> load_palette(std::array<int, kSlots>& current, std::vector<int>& bones, bool fresh) {
+  const std::size_t k = bones.size();
+  std::vector<int> placed(k, -1);
+  std::vector<bool> done(k, false);
+  for (std::size_t s = 0; s < k && !fresh; ++s) {
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!done[i] && current[s] == bones[i]) placed[s] = bones[i], done[i] = true;
+    }
+  }
+  for (std::size_t i = 0, s = 0; i < k; ++i) {
+    if (done[i]) continue;
+    while (placed[s] >= 0) ++s;
+    placed[s] = bones[i];
+  }
+  std::vector<MhfuPaletteEntry> entries;
+  for (std::size_t s = 0; s < k; ++s) {
+    if (fresh || current[s] != placed[s]) entries.push_back({static_cast<std::uint8_t>(s), static_cast<std::uint8_t>(placed[s])});
+    current[s] = placed[s];
+  }
+  bones = std::move(placed);
+  return entries;
+}
+
+struct Encoding {
+  std::array<float, 3> scale{1, 1, 1};
+};
+
+// One group's command list, vertices and indices: strips from meshoptimizer, or one triangle list
+// where that stores fewer bytes.
+Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encoding& enc, std::vector<LowerWarning>& warnings) {
+  std::map<std::uint32_t, std::uint32_t> local;
+  std::vector<std::uint32_t> used;
+  std::vector<unsigned> tris;
+  for (std::uint32_t v : group.triangles) {
+    auto [it, added] = local.emplace(v, static_cast<std::uint32_t>(used.size()));
+    if (added) used.push_back(v);
+    tris.push_back(it->second);
+  }
+  const Primitive& p = *part.prim;
+  psp::VertexFormat f;
+  f.position = psp::NumFormat::i16;
+  f.normal = psp::NumFormat::i8;
+  f.weight = psp::NumFormat::i8;
+  f.weight_count = static_cast<std::uint8_t>(group.bones.size());
+  const std::vector<Vec2>* uvs = p.uvs.empty() ? nullptr : &p.uvs[part.uv_set];
+  if (uvs) {
+    const float top = 65535.0f / 32768.0f;
+    const bool fits = std::all_of(used.begin(), used.end(), [&](std::uint32_t v) {
+      const Vec2 uv = (*uvs)[v];
+      return uv.x >= 0.0f && uv.x <= top && uv.y >= 0.0f && uv.y <= top;
+    });
+    f.texcoord = fits ? psp::NumFormat::i16 : psp::NumFormat::f32;
+  }
+  const bool coloured = std::any_of(used.begin(), used.end(), [&](std::uint32_t v) { return !p.colors.empty() && p.colors[v] != Vec4{1, 1, 1, 1}; });
+  if (coloured) f.color = psp::ColorFormat::abgr8888;
+
+  // Strips or one list, whichever stores fewer bytes (a PRIM is 4 bytes).
+  std::vector<unsigned> strip(meshopt_stripifyBound(tris.size()));
+  const unsigned restart = ~0u;
+  strip.resize(meshopt_stripify(strip.data(), tris.data(), tris.size(), used.size(), restart));
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // [start, end) in strip
+  for (std::size_t s = 0; s < strip.size();) {
+    std::size_t e = s;
+    while (e < strip.size() && strip[e] != restart) ++e;
+    if (e - s >= 3) runs.emplace_back(s, e);
+    s = e + 1;
+  }
+  std::size_t strip_indices = 0;
+  for (const auto& [s, e] : runs) strip_indices += e - s;
+  const bool wide_strips = strip_indices > kMaxU8Indices, wide_list = tris.size() > kMaxU8Indices;
+  const std::size_t strip_bytes = 4 * runs.size() + strip_indices * (wide_strips ? 2 : 1);
+  const std::size_t list_bytes = 4 * ((tris.size() + 65534) / 65535) + tris.size() * (wide_list ? 2 : 1);
+  const bool list = list_bytes < strip_bytes;
+  f.index = (list ? wide_list : wide_strips) ? psp::NumFormat::i16 : psp::NumFormat::i8;
+
+  MhfuBlock block;
+  using psp::GeCommand;
+  namespace ge = psp::ge;
+  block.commands = {GeCommand::make(ge::kOrigin, 0), GeCommand::make(ge::kBase, 0), GeCommand::make(ge::kIaddr, 0),
+                    GeCommand::make(ge::kVaddr, 0), GeCommand::make(ge::kVtype, f.vtype()), GeCommand::make(ge::kFface, 0)};
+  const std::size_t index_size = psp::element_size(f.index);
+  const auto put_index = [&](std::uint32_t v) {
+    for (std::size_t b = 0; b < index_size; ++b) block.indices.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
+  };
+  if (list) {
+    for (std::size_t s = 0; s < tris.size(); s += 65535 / 3 * 3) {
+      const std::size_t n = std::min<std::size_t>(65535 / 3 * 3, tris.size() - s);
+      block.commands.push_back(GeCommand::make(ge::kPrim, std::uint32_t{ge::kPrimTriangles} << 16 | static_cast<std::uint32_t>(n)));
+      for (std::size_t i = s; i < s + n; ++i) put_index(tris[i]);
+    }
+  } else {
+    for (const auto& [s, e] : runs) {
+      if (e - s > 0xFFFF) return at(part.where, "a strip of " + num(e - s) + " indices is past a GE PRIM's 65535", ErrorCode::unsupported);
+      block.commands.push_back(GeCommand::make(ge::kPrim, std::uint32_t{ge::kPrimStrip} << 16 | static_cast<std::uint32_t>(e - s)));
+      for (std::size_t i = s; i < e; ++i) put_index(strip[i]);
+    }
+  }
+  block.commands.push_back(GeCommand::make(ge::kOffset, 0));
+  block.commands.push_back(GeCommand::make(ge::kRet, 0));
+
+  const std::size_t stride = f.layout().size;
+  block.vertices.assign(used.size() * stride, 0);  // zero padding inside vertices, as the samples have
+  std::size_t clamped_uvs = 0;
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    const std::uint32_t v = used[i];
+    psp::Vertex vx;
+    const Vec3& q = part.positions[v];
+    const float qc[3] = {q.x, q.y, q.z};
+    for (std::size_t c = 0; c < 3; ++c) {
+      const auto s = psp::signed_stored(f.position, std::clamp(qc[c] / enc.scale[c], -1.0f, 32767.0f / 32768.0f));
+      if (!s) return at(part.where + ".positions", "vertex " + num(v) + " cannot be stored over the model's scale", ErrorCode::unsupported);
+      vx.position[c] = *s;
+    }
+    const Vec3 n = part.normals[v];
+    const float nc[3] = {n.x, n.y, n.z};
+    for (std::size_t c = 0; c < 3; ++c) vx.normal[c] = *psp::signed_stored(f.normal, std::clamp(nc[c], -1.0f, 127.0f / 128.0f));
+    if (uvs) {
+      const Vec2 uv = (*uvs)[v];
+      const float uc[2] = {uv.x, uv.y};
+      for (std::size_t c = 0; c < 2; ++c) {
+        const auto s = psp::unsigned_stored(f.texcoord, uc[c]);
+        if (!s) ++clamped_uvs;
+        vx.texcoord[c] = s.value_or(0);
+      }
+    }
+    if (coloured) {
+      const Vec4 c = p.colors.empty() ? Vec4{1, 1, 1, 1} : p.colors[v];
+      const float ch[4] = {c.x, c.y, c.z, c.w};
+      Rgba rgba{};
+      for (std::size_t k = 0; k < 4; ++k) rgba[k] = static_cast<std::uint8_t>(std::nearbyint(std::clamp(ch[k], 0.0f, 1.0f) * 255.0f));
+      vx.color = psp::encode_colour(PspColour::c8888, rgba.data());
+    }
+    std::array<float, 8> w{};
+    const Influences& inf = part.influences[v];
+    for (std::size_t k = 0; k < inf.count; ++k) {
+      const auto slot = std::find(group.bones.begin(), group.bones.end(), inf.bone[k]) - group.bones.begin();
+      w[static_cast<std::size_t>(slot)] += inf.weight[k];
+    }
+    vx.weights = psp::stored_weights(f.weight, f.weight_count, w);
+    psp::encode_vertex(f, vx, block.vertices.data() + i * stride);
+  }
+  if (clamped_uvs != 0) warnings.push_back({part.where + ".uvs", num(clamped_uvs) + " UV components could not be stored and were written as 0"});
+  return block;
+}
+
+// ---- textures ----
+
+// A TMH image laid out as the samples' are: CLUT4 (16 entries) at most 16 colours, else CLUT8 (256,
+// quantised past 256 colours); the palette RGBA5551 when every colour survives it, else RGBA8888.
+Result<TmhImage> new_tmh_image(const RgbaImage& image) {
+  std::vector<Rgba> colours;
+  for (std::size_t i = 0; i + 3 < image.rgba.size() && colours.size() <= 256; i += 4) {
+    const Rgba c{image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
+    if (std::find(colours.begin(), colours.end(), c) == colours.end()) colours.push_back(c);
+  }
+  const bool c5551 = std::all_of(colours.begin(), colours.end(), [](const Rgba& c) { return psp::representable(PspColour::c5551, c) == c; });
+  TmhImage t;
+  t.mode = colours.size() <= 16 ? 4 : 5;
+  t.width = static_cast<std::uint16_t>(image.width);
+  t.height = static_cast<std::uint16_t>(image.height);
+  TmhClut clut;
+  clut.mode = c5551 ? 1 : 3;
+  clut.entry_count = t.mode == 4 ? 16 : 256;
+  const PspColour cc = c5551 ? PspColour::c5551 : PspColour::c8888;
+  clut.data.assign(clut.entry_count * psp::colour_size(cc), 0);
+  // Every colour in the palette up front, so the encoder finds each exactly (no quantising).
+  for (std::size_t i = 0; i < colours.size() && i < clut.entry_count; ++i) {
+    psp::encode_colour(cc, colours[i].data(), &clut.data[i * psp::colour_size(cc)]);
+  }
+  t.clut = std::move(clut);
+  auto layout = tmh_layout(t, t.width, t.height);
+  if (!layout) return layout.error();
+  t.pixels.assign(layout->pixel_bytes(), 0);
+  if (auto e = encode_tmh_image(t, image)) return *e;
+  return t;
+}
+
+struct Textures {
+  std::vector<int> image_of;  // per Scene texture: its TMH image, -1 until a material uses it
+};
+
+Result<int> tmh_image(const Scene& scene, int t, Textures& tex, Tmh& tmh, std::vector<LowerWarning>& warnings) {
+  if (tex.image_of[static_cast<std::size_t>(t)] >= 0) return tex.image_of[static_cast<std::size_t>(t)];
+  const std::string where = "textures[" + std::to_string(t) + "]";
+  if (tmh.images.size() == kMaxTextures) return at(where, "more than 255 textures: an MHFU material names its image by a byte", ErrorCode::unsupported);
+  RgbaImage image = scene.textures[static_cast<std::size_t>(t)].image;
+  if (image.width == 0 || image.height == 0 || image.rgba.size() != std::size_t{image.width} * image.height * 4) {
+    return at(where + ".image", "the image is empty or its pixels do not fill its " + num(image.width) + "x" + num(image.height) + " size",
+              ErrorCode::inconsistent);
+  }
+  // The GE samples power-of-two textures up to 512 a side.
+  const auto side = [](std::uint32_t s) { return std::min(kMaxImageSide, std::bit_ceil(s)); };
+  const std::uint32_t w = side(image.width), h = side(image.height);
+  if (w != image.width || h != image.height) {
+    warnings.push_back({where, "the " + num(image.width) + "x" + num(image.height) + " image is scaled to " + num(w) + "x" + num(h) +
+                                   " (the GE samples power-of-two textures up to 512 a side)"});
+    image = resize_image(image, w, h);
+  }
+  auto made = new_tmh_image(image);
+  if (!made) {
+    Error e = made.error();
+    e.field = where + ".image" + (e.field.empty() ? "" : " (" + e.field + ")");
+    return e;
+  }
+  tmh.images.push_back(std::move(*made));
+  const int index = static_cast<int>(tmh.images.size()) - 1;
+  tex.image_of[static_cast<std::size_t>(t)] = index;
+  return index;
+}
+
+// ---- the model ----
+
+struct Made {
+  MhfuPmo pmo;
+  MhfuSkeleton skeleton;
+  Tmh tmh;
+};
+
+Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warnings) {
+  Made out;
+  std::vector<int> draws;
+  int skin = -1;
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    const Node& n = scene.nodes[i];
+    if (n.mesh < 0 || !n.visible) continue;
+    const std::string where = "nodes[" + num(i) + "]";
+    if (static_cast<std::size_t>(n.mesh) >= scene.meshes.size()) return at(where + ".mesh", "mesh " + std::to_string(n.mesh) + " does not exist");
+    if (n.skin >= 0 && static_cast<std::size_t>(n.skin) >= scene.skins.size()) return at(where + ".skin", "skin " + std::to_string(n.skin) + " does not exist");
+    if (n.skin >= 0 && skin >= 0 && n.skin != skin) {
+      return at(where + ".skin", "the node uses skin " + std::to_string(n.skin) + " and another node skin " + std::to_string(skin) +
+                                     ": an MHFU model has one skeleton", ErrorCode::unsupported);
+    }
+    if (n.skin >= 0) skin = n.skin;
+    draws.push_back(static_cast<int>(i));
+  }
+  if (draws.empty()) return at("nodes", "no node draws a mesh: a PMO needs at least one triangle", ErrorCode::unsupported);
+  const std::vector<Mat4> world = world_matrices(scene);
+  std::optional<Bones> bones;
+  if (skin >= 0) {
+    for (int d : draws) {
+      if (scene.nodes[static_cast<std::size_t>(d)].skin < 0) {
+        return at("nodes[" + std::to_string(d) + "].skin", "the node draws a mesh with no skin but the model is skinned: every "
+                                                             "group of an MHFU PMO follows the skeleton", ErrorCode::unsupported);
+      }
+    }
+    auto b = author_skeleton(scene, skin, world);
+    if (!b) return b.error();
+    bones = std::move(*b);
+    out.skeleton = bones->skeleton;
+  } else {
+    out.skeleton = root_skeleton();
+  }
+
+  std::vector<Part> parts;
+  for (int d : draws) {
+    const Node& n = scene.nodes[static_cast<std::size_t>(d)];
+    const Mesh& mesh = scene.meshes[static_cast<std::size_t>(n.mesh)];
+    for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const Primitive& src = mesh.primitives[p];
+      Part part;
+      part.prim = &src;
+      part.where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + num(p) + "]";
+      if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
+        return at(part.where + ".mode", "points and lines cannot be drawn by an MHFU PMO (triangles only)", ErrorCode::unsupported);
+      }
+      if (auto e = check_part(src, part.where)) return *e;
+      if (src.material >= 0 && static_cast<std::size_t>(src.material) >= scene.materials.size()) {
+        return at(part.where + ".material", "material " + std::to_string(src.material) + " does not exist");
+      }
+      part.material = src.material;
+      const int set = src.material >= 0 ? scene.materials[static_cast<std::size_t>(src.material)].uv_set : 0;
+      part.uv_set = set >= 0 && static_cast<std::size_t>(set) < src.uvs.size() ? static_cast<std::size_t>(set) : 0;
+      if (src.uvs.size() > 1) {
+        warnings.push_back({part.where, "the primitive has " + num(src.uvs.size()) + " UV sets but an MHFU vertex holds one: set " + num(part.uv_set) +
+                                            " (the one its material's texture uses) is kept"});
+      }
+      if (auto e = prepare(part, bones ? &*bones : nullptr, world[static_cast<std::size_t>(d)], warnings)) return *e;
+      if (part.triangles.empty()) continue;
+      if (const std::size_t narrowed = narrow_triangles(part)) {
+        warnings.push_back({part.where, num(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them leave their "
+                                        "vertices, whose weights are renormalised (a GE draw blends 8 bones)"});
+      }
+      parts.push_back(std::move(part));
+    }
+  }
+  if (parts.empty()) return at("meshes", "no primitive draws a triangle: a PMO needs at least one", ErrorCode::unsupported);
+
+  // Per-axis scale: s16 positions fill their range (largest |coordinate| * 32768/32767 on each axis).
+  MhfuPmo& pmo = out.pmo;
+  std::array<float, 3> extent{0, 0, 0};
+  for (const Part& p : parts) {
+    for (std::uint32_t v : p.triangles) {
+      const Vec3& q = p.positions[v];
+      extent = {std::max(extent[0], std::abs(q.x)), std::max(extent[1], std::abs(q.y)), std::max(extent[2], std::abs(q.z))};
+    }
+  }
+  Encoding enc;
+  for (std::size_t c = 0; c < 3; ++c) {
+    enc.scale[c] = extent[c] > 0.0f ? extent[c] * 32768.0f / 32767.0f : 1.0f;
+    if (!std::isfinite(enc.scale[c])) return at("meshes", "the positions' extent is not finite", ErrorCode::unsupported);
+  }
+  pmo.scale = enc.scale;
+  pmo.clip_distance = *std::max_element(enc.scale.begin(), enc.scale.end());
+
+  // Materials in order of first use, opaque mesh first; the glTF default material is white, untextured.
+  Textures tex{std::vector<int>(scene.textures.size(), -1)};
+  std::map<int, std::uint8_t> pmo_material;
+  const auto material_of = [&](int m) -> Result<std::uint8_t> {
+    if (auto it = pmo_material.find(m); it != pmo_material.end()) return it->second;
+    if (pmo.materials.size() == kMaxMaterials) return at("materials", "more than 255 materials: the remap names them by a byte", ErrorCode::unsupported);
+    MhfuMaterial mat;
+    mat.shadow = kShadow;
+    if (m >= 0) {
+      const Material& sm = scene.materials[static_cast<std::size_t>(m)];
+      const float ch[4] = {sm.base_color.x, sm.base_color.y, sm.base_color.z, sm.base_color.w};
+      mat.color = 0;
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (!std::isfinite(ch[k])) return at("materials[" + std::to_string(m) + "].base_color", "the base colour is not finite");
+        mat.color |= static_cast<std::uint32_t>(std::nearbyint(std::clamp(ch[k], 0.0f, 1.0f) * 255.0f)) << (8 * k);
+      }
+      if (sm.texture >= 0) {
+        if (static_cast<std::size_t>(sm.texture) >= scene.textures.size()) {
+          return at("materials[" + std::to_string(m) + "].texture", "texture " + std::to_string(sm.texture) + " does not exist");
+        }
+        auto image = tmh_image(scene, sm.texture, tex, out.tmh, warnings);
+        if (!image) return image.error();
+        mat.texture = static_cast<std::uint8_t>(*image);
+      }
+    }
+    pmo.materials.push_back(mat);
+    const auto index = static_cast<std::uint8_t>(pmo.materials.size() - 1);
+    pmo_material.emplace(m, index);
+    return index;
+  };
+
+  for (int translucent = 0; translucent < 2; ++translucent) {
+    MhfuMesh mesh;
+    mesh.lighting_flags = translucent ? kBlendFlags : kOpaqueFlags;
+    mesh.blend = translucent ? kBlendWord : 0;
+    mesh.material_start = static_cast<std::uint16_t>(pmo.remap.size());
+    mesh.group_start = static_cast<std::uint16_t>(pmo.groups.size());
+    std::map<std::uint8_t, std::uint8_t> offset_of;  // PMO material -> its place in the mesh's remap run
+    std::array<int, kSlots> palette;
+    palette.fill(-1);
+    for (Part& part : parts) {
+      const bool blend = part.material >= 0 && scene.materials[static_cast<std::size_t>(part.material)].alpha_mode == AlphaMode::blend;
+      if (blend != (translucent == 1)) continue;
+      auto material = material_of(part.material);
+      if (!material) return material.error();
+      auto [it, added] = offset_of.emplace(*material, static_cast<std::uint8_t>(offset_of.size()));
+      if (added) {
+        if (offset_of.size() > kMaxMaterials) return at("materials", "more than 255 materials in one mesh", ErrorCode::unsupported);
+        pmo.remap.push_back(*material);
+      }
+      auto groups = group_triangles(part);
+      if (!groups) return groups.error();
+      for (std::size_t g = 0; g < groups->size(); ++g) {
+        Group& group = (*groups)[g];
+        MhfuGroup record;
+        record.material_offset = it->second;
+        record.bone_start = static_cast<std::uint16_t>(pmo.bone_palette.size());
+        const std::vector<MhfuPaletteEntry> entries = load_palette(palette, group.bones, g == 0);
+        record.bone_count = static_cast<std::uint8_t>(entries.size());
+        pmo.bone_palette.insert(pmo.bone_palette.end(), entries.begin(), entries.end());
+        auto block = encode_block(part, group, enc, warnings);
+        if (!block) return block.error();
+        record.block = static_cast<std::uint32_t>(pmo.blocks.size());
+        pmo.blocks.push_back(std::move(*block));
+        pmo.groups.push_back(record);
+        if (pmo.groups.size() > 0xFFFF || pmo.bone_palette.size() > 0xFFFF) {
+          return at(part.where, "more than 65535 groups or bone palette entries: the PMO counts them in 16 bits", ErrorCode::unsupported);
+        }
+      }
+    }
+    mesh.material_count = static_cast<std::uint8_t>(offset_of.size());
+    mesh.group_count = static_cast<std::uint16_t>(pmo.groups.size() - mesh.group_start);
+    if (mesh.group_count > 0) pmo.meshes.push_back(mesh);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs) {
+  if (inputs.skeleton != nullptr) {
+    return at("skeleton", "a PAC holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
+  }
+  std::vector<LowerWarning> warnings;
+  auto made = author_parts(scene, warnings);
+  if (!made) return made.error();
+  Pac pac;
+  pac.entries.push_back({MhfuPmoFile{std::move(made->pmo), {}}, {}});
+  pac.entries.push_back({MhfuSkeletonFile{std::move(made->skeleton), {}}, {}});
+  pac.entries.push_back({TmhFile{std::move(made->tmh), {}}, {}});
+  return Lowered{Document{std::move(pac)}, std::move(warnings)};
+}
+
+Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs) {
+  if (inputs.skeleton != nullptr) {
+    return at("skeleton", "an authored PMO names bones in the order its own skeleton would give them: pass no skeleton",
+              ErrorCode::unsupported);
+  }
+  std::vector<LowerWarning> warnings;
+  auto made = author_parts(scene, warnings);
+  if (!made) return made.error();
+  if (!made->tmh.images.empty()) {
+    warnings.push_back({"textures", "a bare PMO holds no textures: its materials name TMH images 0-" + num(made->tmh.images.size() - 1) +
+                                        ", which the PAC would hold (author a .pac to keep them)"});
+  }
+  return Lowered{Document{MhfuPmoFile{std::move(made->pmo), {}}}, std::move(warnings)};
+}
+
+}  // namespace remodel::scene

@@ -1,0 +1,640 @@
+// MHFU PAC / PMO authored from a Scene alone (issue 16): hand-made Scenes, every MHFU sample's export
+// with its extras dropped and every shared glTF sample become PACs that read back, round-trip
+// byte-exactly and lift to the input within the format's quantisation (positions: the s16 stored
+// integer over the header's per-axis scale; UVs: 1/32768; weights: 1/128; joint world matrices:
+// 1e-4 relative, the f32 Euler angles; texture pixels: exact for images of at most 256 colours that
+// RGBA5551 or RGBA8888 holds).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "author_checks.hpp"
+#include "cli.hpp"
+#include "gltf/gltf.hpp"
+#include "model/document.hpp"
+#include "model/mhfu_pac.hpp"
+#include "samples.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+
+namespace remodel {
+namespace {
+
+using scene::Mat4;
+using scene::Scene;
+
+constexpr float kPi = 3.14159265f;
+
+Scene one_mesh(std::vector<scene::Primitive> prims) {
+  Scene s;
+  s.scenes.push_back({"scene", {}});
+  scene::Mesh m;
+  m.name = "mesh";
+  m.primitives = std::move(prims);
+  s.meshes.push_back(std::move(m));
+  scene::Node n;
+  n.name = "model";
+  n.mesh = 0;
+  s.add_node(std::move(n));
+  return s;
+}
+
+Scene triangle() {
+  scene::Primitive p;
+  p.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  p.indices = {0, 1, 2};
+  return one_mesh({p});
+}
+
+Scene textured_quad(bool translucent_texel) {
+  scene::Primitive p;
+  p.positions = {{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}, {1, 1, 0}};
+  p.uvs = {{{0, 1}, {1, 1}, {0, 0}, {1, 0}}};
+  p.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 0.5f}};
+  p.indices = {0, 1, 2, 2, 1, 3};
+  p.material = 0;
+  Scene s = one_mesh({p});
+  scene::Texture t;
+  t.name = "quad_tex";
+  t.image = RgbaImage(8, 8);
+  const Rgba colours[3] = {{255, 0, 0, 255}, {0, 132, 255, 255}, {24, 206, 16, static_cast<std::uint8_t>(translucent_texel ? 128 : 0)}};
+  for (std::uint32_t y = 0; y < 8; ++y) {
+    for (std::uint32_t x = 0; x < 8; ++x) std::copy(colours[(x + y) % 3].begin(), colours[(x + y) % 3].end(), t.image.at(x, y));
+  }
+  s.textures.push_back(t);
+  scene::Material m;
+  m.name = "quad";
+  m.texture = 0;
+  m.vertex_colors = true;
+  s.materials.push_back(m);
+  return s;
+}
+
+void add_chain(Scene& s, std::size_t count, float step) {
+  scene::Skin skin;
+  skin.name = "skin";
+  int parent = -1;
+  for (std::size_t j = 0; j < count; ++j) {
+    scene::Node n;
+    n.name = "joint" + std::to_string(j);
+    n.local.translation = {0, j == 0 ? 0.0f : step, 0};
+    if (j == 1) n.local.rotation = scene::axis_angle({0, 0, 1}, 0.3f);
+    parent = s.add_node(std::move(n), parent);
+    skin.joints.push_back(parent);
+  }
+  const std::vector<Mat4> world = scene::world_matrices(s);
+  for (int j : skin.joints) skin.inverse_bind_matrices.push_back(scene::inverse(world[static_cast<std::size_t>(j)]));
+  s.nodes[0].skin = static_cast<int>(s.skins.size());
+  s.skins.push_back(std::move(skin));
+}
+
+scene::Primitive cylinder(std::size_t segments, std::size_t rings, float height, std::size_t joints, bool normals) {
+  scene::Primitive p;
+  p.influences = 4;
+  const float step = height / static_cast<float>(joints - 1);
+  for (std::size_t r = 0; r < rings; ++r) {
+    const float y = height * static_cast<float>(r) / static_cast<float>(rings - 1);
+    for (std::size_t k = 0; k < segments; ++k) {
+      const float a = 2 * kPi * static_cast<float>(k) / static_cast<float>(segments);
+      p.positions.push_back({0.3f * std::cos(a), y, 0.3f * std::sin(a)});
+      if (normals) p.normals.push_back({std::cos(a), 0, std::sin(a)});
+      const float f = std::min(y / step, static_cast<float>(joints - 1) - 1e-3f);
+      const auto j = static_cast<std::uint16_t>(f);
+      const float t = f - static_cast<float>(j);
+      p.joints.insert(p.joints.end(), {j, static_cast<std::uint16_t>(j + 1), 0, 0});
+      p.weights.insert(p.weights.end(), {1 - t, t, 0, 0});
+    }
+  }
+  for (std::size_t r = 0; r + 1 < rings; ++r) {
+    for (std::size_t k = 0; k < segments; ++k) {
+      const auto a = static_cast<std::uint32_t>(r * segments + k), b = static_cast<std::uint32_t>(r * segments + (k + 1) % segments);
+      const auto c = static_cast<std::uint32_t>(a + segments), d = static_cast<std::uint32_t>(b + segments);
+      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
+    }
+  }
+  return p;
+}
+
+Scene twelve_joint_strip() {
+  scene::Primitive p;
+  p.topology = scene::Topology::triangle_strip;
+  p.influences = 4;
+  for (std::uint16_t j = 0; j < 12; ++j) {
+    for (int side = 0; side < 2; ++side) {
+      p.positions.push_back({side == 0 ? -0.1f : 0.1f, 0.25f * j, 0});
+      p.joints.insert(p.joints.end(), {j, 0, 0, 0});
+      p.weights.insert(p.weights.end(), {1, 0, 0, 0});
+    }
+  }
+  Scene s = one_mesh({p});
+  add_chain(s, 12, 0.25f);
+  return s;
+}
+
+Scene grid(std::size_t w, std::size_t h) {
+  scene::Primitive p;
+  p.uvs.resize(1);
+  for (std::size_t y = 0; y < h; ++y) {
+    for (std::size_t x = 0; x < w; ++x) {
+      p.positions.push_back({static_cast<float>(x) * 0.5f, std::sin(static_cast<float>(x + y) * 0.1f), static_cast<float>(y) * 0.5f});
+      p.uvs[0].push_back({static_cast<float>(x) / static_cast<float>(w - 1), static_cast<float>(y) / static_cast<float>(h - 1)});
+    }
+  }
+  for (std::size_t y = 0; y + 1 < h; ++y) {
+    for (std::size_t x = 0; x + 1 < w; ++x) {
+      const auto a = static_cast<std::uint32_t>(y * w + x), b = a + 1, c = static_cast<std::uint32_t>(a + w), d = c + 1;
+      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
+    }
+  }
+  Scene s = one_mesh({p});
+  s.nodes[0].local.translation = {10, 0, -5};
+  return s;
+}
+
+// The skin a drawn mesh uses, -1 for none.
+int used_skin(const Scene& s) {
+  for (const scene::Node& n : s.nodes) {
+    if (n.mesh >= 0 && n.visible && n.skin >= 0) return n.skin;
+  }
+  return -1;
+}
+
+// The input as the format holds it: the skin's joints renamed "bone<k>" in the order authoring
+// numbers bones (parents first, else skin order) as the lift names them, so weights compare by name;
+// skinned positions moved from the bind pose to the rest pose (world * inverse bind) where MHFU
+// stores them; all-white vertex colours dropped (authoring stores colours only when they tint).
+Scene as_authored(Scene s) {
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) {
+      if (std::all_of(p.colors.begin(), p.colors.end(), [](const scene::Vec4& c) { return c == scene::Vec4{1, 1, 1, 1}; })) p.colors.clear();
+    }
+  }
+  const int used = used_skin(s);
+  if (used < 0) return s;
+  const scene::Skin& skin = s.skins[static_cast<std::size_t>(used)];
+  const std::size_t n = skin.joints.size();
+  std::vector<int> parent(n, -1), bone(n, -1);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (int p = s.nodes[static_cast<std::size_t>(skin.joints[j])].parent; p >= 0 && parent[j] < 0; p = s.nodes[static_cast<std::size_t>(p)].parent) {
+      const auto it = std::find(skin.joints.begin(), skin.joints.end(), p);
+      if (it != skin.joints.end()) parent[j] = static_cast<int>(it - skin.joints.begin());
+    }
+  }
+  for (int next = 0; next < static_cast<int>(n);) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (bone[j] < 0 && (parent[j] < 0 || bone[static_cast<std::size_t>(parent[j])] >= 0)) bone[j] = next++;
+    }
+  }
+  const std::vector<Mat4> world = scene::world_matrices(s);
+  std::vector<Mat4> to_rest(n);
+  bool at_rest = true;
+  for (std::size_t j = 0; j < n; ++j) {
+    const Mat4& w = world[static_cast<std::size_t>(skin.joints[j])];
+    to_rest[j] = w * (skin.inverse_bind_matrices.empty() ? scene::inverse(w) : skin.inverse_bind_matrices[j]);
+    at_rest = at_rest && scene::max_abs_difference(to_rest[j], Mat4::identity()) <= 1e-5f;
+  }
+  for (std::size_t j = 0; j < n; ++j) s.nodes[static_cast<std::size_t>(skin.joints[j])].name = "bone" + std::to_string(bone[j]);
+  for (const scene::Node& node : s.nodes) {
+    if (node.mesh < 0 || node.skin != used || at_rest) continue;
+    for (scene::Primitive& p : s.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
+      for (std::size_t v = 0; v < p.vertex_count(); ++v) {
+        Mat4 sum;
+        sum.m.fill(0);
+        for (std::size_t k = 0; k < p.influences; ++k) {
+          const float w = p.weights[v * p.influences + k];
+          if (w <= 0) continue;
+          for (std::size_t i = 0; i < 16; ++i) sum.m[i] += w * to_rest[p.joints[v * p.influences + k]].m[i];
+        }
+        p.positions[v] = scene::transform_point(sum, p.positions[v]);
+      }
+    }
+  }
+  return s;
+}
+
+// The lifted file as the input had it: an unskinned input's root bone is not a skin to compare.
+Scene as_input(Scene lifted, const Scene& in) {
+  if (used_skin(in) < 0) {
+    for (scene::Node& n : lifted.nodes) n.skin = -1;
+  }
+  return lifted;
+}
+
+struct Authored {
+  Pac pac;
+  const MhfuPmo* pmo = nullptr;
+  const MhfuSkeleton* skeleton = nullptr;
+  const Tmh* tmh = nullptr;
+  std::vector<scene::LowerWarning> warnings;
+  Scene lifted;
+  std::size_t size = 0;
+};
+
+// Authors, writes, reads back, checks the round trip and lifts the file read back.
+Authored author_checked(const Scene& in, const std::string& what) {
+  Authored out;
+  auto made = scene::author(in, Format::mhfu_pac);
+  EXPECT_TRUE(made.ok()) << what << ": " << (made ? "" : made.error().field + ": " + made.error().message);
+  if (!made) return out;
+  out.warnings = made->warnings;
+  auto bytes = write_document(made->document);
+  EXPECT_TRUE(bytes.ok()) << what << ": " << (bytes ? "" : bytes.error().message);
+  if (!bytes) return out;
+  out.size = bytes->size();
+  EXPECT_EQ(bytes->size() % 0x800, 0u) << what << ": a PAC ends on a 0x800 boundary";
+  auto read = read_document(*bytes);
+  EXPECT_TRUE(read.ok()) << what << ": " << (read ? "" : read.error().message);
+  if (!read || !std::holds_alternative<Pac>(*read)) return out;
+  auto again = write_document(*read);
+  EXPECT_TRUE(again.ok() && *again == *bytes) << what << ": write(read(authored)) differs from the authored bytes";
+  out.pac = std::get<Pac>(*read);
+  for (const PacEntry& e : out.pac.entries) {
+    if (const auto* p = std::get_if<MhfuPmoFile>(&e.content)) out.pmo = &p->pmo;
+    if (const auto* k = std::get_if<MhfuSkeletonFile>(&e.content)) out.skeleton = &k->skeleton;
+    if (const auto* t = std::get_if<TmhFile>(&e.content)) out.tmh = &t->tmh;
+  }
+  EXPECT_TRUE(out.pmo && out.skeleton && out.tmh) << what << ": the PAC holds a PMO, a skeleton and a TMH";
+  auto lifted = scene::lift_mhfu_pac(out.pac, {});
+  EXPECT_TRUE(lifted.ok()) << what << ": " << (lifted ? "" : lifted.error().message);
+  if (lifted) out.lifted = std::move(*lifted);
+  return out;
+}
+
+test::PositionCode code_of(const MhfuPmo& pmo) { return {true, 1.0f, pmo.scale}; }
+
+// Every skin joint's world matrix equals its bone's in the lifted file (1e-4 relative).
+void expect_same_joints(const Scene& in, const Scene& lifted, const std::string& what) {
+  const int used = used_skin(in);
+  if (used < 0 || lifted.skins.empty()) return;
+  const std::vector<Mat4> wi = scene::world_matrices(in), wl = scene::world_matrices(lifted);
+  const scene::Skin& li = lifted.skins[0];
+  for (int joint : in.skins[static_cast<std::size_t>(used)].joints) {
+    const std::string& name = in.nodes[static_cast<std::size_t>(joint)].name;
+    const auto it = std::find_if(li.joints.begin(), li.joints.end(), [&](int j) { return lifted.nodes[static_cast<std::size_t>(j)].name == name; });
+    ASSERT_NE(it, li.joints.end()) << what << ": joint " << name << " is not in the authored skeleton";
+    const Mat4& a = wi[static_cast<std::size_t>(joint)];
+    const Mat4& b = wl[static_cast<std::size_t>(*it)];
+    float size = 1;
+    for (float f : a.m) size = std::max(size, std::abs(f));
+    EXPECT_LE(scene::max_abs_difference(a, b), 1e-4f * size) << what << ": joint " << name << "'s world matrix";
+  }
+}
+
+// Each textured material's image comes back texel for texel.
+void expect_same_textures(const Scene& in, const Scene& lifted, const std::string& what) {
+  for (const scene::Material& m : in.materials) {
+    if (m.texture < 0) continue;
+    const auto it = std::find_if(lifted.materials.begin(), lifted.materials.end(), [&](const scene::Material& l) { return l.texture >= 0; });
+    ASSERT_NE(it, lifted.materials.end()) << what;
+    const RgbaImage& a = in.textures[static_cast<std::size_t>(m.texture)].image;
+    bool found = false;
+    for (const scene::Texture& t : lifted.textures) found = found || (t.image.width == a.width && t.image.height == a.height && t.image.rgba == a.rgba);
+    EXPECT_TRUE(found) << what << ": texture " << m.texture << " does not come back texel for texel";
+  }
+}
+
+std::size_t check(const Scene& raw, const std::string& what, Authored* keep = nullptr) {
+  Authored a = author_checked(raw, what);
+  if (!a.pmo) return 0;
+  const Scene in = as_authored(raw);
+  const std::size_t n = test::expect_same_surface(test::drawn_surface(in, code_of(*a.pmo)), test::drawn_surface(as_input(a.lifted, in), code_of(*a.pmo)), {}, what);
+  expect_same_joints(in, a.lifted, what);
+  if (keep != nullptr) *keep = std::move(a);
+  return n;
+}
+
+std::size_t max_slots(const MhfuPmo& pmo) {
+  std::size_t out = 0;
+  for (const MhfuBlock& b : pmo.blocks) {
+    auto draw = decode_mhfu_block(b);
+    EXPECT_TRUE(draw.ok());
+    if (draw) out = std::max<std::size_t>(out, draw->format.weight_count);
+  }
+  return out;
+}
+
+TEST(AuthorMhfu, Triangle) {
+  Authored a;
+  EXPECT_EQ(check(triangle(), "triangle", &a), 1u);
+  ASSERT_NE(a.skeleton, nullptr);
+  EXPECT_EQ(a.skeleton->bones.size(), 1u) << "an unskinned model is rigid to one root bone";
+  ASSERT_NE(a.pmo, nullptr);
+  EXPECT_EQ(a.pmo->meshes.size(), 1u);
+  EXPECT_EQ(a.pmo->meshes[0].lighting_flags, 0x80000003u);
+}
+
+TEST(AuthorMhfu, TexturedQuadKeepsItsTexelsAndColours) {
+  for (bool translucent : {false, true}) {
+    const Scene s = textured_quad(translucent);
+    Authored a;
+    EXPECT_EQ(check(s, "quad", &a), 2u);
+    ASSERT_NE(a.tmh, nullptr);
+    ASSERT_EQ(a.tmh->images.size(), 1u);
+    const TmhImage& img = a.tmh->images[0];
+    EXPECT_EQ(img.mode, 4u) << "3 colours: CLUT4";
+    ASSERT_TRUE(img.clut.has_value());
+    // Alpha 0 and 255 fit RGBA5551 (the samples' palette format); alpha 128 needs RGBA8888.
+    EXPECT_EQ(img.clut->mode, translucent ? 3u : 1u);
+    expect_same_textures(s, a.lifted, "quad");
+    auto draw = decode_mhfu_block(a.pmo->blocks.at(0));
+    ASSERT_TRUE(draw.ok());
+    EXPECT_EQ(draw->format.color, psp::ColorFormat::abgr8888) << "vertex colours that are not all white are stored";
+  }
+}
+
+TEST(AuthorMhfu, SkinnedCylinderWithTwoJoints) {
+  Scene s = one_mesh({cylinder(12, 5, 2.0f, 2, true)});
+  add_chain(s, 2, 2.0f);
+  Authored a;
+  EXPECT_EQ(check(s, "cylinder", &a), 12u * 4 * 2);
+  ASSERT_NE(a.skeleton, nullptr);
+  ASSERT_EQ(a.skeleton->bones.size(), 2u);
+  EXPECT_EQ(a.skeleton->bones[0].child, 1);
+  EXPECT_EQ(a.skeleton->bones[1].parent, 0);
+  EXPECT_NEAR(a.skeleton->bones[1].rotation[2], 0.3f, 1e-6f) << "Euler Z of the joint's 0.3 rad turn";
+  EXPECT_EQ(max_slots(*a.pmo), 2u);
+}
+
+TEST(AuthorMhfu, TwelveJointsOnOneStripSplitAtEightBones) {
+  Authored a;
+  EXPECT_EQ(check(twelve_joint_strip(), "strip", &a), 22u);
+  ASSERT_NE(a.pmo, nullptr);
+  EXPECT_GE(a.pmo->groups.size(), 2u);
+  EXPECT_LE(max_slots(*a.pmo), 8u);
+  auto palettes = mhfu_group_palettes(*a.pmo);
+  ASSERT_TRUE(palettes.ok());
+  EXPECT_LT(a.pmo->bone_palette.size(), 12u + 8u) << "a continuing group loads only the slots that change";
+}
+
+TEST(AuthorMhfu, ATriangleOnTwelveBonesIsNarrowedToEight) {
+  scene::Primitive p;
+  p.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  p.indices = {0, 1, 2};
+  p.influences = 4;
+  for (std::uint16_t v = 0; v < 3; ++v) {
+    p.joints.insert(p.joints.end(), {static_cast<std::uint16_t>(4 * v), static_cast<std::uint16_t>(4 * v + 1), static_cast<std::uint16_t>(4 * v + 2),
+                                     static_cast<std::uint16_t>(4 * v + 3)});
+    p.weights.insert(p.weights.end(), {0.4f, 0.3f, 0.2f, 0.1f});
+  }
+  Scene s = one_mesh({p});
+  add_chain(s, 12, 0.1f);
+  auto made = scene::author(s, Format::mhfu_pac);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  bool warned = false;
+  for (const auto& w : made->warnings) warned = warned || w.message.find("more than 8 joints") != std::string::npos;
+  EXPECT_TRUE(warned);
+  const auto& pmo = std::get<MhfuPmoFile>(std::get<Pac>(made->document).entries[0].content).pmo;
+  EXPECT_EQ(max_slots(pmo), 8u);
+}
+
+TEST(AuthorMhfu, SeventyThousandVerticesSplitAtTheIndexLimit) {
+  Authored a;
+  EXPECT_EQ(check(grid(280, 250), "grid", &a), 279u * 249 * 2);
+  ASSERT_NE(a.pmo, nullptr);
+  EXPECT_GE(a.pmo->groups.size(), 2u);
+  for (const MhfuBlock& b : a.pmo->blocks) {
+    auto draw = decode_mhfu_block(b);
+    ASSERT_TRUE(draw.ok());
+    EXPECT_LE(draw->vertex_count, 65536u);
+    EXPECT_EQ(draw->format.index, psp::NumFormat::i16);
+  }
+}
+
+TEST(AuthorMhfu, NoNormalsGetSmoothOnes) {
+  Scene s = one_mesh({cylinder(8, 3, 1.0f, 2, false)});
+  add_chain(s, 2, 1.0f);
+  Authored a;
+  EXPECT_GT(check(s, "no normals", &a), 0u);
+  ASSERT_FALSE(a.lifted.meshes.empty());
+  for (const auto& p : a.lifted.meshes[0].primitives) {
+    ASSERT_EQ(p.normals.size(), p.positions.size());
+    for (std::size_t v = 0; v < p.positions.size(); ++v) {
+      // The cylinder's side: the smooth normal points away from the axis.
+      const scene::Vec3 out{p.positions[v].x, 0, p.positions[v].z};
+      if (scene::length(out) > 0.1f) {
+        EXPECT_GT(scene::dot(p.normals[v], scene::normalize(out)), 0.5f);
+      }
+    }
+  }
+}
+
+TEST(AuthorMhfu, BarePmo) {
+  auto made = scene::author(textured_quad(false), Format::mhfu_pmo);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  auto bytes = write_document(made->document);
+  ASSERT_TRUE(bytes.ok());
+  auto read = read_document(*bytes);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_TRUE(std::holds_alternative<MhfuPmoFile>(*read));
+  EXPECT_EQ(write_document(*read).value(), *bytes);
+  EXPECT_FALSE(made->warnings.empty()) << "a bare PMO says its textures are not in it";
+}
+
+TEST(AuthorMhfu, HostileScenesAreClearErrors) {
+  const auto refused = [](const Scene& s, const std::string& what) {
+    auto made = scene::author(s, Format::mhfu_pac);
+    ASSERT_FALSE(made.ok()) << what;
+    EXPECT_FALSE(made.error().field.empty()) << what;
+    EXPECT_FALSE(made.error().offset.has_value()) << what;
+  };
+  refused(Scene{}, "empty");
+  Scene nan = triangle();
+  nan.meshes[0].primitives[0].positions[1].y = std::nanf("");
+  refused(nan, "nan");
+  Scene sizes = triangle();
+  sizes.meshes[0].primitives[0].normals.resize(2);
+  refused(sizes, "sizes");
+  Scene bad_index = triangle();
+  bad_index.meshes[0].primitives[0].indices[2] = 7;
+  refused(bad_index, "index");
+  Scene lines = triangle();
+  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
+  refused(lines, "lines");
+  Scene bad_joint = twelve_joint_strip();
+  bad_joint.meshes[0].primitives[0].joints[4] = 40;
+  refused(bad_joint, "joint");
+  Scene weights = twelve_joint_strip();
+  weights.meshes[0].primitives[0].weights.resize(3);
+  refused(weights, "weights");
+  Scene no_weight = twelve_joint_strip();
+  std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
+  refused(no_weight, "no weight");
+  Scene many = twelve_joint_strip();
+  for (int j = 0; j < 300; ++j) many.skins[0].joints.push_back(many.add_node(scene::Node{}, -1));
+  many.skins[0].inverse_bind_matrices.resize(many.skins[0].joints.size());
+  refused(many, "300 joints");
+  Scene bad_material = triangle();
+  bad_material.meshes[0].primitives[0].material = 3;
+  refused(bad_material, "material");
+  Scene bad_texture = textured_quad(false);
+  bad_texture.textures[0].image.rgba.resize(5);
+  refused(bad_texture, "texture");
+}
+
+Scene without_extras(Scene s) {
+  s.extras = {};
+  for (auto& n : s.nodes) n.extras = {};
+  for (auto& m : s.meshes) {
+    m.extras = {};
+    for (auto& p : m.primitives) p.extras = {};
+  }
+  for (auto& m : s.materials) m.extras = {};
+  for (auto& t : s.textures) t.extras = {};
+  for (auto& k : s.skins) k.extras = {};
+  return s;
+}
+
+struct BlockStats {
+  std::size_t vertices = 0, indices = 0, prims = 0, strips = 0, bytes = 0;
+  std::set<std::uint32_t> vtypes;
+};
+
+BlockStats stats(const MhfuPmo& pmo) {
+  BlockStats s;
+  for (const MhfuBlock& b : pmo.blocks) {
+    auto draw = decode_mhfu_block(b);
+    if (!draw) continue;
+    s.vertices += draw->vertex_count;
+    s.vtypes.insert(draw->format.vtype());
+    for (const MhfuPrimitive& p : draw->primitives) {
+      ++s.prims;
+      s.strips += p.type == psp::ge::kPrimStrip;
+      s.indices += p.indices.size();
+    }
+    s.bytes += b.vertices.size() + b.indices.size() + 4 * b.commands.size();
+  }
+  return s;
+}
+
+std::string vtypes(const std::set<std::uint32_t>& v) {
+  std::string out;
+  char buf[16];
+  for (std::uint32_t t : v) std::snprintf(buf, sizeof buf, "%s0x%X", out.empty() ? "" : "/", t), out += buf;
+  return out;
+}
+
+// Each MHFU sample's export with its extras dropped (as Blender drops them), authored with no base:
+// reads back, round-trips, draws the original's surface with its weights, joints and texels, and is
+// laid out like the converter's file (the per-section table is printed for the notes).
+TEST(AuthorMhfu, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t pacs = 0;
+  for (const auto& path : files) {
+    if (path.extension() != ".pac") continue;
+    ++pacs;
+    const Document doc = test::load_document(path);
+    const auto* original = std::get_if<Pac>(&doc);
+    ASSERT_NE(original, nullptr) << path;
+    auto lifted = scene::lift_mhfu_pac(*original, {});
+    ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().message;
+    const Scene s = without_extras(*lifted);
+    const std::string what = path.filename().string();
+    Authored a;
+    EXPECT_GT(check(s, what, &a), 0u) << what;
+    if (!a.pmo) continue;
+    expect_same_textures(s, a.lifted, what);
+    const MhfuPmo* opmo = nullptr;
+    const MhfuSkeleton* oskel = nullptr;
+    const Tmh* otmh = nullptr;
+    std::vector<std::size_t> osizes, asizes;
+    for (const PacEntry& e : original->entries) {
+      if (const auto* p = std::get_if<MhfuPmoFile>(&e.content)) opmo = &p->pmo, osizes.push_back(write_mhfu_pmo_file(*p).value().size());
+      if (const auto* k = std::get_if<MhfuSkeletonFile>(&e.content)) oskel = &k->skeleton, osizes.push_back(write_mhfu_skeleton_file(*k).value().size());
+      if (const auto* t = std::get_if<TmhFile>(&e.content)) otmh = &t->tmh, osizes.push_back(write_tmh_file(*t).value().size());
+    }
+    for (const PacEntry& e : a.pac.entries) {
+      if (const auto* p = std::get_if<MhfuPmoFile>(&e.content)) asizes.push_back(write_mhfu_pmo_file(*p).value().size());
+      if (const auto* k = std::get_if<MhfuSkeletonFile>(&e.content)) asizes.push_back(write_mhfu_skeleton_file(*k).value().size());
+      if (const auto* t = std::get_if<TmhFile>(&e.content)) asizes.push_back(write_tmh_file(*t).value().size());
+    }
+    ASSERT_TRUE(opmo && oskel && otmh) << what;
+    ASSERT_EQ(osizes.size(), 3u);
+    ASSERT_EQ(asizes.size(), 3u);
+    const BlockStats o = stats(*opmo), n = stats(*a.pmo);
+    // Same skeleton and texture bank sizes; the PMO within 10 % and the vertex count within 10 %.
+    EXPECT_EQ(asizes[1], osizes[1]) << what << ": skeleton";
+    EXPECT_EQ(asizes[2], osizes[2]) << what << ": TMH";
+    EXPECT_LE(std::abs(static_cast<double>(asizes[0]) - static_cast<double>(osizes[0])), 0.1 * static_cast<double>(osizes[0])) << what << ": PMO";
+    EXPECT_LE(std::abs(static_cast<double>(n.vertices) - static_cast<double>(o.vertices)), 0.1 * static_cast<double>(o.vertices)) << what;
+    EXPECT_EQ(a.pmo->meshes.size(), opmo->meshes.size()) << what;
+    EXPECT_EQ(a.pmo->materials.size(), opmo->materials.size()) << what;
+    for (std::size_t m = 0; m < a.pmo->meshes.size() && m < opmo->meshes.size(); ++m) {
+      EXPECT_EQ(a.pmo->meshes[m].lighting_flags, opmo->meshes[m].lighting_flags) << what;
+      EXPECT_EQ(a.pmo->meshes[m].blend, opmo->meshes[m].blend) << what;
+    }
+    EXPECT_EQ(a.tmh->images.at(0).mode, otmh->images.at(0).mode) << what;
+    EXPECT_EQ(a.tmh->images.at(0).clut->mode, otmh->images.at(0).clut->mode) << what;
+    std::printf("| %s | original | authored |\n|---|---|---|\n", what.c_str());
+    std::printf("| PAC bytes | %zu | %zu |\n", test::load_file(path).size(), a.size);
+    std::printf("| PMO / skeleton / TMH bytes | %zu / %zu / %zu | %zu / %zu / %zu |\n", osizes[0], osizes[1], osizes[2], asizes[0], asizes[1], asizes[2]);
+    std::printf("| meshes / materials / groups / palette entries | %zu / %zu / %zu / %zu | %zu / %zu / %zu / %zu |\n", opmo->meshes.size(),
+                opmo->materials.size(), opmo->groups.size(), opmo->bone_palette.size(), a.pmo->meshes.size(), a.pmo->materials.size(),
+                a.pmo->groups.size(), a.pmo->bone_palette.size());
+    std::printf("| vertices / indices | %zu / %zu | %zu / %zu |\n", o.vertices, o.indices, n.vertices, n.indices);
+    std::printf("| PRIMs (strips) | %zu (%zu) | %zu (%zu) |\n", o.prims, o.strips, n.prims, n.strips);
+    std::printf("| block bytes (commands + vertices + indices) | %zu | %zu |\n", o.bytes, n.bytes);
+    std::printf("| VTYPEs | %s | %s |\n", vtypes(o.vtypes).c_str(), vtypes(n.vtypes).c_str());
+    std::printf("| TMH image | mode %u, CLUT mode %u | mode %u, CLUT mode %u |\n", otmh->images[0].mode, otmh->images[0].clut->mode,
+                a.tmh->images[0].mode, a.tmh->images[0].clut->mode);
+  }
+  if (pacs == 0 && test::samples_required()) FAIL() << "no MHFU PAC sample";
+}
+
+// Every glTF in the shared samples authors a PAC that reads back, round-trips and draws the input's
+// surface, or is refused with an error naming the limit (ErrorCode::unsupported).
+TEST(AuthorMhfu, SharedGltfSamples) {
+  REMODEL_SAMPLES_OR_SKIP(files, "gltf");
+  std::size_t authored = 0, refused = 0;
+  for (const auto& path : files) {
+    if (path.extension() != ".glb" && path.extension() != ".gltf") continue;
+    if (path.string().find("/invalid/") != std::string::npos) continue;
+    auto read = gltf::read_gltf_file(path);
+    if (!read) continue;  // the reader's own tests cover files it refuses
+    const std::string what = path.filename().string();
+    auto made = scene::author(read->scene, Format::mhfu_pac);
+    if (!made) {
+      ++refused;
+      EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
+      std::printf("refused %s: %s: %s\n", what.c_str(), made.error().field.c_str(), made.error().message.c_str());
+      continue;
+    }
+    ++authored;
+    Authored a = author_checked(read->scene, what);
+    if (!a.pmo) continue;
+    test::Tolerance tol;
+    for (const auto& w : a.warnings) {
+      if (w.message.find("more than 8 joints") != std::string::npos) tol.weight = 1.0f;
+    }
+    const Scene in = as_authored(read->scene);
+    test::expect_same_surface(test::drawn_surface(in, code_of(*a.pmo)), test::drawn_surface(as_input(a.lifted, in), code_of(*a.pmo)), tol, what);
+    expect_same_joints(in, a.lifted, what);
+  }
+  std::printf("%zu glTF samples authored as MHFU PACs, %zu refused\n", authored, refused);
+  EXPECT_GT(authored, 0u);
+}
+
+// The command: `remodel import IN.glb -o OUT.pac` (and --format mhfu-pmo) authors a file `check` reads
+// and writes back identically.
+TEST(AuthorMhfu, CliImportWithoutLikeAuthorsAPac) {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::cli_temp_dir("author-mhfu");
+  const std::string pmo = test::quoted(dir / "cube.pmo"), glb = test::quoted(dir / "cube.glb");
+  ASSERT_EQ(test::run_cli("demo " + pmo).status, 0);
+  ASSERT_EQ(test::run_cli("export " + pmo + " -o " + glb).status, 0);
+  const test::CliRun made = test::run_cli("import " + glb + " -o " + test::quoted(dir / "new.pac"));
+  EXPECT_EQ(made.status, 0) << made.out;
+  EXPECT_NE(made.out.find("as a new mhfu-pac"), std::string::npos) << made.out;
+  const test::CliRun info = test::run_cli("info " + test::quoted(dir / "new.pac"));
+  EXPECT_NE(info.out.find("mhfu-pac"), std::string::npos) << info.out;
+  EXPECT_EQ(test::run_cli("check " + test::quoted(dir / "new.pac")).status, 0);
+  const test::CliRun bare = test::run_cli("import " + glb + " --format mhfu-pmo -o " + test::quoted(dir / "bare.pmo"));
+  EXPECT_EQ(bare.status, 0) << bare.out;
+  EXPECT_NE(test::run_cli("info " + test::quoted(dir / "bare.pmo")).out.find("mhfu-pmo"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace remodel
