@@ -1,6 +1,6 @@
 // libFuzzer target: the glTF reader over .glb bytes (no external files), with an oracle: a Scene that
-// reads must export, and that export must read back; it must author a KH BBS PMO or refuse with an
-// error, and what it authors must write and read back.
+// reads must export, and that export must read back; it must author a KH BBS PMO and an MHFU PAC or
+// refuse with an error, and what it authors must write and read back.
 #include <cstddef>
 #include <cstdint>
 
@@ -22,6 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Result<Bytes> pmo = write_document(authored->document);
     if (!pmo.ok()) fuzz::die("an authored PMO must write");
     if (!read_document(*pmo).ok()) fuzz::die("an authored PMO must read back");
+  }
+  Result<scene::Lowered> pac = scene::author(read->scene, Format::mhfu_pac);
+  if (pac.ok()) {
+    Result<Bytes> bytes = write_document(pac->document);
+    if (!bytes.ok()) fuzz::die("an authored PAC must write");
+    if (!read_document(*bytes).ok()) fuzz::die("an authored PAC must read back");
   }
   return 0;
 }

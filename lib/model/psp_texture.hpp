@@ -72,5 +72,9 @@ Result<Tim2Picture> new_tim2_picture(const RgbaImage& image);
 Result<RgbaImage> decode_tmh_image(const TmhImage& image);
 [[nodiscard]] std::optional<Error> encode_tmh_image(TmhImage& image, const RgbaImage& rgba);
 std::string tmh_format_name(const TmhImage& image);
+// A new image laid out as MHFU's TMH images are: CLUT4 (16 entries) when the image has at most 16
+// colours, else CLUT8 (256; quantised past 256 colours); the palette RGBA5551 when every colour
+// survives it, else RGBA8888. 1 to 512 texels a side.
+Result<TmhImage> new_tmh_image(const RgbaImage& image);
 
 }  // namespace remodel

@@ -13,7 +13,6 @@
 #include <meshoptimizer.h>
 
 #include "model/psp_texture.hpp"
-#include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
 
@@ -27,6 +26,7 @@ constexpr std::size_t kMaxMaterials = 255;    // the remap is a byte per materia
 constexpr std::size_t kMaxTextures = 255;     // a material names its image by a byte, 0xFF = none
 constexpr std::uint32_t kMaxImageSide = 512;  // the GE samples textures up to 512 a side
 constexpr std::size_t kMaxBlockVertices = 65536;  // u16 indices
+constexpr std::size_t kMaxBlockIndices = std::size_t{1} << 21;  // keeps a block's buffers well inside VADDR/IADDR's 24 bits
 constexpr std::size_t kMaxU8Indices = 256;    // the converter's u8 indices: every sample block with at most 256 indices
 // Mesh records as the samples store them: lighting + fog for opaque, lighting + alpha blend with
 // the GE BLENDMODE word 0xDF000032 for translucent; every material's shadow colour 0x7F7F7F.
@@ -331,18 +331,30 @@ struct Group {
 };
 
 // Triangles in runs whose vertices lean on at most 8 bones and that index at most 65536 vertices.
+// Triangles are taken in the order of their sorted bone sets (draw order among equals), so triangles
+// on the same bones meet in one group instead of scattering over many.
 Result<std::vector<Group>> group_triangles(const Part& part) {
   std::vector<Group> out;
   std::vector<std::uint32_t> seen(part.influences.size(), 0);  // the group (1-based) that last used a vertex
   std::size_t vertices = 0;
-  for (std::size_t t = 0; t + 2 < part.triangles.size(); t += 3) {
-    std::vector<int> need;
+  const std::size_t count = part.triangles.size() / 3;
+  std::vector<std::vector<int>> needs(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::vector<int>& need = needs[i];
     for (std::size_t c = 0; c < 3; ++c) {
-      const Influences& f = part.influences[part.triangles[t + c]];
+      const Influences& f = part.influences[part.triangles[3 * i + c]];
       for (std::size_t k = 0; k < f.count; ++k) {
         if (std::find(need.begin(), need.end(), f.bone[k]) == need.end()) need.push_back(f.bone[k]);
       }
     }
+    std::sort(need.begin(), need.end());
+  }
+  std::vector<std::size_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return needs[a] != needs[b] ? needs[a] < needs[b] : a < b; });
+  for (std::size_t i : order) {
+    const std::size_t t = 3 * i;
+    const std::vector<int>& need = needs[i];
     if (need.size() > kSlots) {
       return at(part.where, "triangle " + num(t / 3) + " leans on " + num(need.size()) + " bones but a GE draw blends 8", ErrorCode::unsupported);
     }
@@ -350,7 +362,7 @@ Result<std::vector<Group>> group_triangles(const Part& part) {
     for (int b : need) {
       if (std::find(merged.begin(), merged.end(), b) == merged.end()) merged.push_back(b);
     }
-    if (out.empty() || merged.size() > kSlots || vertices + 3 > kMaxBlockVertices) {
+    if (out.empty() || merged.size() > kSlots || vertices + 3 > kMaxBlockVertices || out.back().triangles.size() + 3 > kMaxBlockIndices) {
       out.push_back({need, {}});
       vertices = 0;
     } else {
@@ -368,12 +380,12 @@ Result<std::vector<Group>> group_triangles(const Part& part) {
 }
 
 // The running GE palette: the group's bones placed in the first slots, keeping those already loaded
-// where they are; `fresh` loads every slot (a new material's first group, as the converter does).
+// where they are (the converter's files do); `fresh` loads every slot all the same.
 std::vector<MhfuPaletteEntry> load_palette(std::array<int, kSlots>& current, std::vector<int>& bones, bool fresh) {
   const std::size_t k = bones.size();
   std::vector<int> placed(k, -1);
   std::vector<bool> done(k, false);
-  for (std::size_t s = 0; s < k && !fresh; ++s) {
+  for (std::size_t s = 0; s < k; ++s) {
     for (std::size_t i = 0; i < k; ++i) {
       if (!done[i] && current[s] == bones[i]) placed[s] = bones[i], done[i] = true;
     }
@@ -484,7 +496,7 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
     }
     const Vec3 n = part.normals[v];
     const float nc[3] = {n.x, n.y, n.z};
-    for (std::size_t c = 0; c < 3; ++c) vx.normal[c] = *psp::signed_stored(f.normal, std::clamp(nc[c], -1.0f, 127.0f / 128.0f));
+    for (std::size_t c = 0; c < 3; ++c) vx.normal[c] = psp::signed_stored(f.normal, std::clamp(nc[c], -1.0f, 127.0f / 128.0f)).value_or(0);
     if (uvs) {
       const Vec2 uv = (*uvs)[v];
       const float uc[2] = {uv.x, uv.y};
@@ -515,36 +527,6 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
 }
 
 // ---- textures ----
-
-// A TMH image laid out as the samples' are: CLUT4 (16 entries) at most 16 colours, else CLUT8 (256,
-// quantised past 256 colours); the palette RGBA5551 when every colour survives it, else RGBA8888.
-Result<TmhImage> new_tmh_image(const RgbaImage& image) {
-  std::vector<Rgba> colours;
-  for (std::size_t i = 0; i + 3 < image.rgba.size() && colours.size() <= 256; i += 4) {
-    const Rgba c{image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
-    if (std::find(colours.begin(), colours.end(), c) == colours.end()) colours.push_back(c);
-  }
-  const bool c5551 = std::all_of(colours.begin(), colours.end(), [](const Rgba& c) { return psp::representable(PspColour::c5551, c) == c; });
-  TmhImage t;
-  t.mode = colours.size() <= 16 ? 4 : 5;
-  t.width = static_cast<std::uint16_t>(image.width);
-  t.height = static_cast<std::uint16_t>(image.height);
-  TmhClut clut;
-  clut.mode = c5551 ? 1 : 3;
-  clut.entry_count = t.mode == 4 ? 16 : 256;
-  const PspColour cc = c5551 ? PspColour::c5551 : PspColour::c8888;
-  clut.data.assign(clut.entry_count * psp::colour_size(cc), 0);
-  // Every colour in the palette up front, so the encoder finds each exactly (no quantising).
-  for (std::size_t i = 0; i < colours.size() && i < clut.entry_count; ++i) {
-    psp::encode_colour(cc, colours[i].data(), &clut.data[i * psp::colour_size(cc)]);
-  }
-  t.clut = std::move(clut);
-  auto layout = tmh_layout(t, t.width, t.height);
-  if (!layout) return layout.error();
-  t.pixels.assign(layout->pixel_bytes(), 0);
-  if (auto e = encode_tmh_image(t, image)) return *e;
-  return t;
-}
 
 struct Textures {
   std::vector<int> image_of;  // per Scene texture: its TMH image, -1 until a material uses it
@@ -713,6 +695,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warning
     std::map<std::uint8_t, std::uint8_t> offset_of;  // PMO material -> its place in the mesh's remap run
     std::array<int, kSlots> palette;
     palette.fill(-1);
+    int last_material = -1;  // a new material's first group loads its whole palette, as the samples do
     for (Part& part : parts) {
       const bool blend = part.material >= 0 && scene.materials[static_cast<std::size_t>(part.material)].alpha_mode == AlphaMode::blend;
       if (blend != (translucent == 1)) continue;
@@ -730,7 +713,8 @@ Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warning
         MhfuGroup record;
         record.material_offset = it->second;
         record.bone_start = static_cast<std::uint16_t>(pmo.bone_palette.size());
-        const std::vector<MhfuPaletteEntry> entries = load_palette(palette, group.bones, g == 0);
+        const std::vector<MhfuPaletteEntry> entries = load_palette(palette, group.bones, last_material != int{*material});
+        last_material = *material;
         record.bone_count = static_cast<std::uint8_t>(entries.size());
         pmo.bone_palette.insert(pmo.bone_palette.end(), entries.begin(), entries.end());
         auto block = encode_block(part, group, enc, warnings);

@@ -169,4 +169,38 @@ std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
   return std::nullopt;
 }
 
+// A TMH image laid out as the samples' are: CLUT4 (16 entries) at most 16 colours, else CLUT8 (256,
+// quantised past 256 colours); the palette RGBA5551 when every colour survives it, else RGBA8888.
+Result<TmhImage> new_tmh_image(const RgbaImage& image) {
+  if (image.width == 0 || image.height == 0 || image.width > 512 || image.height > 512) return too_big("TMH", image, 512);
+  if (image.rgba.size() != std::size_t{image.width} * image.height * 4) {
+    return Error{ErrorCode::inconsistent, std::nullopt, "image", "the image's pixels do not fill its size"};
+  }
+  std::vector<Rgba> colours;
+  for (std::size_t i = 0; i + 3 < image.rgba.size() && colours.size() <= 256; i += 4) {
+    const Rgba c{image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
+    if (std::find(colours.begin(), colours.end(), c) == colours.end()) colours.push_back(c);
+  }
+  const bool c5551 = std::all_of(colours.begin(), colours.end(), [](const Rgba& c) { return psp::representable(PspColour::c5551, c) == c; });
+  TmhImage t;
+  t.mode = colours.size() <= 16 ? 4 : 5;
+  t.width = static_cast<std::uint16_t>(image.width);
+  t.height = static_cast<std::uint16_t>(image.height);
+  TmhClut clut;
+  clut.mode = c5551 ? 1 : 3;
+  clut.entry_count = t.mode == 4 ? 16 : 256;
+  const PspColour cc = c5551 ? PspColour::c5551 : PspColour::c8888;
+  clut.data.assign(clut.entry_count * psp::colour_size(cc), 0);
+  // Every colour in the palette up front, so the encoder finds each exactly (no quantising).
+  for (std::size_t i = 0; i < colours.size() && i < clut.entry_count; ++i) {
+    psp::encode_colour(cc, colours[i].data(), &clut.data[i * psp::colour_size(cc)]);
+  }
+  t.clut = std::move(clut);
+  auto layout = tmh_layout(t, t.width, t.height);
+  if (!layout) return layout.error();
+  t.pixels.assign(layout->pixel_bytes(), 0);
+  if (auto e = encode_tmh_image(t, image)) return *e;
+  return t;
+}
+
 }  // namespace remodel
