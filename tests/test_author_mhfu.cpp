@@ -534,7 +534,12 @@ TEST(AuthorMhfu, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
     ASSERT_NE(original, nullptr) << path;
     auto lifted = scene::lift_mhfu_pac(*original, {});
     ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().message;
-    const Scene s = without_extras(*lifted);
+    // The export as a modder has it: the .glb read back, its extras dropped (as Blender drops them).
+    auto glb = gltf::write_glb(*lifted);
+    ASSERT_TRUE(glb.ok()) << path << ": " << glb.error().message;
+    auto read = gltf::read_gltf(*glb);
+    ASSERT_TRUE(read.ok()) << path << ": " << read.error().message;
+    const Scene s = without_extras(read->scene);
     const std::string what = path.filename().string();
     Authored a;
     EXPECT_GT(check(s, what, &a), 0u) << what;
@@ -593,6 +598,45 @@ TEST(AuthorMhfu, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
                 a.tmh->images[0].mode, a.tmh->images[0].clut->mode);
   }
   if (pacs == 0 && test::samples_required()) FAIL() << "no MHFU PAC sample";
+}
+
+// Each bare PMO sample, exported with its skeleton and texture bank and authored as a bare PMO
+// (--format mhfu-pmo): reads back, round-trips and, lifted with the same skeleton (authoring numbers
+// bones parents first, which the samples' skeletons already are), draws the original's surface.
+TEST(AuthorMhfu, BarePmoSamples) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t pmos = 0;
+  for (const auto& path : files) {
+    if (path.extension() != ".pmo") continue;
+    const std::string stem = path.stem().stem().string();  // f_hair000_original.0.pmo -> f_hair000_original
+    const auto skel_path = path.parent_path() / (stem + ".1.skel");
+    if (!std::filesystem::exists(skel_path)) continue;
+    ++pmos;
+    const Document doc = test::load_document(path), skel = test::load_document(skel_path);
+    const auto* original = std::get_if<MhfuPmoFile>(&doc);
+    const auto* skeleton = std::get_if<MhfuSkeletonFile>(&skel);
+    ASSERT_TRUE(original && skeleton) << path;
+    scene::LiftInputs inputs;
+    inputs.skeleton = skeleton;
+    auto lifted = scene::lift_mhfu_pmo(*original, inputs);
+    ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().message;
+    const Scene in = without_extras(*lifted);
+    const std::string what = path.filename().string();
+    auto made = scene::author(in, Format::mhfu_pmo);
+    ASSERT_TRUE(made.ok()) << what << ": " << made.error().message;
+    auto bytes = write_document(made->document);
+    ASSERT_TRUE(bytes.ok()) << what;
+    auto read = read_document(*bytes);
+    ASSERT_TRUE(read.ok()) << what << ": " << read.error().message;
+    ASSERT_TRUE(std::holds_alternative<MhfuPmoFile>(*read)) << what;
+    EXPECT_EQ(write_document(*read).value(), *bytes) << what;
+    const auto& pmo = std::get<MhfuPmoFile>(*read);
+    auto back = scene::lift_mhfu_pmo(pmo, inputs);
+    ASSERT_TRUE(back.ok()) << what << ": " << back.error().message;
+    EXPECT_GT(test::expect_same_surface(test::drawn_surface(as_authored(in), code_of(pmo.pmo)), test::drawn_surface(*back, code_of(pmo.pmo)), {}, what), 0u);
+    EXPECT_LE(std::abs(static_cast<double>(bytes->size()) - static_cast<double>(test::load_file(path).size())), 0.1 * static_cast<double>(test::load_file(path).size())) << what;
+  }
+  if (pmos == 0 && test::samples_required()) FAIL() << "no bare MHFU PMO sample with its skeleton";
 }
 
 // Every glTF in the shared samples authors a PAC that reads back, round-trips and draws the input's
