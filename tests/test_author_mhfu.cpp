@@ -438,44 +438,61 @@ TEST(AuthorMhfu, BarePmo) {
 }
 
 TEST(AuthorMhfu, HostileScenesAreClearErrors) {
-  const auto refused = [](const Scene& s, const std::string& what) {
+  const auto refused = [](const Scene& s, const char* field_part) {
     auto made = scene::author(s, Format::mhfu_pac);
-    ASSERT_FALSE(made.ok()) << what;
-    EXPECT_FALSE(made.error().field.empty()) << what;
-    EXPECT_FALSE(made.error().offset.has_value()) << what;
+    ASSERT_FALSE(made.ok()) << field_part;
+    EXPECT_NE(made.error().field.find(field_part), std::string::npos) << made.error().field << ": " << made.error().message;
+    EXPECT_FALSE(made.error().message.empty()) << field_part;
+    EXPECT_FALSE(made.error().offset.has_value()) << field_part;
   };
-  refused(Scene{}, "empty");
+  refused(Scene{}, "nodes");
   Scene nan = triangle();
   nan.meshes[0].primitives[0].positions[1].y = std::nanf("");
-  refused(nan, "nan");
+  refused(nan, "positions");
   Scene sizes = triangle();
   sizes.meshes[0].primitives[0].normals.resize(2);
-  refused(sizes, "sizes");
+  refused(sizes, "normals");
   Scene bad_index = triangle();
   bad_index.meshes[0].primitives[0].indices[2] = 7;
-  refused(bad_index, "index");
+  refused(bad_index, "indices");
   Scene lines = triangle();
   lines.meshes[0].primitives[0].topology = scene::Topology::lines;
-  refused(lines, "lines");
+  refused(lines, "mode");
   Scene bad_joint = twelve_joint_strip();
   bad_joint.meshes[0].primitives[0].joints[4] = 40;
-  refused(bad_joint, "joint");
+  refused(bad_joint, "joints");
   Scene weights = twelve_joint_strip();
   weights.meshes[0].primitives[0].weights.resize(3);
   refused(weights, "weights");
   Scene no_weight = twelve_joint_strip();
   std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
-  refused(no_weight, "no weight");
+  refused(no_weight, "weights");
+  Scene cycle = twelve_joint_strip();
+  cycle.nodes[1].parent = 2;  // joint0 under joint1 under joint0
+  refused(cycle, "");
   Scene many = twelve_joint_strip();
   for (int j = 0; j < 300; ++j) many.skins[0].joints.push_back(many.add_node(scene::Node{}, -1));
   many.skins[0].inverse_bind_matrices.resize(many.skins[0].joints.size());
-  refused(many, "300 joints");
+  refused(many, "skins[0].joints");
+  Scene twice = twelve_joint_strip();
+  twice.skins[0].joints[3] = twice.skins[0].joints[2];
+  refused(twice, "skins[0].joints[3]");
+  Scene flat = twelve_joint_strip();
+  flat.nodes[2].local.scale = {0, 0, 0};
+  refused(flat, "nodes[2].scale");
   Scene bad_material = triangle();
   bad_material.meshes[0].primitives[0].material = 3;
   refused(bad_material, "material");
   Scene bad_texture = textured_quad(false);
   bad_texture.textures[0].image.rgba.resize(5);
-  refused(bad_texture, "texture");
+  refused(bad_texture, "textures[0].image");
+  Scene two_skins = twelve_joint_strip();
+  two_skins.skins.push_back(two_skins.skins[0]);
+  scene::Node other;
+  other.mesh = 0;
+  other.skin = 1;
+  two_skins.add_node(other);
+  refused(two_skins, "skin");
 }
 
 Scene without_extras(Scene s) {

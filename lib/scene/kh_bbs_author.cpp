@@ -13,6 +13,7 @@
 #include "scene/kh_bbs_lower.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene/skin_joints.hpp"
 
 namespace remodel::scene {
 
@@ -66,41 +67,11 @@ Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat
     return at(where + ".inverse_bind_matrices", "the skin has " + num(n) + " joints but " + num(skin.inverse_bind_matrices.size()) +
                                                     " inverse bind matrices", ErrorCode::inconsistent);
   }
-  std::vector<int> slot_of_node(scene.nodes.size(), -1);
-  for (std::size_t s = 0; s < n; ++s) {
-    const int node = skin.joints[s];
-    if (node < 0 || static_cast<std::size_t>(node) >= scene.nodes.size()) {
-      return at(where + ".joints[" + num(s) + "]", "joint " + num(s) + " is node " + std::to_string(node) + ", which does not exist");
-    }
-    if (slot_of_node[static_cast<std::size_t>(node)] >= 0) {
-      return at(where + ".joints[" + num(s) + "]", "node " + std::to_string(node) + " is in the skin twice");
-    }
-    slot_of_node[static_cast<std::size_t>(node)] = static_cast<int>(s);
-  }
-  // Each joint's nearest ancestor that is a joint (bounded walk: a cyclic hierarchy is an error).
-  std::vector<int> parent_slot(n, -1);
-  for (std::size_t s = 0; s < n; ++s) {
-    int p = scene.nodes[static_cast<std::size_t>(skin.joints[s])].parent;
-    for (std::size_t steps = 0; p >= 0 && parent_slot[s] < 0; ++steps) {
-      if (static_cast<std::size_t>(p) >= scene.nodes.size() || steps > scene.nodes.size()) {
-        return at("nodes[" + std::to_string(skin.joints[s]) + "].parent", "the node hierarchy above joint " + num(s) + " is broken");
-      }
-      parent_slot[s] = slot_of_node[static_cast<std::size_t>(p)];
-      p = scene.nodes[static_cast<std::size_t>(p)].parent;
-    }
-  }
-  bon_of.assign(n, -1);
-  std::vector<std::size_t> order;
-  while (order.size() < n) {
-    const std::size_t before = order.size();
-    for (std::size_t s = 0; s < n; ++s) {
-      if (bon_of[s] < 0 && (parent_slot[s] < 0 || bon_of[static_cast<std::size_t>(parent_slot[s])] >= 0)) {
-        bon_of[s] = static_cast<int>(order.size());
-        order.push_back(s);
-      }
-    }
-    if (order.size() == before) return at(where + ".joints", "the joints' parents form a cycle");
-  }
+  auto joints = skin_joints_parents_first(scene, skin_index);
+  if (!joints) return joints.error();
+  const std::vector<int>& parent_slot = joints->parent;
+  const std::vector<std::size_t>& order = joints->order;
+  bon_of = joints->index_of;
   Bon bon;
   for (std::size_t b = 0; b < n; ++b) {
     const std::size_t s = order[b];

@@ -15,6 +15,7 @@
 #include "model/psp_texture.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene/skin_joints.hpp"
 
 namespace remodel::scene {
 
@@ -68,39 +69,12 @@ Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vec
     return at(where + ".inverse_bind_matrices", "the skin has " + num(n) + " joints but " + num(skin.inverse_bind_matrices.size()) +
                                                     " inverse bind matrices", ErrorCode::inconsistent);
   }
-  std::vector<int> slot_of_node(scene.nodes.size(), -1);
-  for (std::size_t s = 0; s < n; ++s) {
-    const int node = skin.joints[s];
-    if (node < 0 || static_cast<std::size_t>(node) >= scene.nodes.size()) {
-      return at(where + ".joints[" + num(s) + "]", "joint " + num(s) + " is node " + std::to_string(node) + ", which does not exist");
-    }
-    if (slot_of_node[static_cast<std::size_t>(node)] >= 0) return at(where + ".joints[" + num(s) + "]", "node " + std::to_string(node) + " is in the skin twice");
-    slot_of_node[static_cast<std::size_t>(node)] = static_cast<int>(s);
-  }
-  std::vector<int> parent_slot(n, -1);
-  for (std::size_t s = 0; s < n; ++s) {
-    int p = scene.nodes[static_cast<std::size_t>(skin.joints[s])].parent;
-    for (std::size_t steps = 0; p >= 0 && parent_slot[s] < 0; ++steps) {
-      if (static_cast<std::size_t>(p) >= scene.nodes.size() || steps > scene.nodes.size()) {
-        return at("nodes[" + std::to_string(skin.joints[s]) + "].parent", "the node hierarchy above joint " + num(s) + " is broken");
-      }
-      parent_slot[s] = slot_of_node[static_cast<std::size_t>(p)];
-      p = scene.nodes[static_cast<std::size_t>(p)].parent;
-    }
-  }
+  auto joints = skin_joints_parents_first(scene, skin_index);
+  if (!joints) return joints.error();
+  const std::vector<int>& parent_slot = joints->parent;
+  const std::vector<std::size_t>& order = joints->order;
   Bones out;
-  out.bone_of.assign(n, -1);
-  std::vector<std::size_t> order;
-  while (order.size() < n) {
-    const std::size_t before = order.size();
-    for (std::size_t s = 0; s < n; ++s) {
-      if (out.bone_of[s] < 0 && (parent_slot[s] < 0 || out.bone_of[static_cast<std::size_t>(parent_slot[s])] >= 0)) {
-        out.bone_of[s] = static_cast<int>(order.size());
-        order.push_back(s);
-      }
-    }
-    if (order.size() == before) return at(where + ".joints", "the joints' parents form a cycle");
-  }
+  out.bone_of = joints->index_of;
   MhfuSkeleton& sk = out.skeleton;
   sk.parameter_tag = 0;
   sk.parameters = {0};  // every sample's parameter block
@@ -122,7 +96,10 @@ Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vec
     bone.rotation = {e.x, e.y, e.z, 1.0f};
     bone.position = {t.translation.x, t.translation.y, t.translation.z, 1.0f};
     for (float f : bone.scale) {
-      if (!std::isfinite(f) || f == 0.0f) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a zero or non-finite scale");
+      if (!std::isfinite(f) || f == 0.0f) {
+        return at("nodes[" + std::to_string(node) + "].scale", "joint " + num(s) + " has a zero or non-finite scale: a skeleton bone needs an inverse",
+                  ErrorCode::unsupported);
+      }
     }
   }
   // Links: a bone's first child, and each child's next sibling (roots chain as siblings too).

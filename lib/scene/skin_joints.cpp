@@ -1,0 +1,49 @@
+#include "scene/skin_joints.hpp"
+
+#include <string>
+
+namespace remodel::scene {
+
+Result<SkinJoints> skin_joints_parents_first(const Scene& scene, int skin_index) {
+  const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
+  const std::string where = "skins[" + std::to_string(skin_index) + "]";
+  const auto fail = [](std::string field, std::string message) { return Error{ErrorCode::bad_value, std::nullopt, std::move(field), std::move(message)}; };
+  const std::size_t n = skin.joints.size();
+  std::vector<int> slot_of_node(scene.nodes.size(), -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    const int node = skin.joints[s];
+    const std::string field = where + ".joints[" + std::to_string(s) + "]";
+    if (node < 0 || static_cast<std::size_t>(node) >= scene.nodes.size()) {
+      return fail(field, "joint " + std::to_string(s) + " is node " + std::to_string(node) + ", which does not exist");
+    }
+    if (slot_of_node[static_cast<std::size_t>(node)] >= 0) return fail(field, "node " + std::to_string(node) + " is in the skin twice");
+    slot_of_node[static_cast<std::size_t>(node)] = static_cast<int>(s);
+  }
+  SkinJoints out;
+  // Each joint's nearest ancestor that is a joint (bounded walk: a cyclic hierarchy is an error).
+  out.parent.assign(n, -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    int p = scene.nodes[static_cast<std::size_t>(skin.joints[s])].parent;
+    for (std::size_t steps = 0; p >= 0 && out.parent[s] < 0; ++steps) {
+      if (static_cast<std::size_t>(p) >= scene.nodes.size() || steps > scene.nodes.size()) {
+        return fail("nodes[" + std::to_string(skin.joints[s]) + "].parent", "the node hierarchy above joint " + std::to_string(s) + " is broken");
+      }
+      out.parent[s] = slot_of_node[static_cast<std::size_t>(p)];
+      p = scene.nodes[static_cast<std::size_t>(p)].parent;
+    }
+  }
+  out.index_of.assign(n, -1);
+  while (out.order.size() < n) {
+    const std::size_t before = out.order.size();
+    for (std::size_t s = 0; s < n; ++s) {
+      if (out.index_of[s] < 0 && (out.parent[s] < 0 || out.index_of[static_cast<std::size_t>(out.parent[s])] >= 0)) {
+        out.index_of[s] = static_cast<int>(out.order.size());
+        out.order.push_back(s);
+      }
+    }
+    if (out.order.size() == before) return fail(where + ".joints", "the joints' parents form a cycle");
+  }
+  return out;
+}
+
+}  // namespace remodel::scene
