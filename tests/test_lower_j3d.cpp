@@ -12,6 +12,7 @@
 #include "model/j3d.hpp"
 #include "model/j3d_decode.hpp"
 #include "model/textures.hpp"
+#include "blender_like.hpp"
 #include "samples.hpp"
 #include "error_checks.hpp"
 #include "scene/lift.hpp"
@@ -506,6 +507,94 @@ TEST(LowerJ3d, ReplacedTexture) {
   ASSERT_EQ(got.blocks.size(), want.blocks.size());
   for (std::size_t k = 0; k < got.blocks.size(); ++k) EXPECT_TRUE(got.blocks[k].data == want.blocks[k].data) << k;
   expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"TEX1"});
+}
+
+// Blender's round trip made in code (tests/blender_like.hpp): extras gone, materials reordered, only
+// the textures materials show (one per material, unnamed), bones turned with Blender's noise. Every
+// sample gives its own bytes: textures match through the materials, the turns and noise are no edit.
+TEST(LowerJ3d, BlenderLikeRoundTripGivesTheSameBytes) {
+  REMODEL_SAMPLES_OR_SKIP(files, "j3d");
+  for (const auto& path : files) {
+    SCOPED_TRACE(path.string());
+    const Bytes bytes = test::load_file(path);
+    auto doc = read_document(bytes);
+    ASSERT_TRUE(doc.ok());
+    auto s = scene::lift(*doc);
+    ASSERT_TRUE(s.ok()) << s.error().describe();
+    test::strip_extras_like_blender(*s);
+    test::prune_textures_like_blender(*s);
+    test::turn_bones_like_blender(*s);
+    auto lowered = scene::lower(*s, *doc);
+    ASSERT_TRUE(lowered.ok()) << lowered.error().describe();
+    auto out = write_document(lowered->document);
+    ASSERT_TRUE(out.ok());
+    EXPECT_TRUE(*out == bytes) << "the Blender-like round trip is not the original";
+  }
+}
+
+// Edits after Blender's changes reach only what they touch: a replaced image of one material's
+// texture (ww_cl's hitomi, TEX1 39, mirrored) and a moved joint.
+TEST(LowerJ3d, BlenderLikeEditsChangeOnlyWhatTheyTouch) {
+  LOAD_OR_SKIP(b, "ww_cl.bdl");
+  const J3dFile& base = std::get<J3dFile>(b.doc);
+  {
+    scene::Scene s = b.scene;
+    const std::size_t tex = 39;
+    ASSERT_GT(s.textures.size(), tex);
+    ASSERT_EQ(s.textures[tex].name, "hitomi");
+    RgbaImage image = s.textures[tex].image;
+    // Mirrored: the C8 palette's own colours, so the edit needs no new palette (TEX1 0 shares it).
+    for (std::size_t y = 0; y < image.height; ++y) {
+      for (std::size_t x = 0; x < image.width / 2; ++x) {
+        for (std::size_t c = 0; c < 4; ++c) std::swap(image.rgba[(y * image.width + x) * 4 + c], image.rgba[(y * image.width + image.width - 1 - x) * 4 + c]);
+      }
+    }
+    ASSERT_FALSE(image == s.textures[tex].image);
+    test::strip_extras_like_blender(s);
+    test::prune_textures_like_blender(s);
+    test::turn_bones_like_blender(s);
+    bool replaced = false;
+    for (const scene::Material& m : s.materials) {
+      if (m.name == "eyeL") {
+        ASSERT_GE(m.texture, 0);
+        s.textures[static_cast<std::size_t>(m.texture)].image = image;
+        replaced = true;
+      }
+    }
+    ASSERT_TRUE(replaced);
+    const Output o = lower_and_reread(s, b);
+    ASSERT_FALSE(o.bytes.empty());
+    J3dTex1 want = section<J3dTex1>(base);
+    ASSERT_FALSE(replace_j3d_texture(want, tex, image));
+    const J3dTex1& got = section<J3dTex1>(o.file);
+    ASSERT_EQ(got.blocks.size(), want.blocks.size());
+    for (std::size_t k = 0; k < got.blocks.size(); ++k) EXPECT_TRUE(got.blocks[k].data == want.blocks[k].data) << k;
+    EXPECT_TRUE(got.names.names == section<J3dTex1>(base).names.names);  // unnamed textures rename nothing
+    expect_other_sections_equal(base, o.file, {"TEX1"});
+  }
+  {
+    scene::Scene s = b.scene;
+    const std::size_t joint = 5;
+    ASSERT_GT(s.skins.at(0).joints.size(), joint);
+    scene::Node& n = s.nodes[static_cast<std::size_t>(s.skins[0].joints[joint])];
+    const scene::Vec3 want = n.local.translation + scene::Vec3{2.0f, -1.0f, 0.5f};
+    n.local.translation = want;
+    test::strip_extras_like_blender(s);
+    test::turn_bones_like_blender(s);
+    const Output o = lower_and_reread(s, b);
+    ASSERT_FALSE(o.bytes.empty());
+    const auto& was = section<J3dJnt1>(base).joints;
+    const auto& now = section<J3dJnt1>(o.file).joints;
+    ASSERT_EQ(was.size(), now.size());
+    for (std::size_t j = 0; j < was.size(); ++j) {
+      if (j == joint) continue;
+      EXPECT_TRUE(was[j].translation == now[j].translation && was[j].rotation == now[j].rotation && was[j].scale == now[j].scale) << j;
+    }
+    EXPECT_TRUE(was[joint].rotation == now[joint].rotation && was[joint].scale == now[joint].scale);
+    const scene::Vec3 got{now[joint].translation[0], now[joint].translation[1], now[joint].translation[2]};
+    EXPECT_LE(distance(got, want), 0.01f);  // within the noise added
+    expect_other_sections_equal(base, o.file, {"JNT1", "EVP1", "VTX1", "SHP1", "INF1"});
+  }
 }
 
 // Hostile Scenes: each a clear error naming where, never a crash.

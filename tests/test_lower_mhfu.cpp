@@ -9,6 +9,7 @@
 #include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/textures.hpp"
+#include "blender_like.hpp"
 #include "samples.hpp"
 #include "error_checks.hpp"
 #include "scene/lift.hpp"
@@ -255,6 +256,45 @@ TEST(LowerMhfu, MovedBindPoseReencodesTheBone) {
     EXPECT_NEAR(angles.x, 0.1f, 1e-5f);
     EXPECT_NEAR(angles.y, -0.2f, 1e-5f);
     EXPECT_NEAR(angles.z, 0.3f, 1e-5f);
+  }
+}
+
+// Blender's round trip made in code (tests/blender_like.hpp): extras gone, every bone turned in its
+// local transform and inverse bind with Blender's float noise. The stored bone records stand.
+TEST(LowerMhfu, BlenderLikeBoneTurnsGiveTheSameBytes) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : models(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    ASSERT_FALSE(scene.skins.empty());
+    as_exported(scene);
+    test::strip_extras_like_blender(scene);
+    test::turn_bones_like_blender(scene);
+    Result<Bytes> out = lower_write(scene, s);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    EXPECT_TRUE(*out == s.bytes);
+  }
+}
+
+// A bone moved before Blender's turns: only its record changes, to the moved translation.
+TEST(LowerMhfu, BlenderLikeMovedBoneChangesOnlyItsRecord) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    ASSERT_FALSE(scene.skins.empty());
+    ASSERT_FALSE(scene.skins[0].joints.empty());
+    const std::size_t last = scene.skins[0].joints.size() - 1;
+    scene::Node& bone = scene.nodes[static_cast<std::size_t>(scene.skins[0].joints[last])];
+    const scene::Vec3 want = bone.local.translation + scene::Vec3{0, 1.5f, 0};
+    bone.local.translation = want;
+    test::strip_extras_like_blender(scene);
+    test::turn_bones_like_blender(scene);
+    const Edited e = lower_diff(scene, s);
+    expect_only(e.fields, "bones[" + std::to_string(last) + "].position");
+    const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+    const scene::Node& moved = back.nodes[static_cast<std::size_t>(back.skins[0].joints[last])];
+    EXPECT_LE(scene::length(moved.local.translation - want), 0.01f);  // within the noise added
   }
 }
 

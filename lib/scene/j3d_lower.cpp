@@ -9,6 +9,7 @@
 
 #include "model/j3d_decode.hpp"
 #include "model/textures.hpp"
+#include "scene/bone_turns.hpp"
 #include "scene/j3d_lower.hpp"
 #include "scene/lift.hpp"
 
@@ -137,6 +138,7 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
   J3dJnt1* jnt = j3d_section<J3dJnt1>(out);
   J3dEvp1* evp = j3d_section<J3dEvp1>(out);
   bool moved = false;
+  const std::vector<IncomingJoint> joints = incoming_joints(scene, node_of_joint, base_scene, base_joint_node);
   for (std::size_t j = 0; j < jnt->joints.size(); ++j) {
     if (node_of_joint[j] < 0) continue;
     const Node& in = scene.nodes[static_cast<std::size_t>(node_of_joint[j])];
@@ -147,23 +149,17 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
       if (j >= jnt->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a joint JNT1's name table does not hold"};
       jnt->names.names[j] = in.name;
     }
-    if (in.local == was.local) continue;
-    if (!finite(in.local.translation) || !finite(in.local.scale) || !finite(in.local.rotation)) {
+    // Blender's bone turns taken off and its noise ignored (bone_turns.hpp): what moved is an edit.
+    const IncomingJoint& ij = joints[j];
+    if (!finite(ij.local.translation) || !finite(ij.local.scale) || !finite(ij.local.rotation)) {
       return Error{ErrorCode::bad_value, std::nullopt, where, "has a transform that is not finite"};
     }
     J3dJoint& joint = jnt->joints[j];
-    const std::array<float, 3> t{in.local.translation.x, in.local.translation.y, in.local.translation.z};
-    const std::array<float, 3> s{in.local.scale.x, in.local.scale.y, in.local.scale.z};
-    joint.translation = t;
-    joint.scale = s;
-    // The stored angles stand unless the rotation moved past half an s16 step (pi / 65536): the base's
-    // quantisation is the tolerance (a quaternion re-normalised by another tool, or another Euler
-    // triple for the same rotation at gimbal lock, is not an edit).
-    const Quat a = normalize(in.local.rotation), b = normalize(was.local.rotation);
-    const double cosine = std::min(1.0, std::fabs(static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y +
-                                                  static_cast<double>(a.z) * b.z + static_cast<double>(a.w) * b.w));
-    if (2.0 * std::acos(cosine) > static_cast<double>(kPi) / 65536.0) joint.rotation = s16_angles(in.local.rotation);
-    moved = true;
+    if (ij.translation_moved) joint.translation = {ij.local.translation.x, ij.local.translation.y, ij.local.translation.z};
+    if (ij.scale_moved) joint.scale = {ij.local.scale.x, ij.local.scale.y, ij.local.scale.z};
+    // The stored s16 angles (steps of pi / 32768) stand unless the rotation moved past the noise.
+    if (ij.rotation_moved) joint.rotation = s16_angles(ij.local.rotation);
+    moved = moved || ij.translation_moved || ij.scale_moved || ij.rotation_moved;
   }
   if (!moved || evp == nullptr) return std::nullopt;
   auto base_world = j3d_joint_world_matrices(base);
@@ -288,33 +284,68 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     }
   }
 
-  // Textures: an image that differs from the base's decoded one is encoded in its GX format.
+  // Textures: each incoming texture stands for TEX1 entries, by its extras, else through the materials
+  // using it (Blender writes only the textures its materials use, one per material, unnamed, over its
+  // distinct images, in its own order), else by name. TEX1 entries nothing stands for keep their bytes.
   if (!scene.textures.empty()) {
     J3dTex1* tex1 = j3d_section<J3dTex1>(out);
-    std::vector<std::string> names;
-    for (const Texture& t : base_scene.textures) names.push_back(t.name);
-    const Matched textures = match_items(
-        scene.textures.size(), base_scene.textures.size(), names, [&](std::size_t i) { return extras_index(scene.textures[i].extras, "tex1_index"); },
-        [&](std::size_t i) { return scene.textures[i].name; });
+    const std::size_t base_count = base_scene.textures.size();
+    std::vector<std::vector<std::size_t>> tex1_of(scene.textures.size());
+    const auto stand_for = [&](std::size_t i, std::size_t k) {
+      if (std::find(tex1_of[i].begin(), tex1_of[i].end(), k) == tex1_of[i].end()) tex1_of[i].push_back(k);
+    };
+    std::vector<bool> by_extras(scene.textures.size(), false);
     for (std::size_t i = 0; i < scene.textures.size(); ++i) {
-      const int b = textures.base_of[i];
+      if (const auto k = extras_index(scene.textures[i].extras, "tex1_index"); k && *k < base_count) {
+        stand_for(i, *k);
+        by_extras[i] = true;
+      }
+    }
+    for (std::size_t i = 0; i < scene.materials.size(); ++i) {
+      const int t = scene.materials[i].texture, b = materials.base_of[i];
+      if (t < 0 || static_cast<std::size_t>(t) >= scene.textures.size() || b < 0 || by_extras[static_cast<std::size_t>(t)]) continue;
+      const int k = base_scene.materials[static_cast<std::size_t>(b)].texture;
+      if (k >= 0 && static_cast<std::size_t>(k) < base_count) stand_for(static_cast<std::size_t>(t), static_cast<std::size_t>(k));
+    }
+    for (std::size_t i = 0; i < scene.textures.size(); ++i) {
+      if (!tex1_of[i].empty() || scene.textures[i].name.empty()) continue;
+      for (std::size_t k = 0; k < base_count; ++k) {
+        if (base_scene.textures[k].name == scene.textures[i].name) stand_for(i, k);
+      }
+    }
+    // The incoming texture each TEX1 entry takes its image from: one that changed it, when any does.
+    std::vector<int> source(base_count, -1);
+    for (std::size_t i = 0; i < scene.textures.size(); ++i) {
       const std::string where = "textures[" + std::to_string(i) + "]";
-      if (b < 0 || tex1 == nullptr) {
+      if (tex1_of[i].empty() || tex1 == nullptr) {
         result.warnings.push_back({where, "is not in the base's TEX1 and was left out (textures cannot be added)"});
         continue;
       }
-      const Texture& in = scene.textures[i];
-      const Texture& was = base_scene.textures[static_cast<std::size_t>(b)];
-      if (in.name != was.name) {
-        if (auto e = check_name(in.name, where + ".name")) return *e;
-        if (static_cast<std::size_t>(b) < tex1->names.names.size()) tex1->names.names[static_cast<std::size_t>(b)] = in.name;
+      for (const std::size_t k : tex1_of[i]) {
+        const RgbaImage& was = base_scene.textures[k].image;
+        const int s = source[k];
+        if (s < 0 || (scene.textures[static_cast<std::size_t>(s)].image == was && !(scene.textures[i].image == was))) {
+          source[k] = static_cast<int>(i);
+        } else if (!(scene.textures[i].image == was) && !(scene.textures[i].image == scene.textures[static_cast<std::size_t>(s)].image)) {
+          result.warnings.push_back({where, "gives TEX1 " + std::to_string(k) + " another image than textures[" + std::to_string(s) + "] does; the first was used"});
+        }
       }
-      if (in.image.width == was.image.width && in.image.height == was.image.height && in.image.rgba == was.image.rgba) continue;
+    }
+    for (std::size_t k = 0; k < base_count && tex1 != nullptr; ++k) {
+      if (source[k] < 0) continue;
+      const Texture& in = scene.textures[static_cast<std::size_t>(source[k])];
+      const Texture& was = base_scene.textures[k];
+      const std::string where = "textures[" + std::to_string(source[k]) + "]";
+      if (!in.name.empty() && in.name != was.name) {  // an unnamed texture renames nothing
+        if (auto e = check_name(in.name, where + ".name")) return *e;
+        if (k < tex1->names.names.size()) tex1->names.names[k] = in.name;
+      }
+      if (in.image == was.image) continue;
       if (in.image.rgba.size() != std::size_t{in.image.width} * in.image.height * 4 || in.image.width == 0 || in.image.height == 0) {
         return Error{ErrorCode::bad_value, std::nullopt, where, "has an image whose pixels do not match its size"};
       }
-      if (auto e = replace_j3d_texture(*tex1, static_cast<std::size_t>(b), in.image)) {
-        return Error{e->code, e->offset, where + " (TEX1 " + std::to_string(b) + ")", e->message};
+      if (auto e = replace_j3d_texture(*tex1, k, in.image)) {
+        return Error{e->code, e->offset, where + " (TEX1 " + std::to_string(k) + ")", e->message};
       }
     }
   }

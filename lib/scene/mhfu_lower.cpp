@@ -12,6 +12,7 @@
 #include <meshoptimizer.h>
 
 #include "model/textures.hpp"
+#include "scene/bone_turns.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -226,22 +227,30 @@ class Lowerer {
     if (!iskin_ || base_.skins.empty()) return std::nullopt;
     const Skin& bskin = base_.skins[0];
     const Skin* iskin = iskin_;
+    std::vector<int> in_nodes, base_nodes;
+    for (std::size_t k = 0; k < bones_.size(); ++k) {
+      in_nodes.push_back(iskin->joints[k]);
+      base_nodes.push_back(bskin.joints[static_cast<std::size_t>(bones_[k])]);
+    }
+    // Blender's bone turns taken off and its noise ignored (bone_turns.hpp): what moved is an edit,
+    // written as f32 (XYZ angles for the rotation); the rest keeps its stored bytes.
+    const std::vector<IncomingJoint> joints = incoming_joints(in_, in_nodes, base_, base_nodes);
     for (std::size_t k = 0; k < bones_.size(); ++k) {
       const auto b = static_cast<std::size_t>(bones_[k]);
       const Node& n = in_.nodes[static_cast<std::size_t>(iskin->joints[k])];
-      const Node& bn = base_.nodes[static_cast<std::size_t>(bskin.joints[b])];
       MhfuBone& bone = skeleton.bones[b];
       const std::string where = "nodes[" + std::to_string(iskin->joints[k]) + "]";
-      const Trs& t = n.local;
+      const Trs& t = joints[k].local;
       for (float f : {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w,
                       t.scale.x, t.scale.y, t.scale.z}) {
         if (!finite(f)) return bad(where, "joint " + n.name + " has a non-finite translation, rotation or scale");
       }
-      if (!(t.translation == bn.local.translation)) bone.position = {t.translation.x, t.translation.y, t.translation.z, bone.position[3]};
-      if (!(t.scale == bn.local.scale)) bone.scale = {t.scale.x, t.scale.y, t.scale.z, bone.scale[3]};
-      // The stored angles stay unless the incoming rotation's XYZ angles differ from the base's.
-      const Vec3 e = euler_xyz_of(t.rotation);
-      if (!(e == euler_xyz_of(bn.local.rotation))) bone.rotation = {e.x, e.y, e.z, bone.rotation[3]};
+      if (joints[k].translation_moved) bone.position = {t.translation.x, t.translation.y, t.translation.z, bone.position[3]};
+      if (joints[k].scale_moved) bone.scale = {t.scale.x, t.scale.y, t.scale.z, bone.scale[3]};
+      if (joints[k].rotation_moved) {
+        const Vec3 e = euler_xyz_of(t.rotation);
+        bone.rotation = {e.x, e.y, e.z, bone.rotation[3]};
+      }
     }
     return std::nullopt;
   }

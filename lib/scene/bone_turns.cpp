@@ -1,0 +1,110 @@
+#include "scene/bone_turns.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace remodel::scene {
+
+Mat4 nearest_axis_rotation(const Mat4& m) {
+  Mat4 p;
+  bool used[3] = {false, false, false};
+  for (int r = 0; r < 3; ++r) {
+    // Scale cancels: each row's largest entry names the axis it turns to.
+    float row_length = 0;
+    int best = 0;
+    for (int c = 0; c < 3; ++c) {
+      row_length += m.at(r, c) * m.at(r, c);
+      if (std::fabs(m.at(r, c)) > std::fabs(m.at(r, best))) best = c;
+    }
+    // Past 45 degrees from an axis the largest entry is below cos 45 of the row.
+    if (used[best] || !(std::fabs(m.at(r, best)) > 0.7072f * std::sqrt(row_length))) return Mat4::identity();
+    used[best] = true;
+    for (int c = 0; c < 3; ++c) p.at(r, c) = c == best ? (m.at(r, best) < 0 ? -1.0f : 1.0f) : 0.0f;
+  }
+  const float det = p.at(0, 0) * (p.at(1, 1) * p.at(2, 2) - p.at(1, 2) * p.at(2, 1)) - p.at(0, 1) * (p.at(1, 0) * p.at(2, 2) - p.at(1, 2) * p.at(2, 0)) +
+                    p.at(0, 2) * (p.at(1, 0) * p.at(2, 1) - p.at(1, 1) * p.at(2, 0));
+  return det > 0 ? p : Mat4::identity();  // a mirror is an edit, not a turn
+}
+
+namespace {
+
+Mat4 transposed(const Mat4& m) {
+  Mat4 t;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) t.at(r, c) = m.at(c, r);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes) {
+  const std::vector<Mat4> base_world = world_matrices(base);
+  const auto valid = [](int n, const Scene& s) { return n >= 0 && static_cast<std::size_t>(n) < s.nodes.size(); };
+  std::vector<int> base_of(in.nodes.size(), -1);
+  float extent = 1;
+  for (std::size_t k = 0; k < in_nodes.size() && k < base_nodes.size(); ++k) {
+    if (!valid(in_nodes[k], in) || !valid(base_nodes[k], base)) continue;
+    base_of[static_cast<std::size_t>(in_nodes[k])] = base_nodes[k];
+    const Mat4& w = base_world[static_cast<std::size_t>(base_nodes[k])];
+    extent = std::max(extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
+  }
+  // Unedited, L_in = P_parent^T * L_base * P: each joint's turn from its local and its parent joint's
+  // turn, parents first (from locals, so a joint moved to another parent is not taken for a turn).
+  std::vector<Mat4> turn_of(in.nodes.size(), Mat4::identity());
+  std::vector<char> done(in.nodes.size(), 0);
+  std::vector<int> chain;  // a joint and its ancestor joints not yet done, child first
+  for (std::size_t start = 0; start < in.nodes.size(); ++start) {
+    chain.clear();
+    // Stops at a node that is done or no joint; a cycle (refused elsewhere) stops where it closes.
+    for (int n = static_cast<int>(start); valid(n, in) && base_of[static_cast<std::size_t>(n)] >= 0 && done[static_cast<std::size_t>(n)] == 0;
+         n = in.nodes[static_cast<std::size_t>(n)].parent) {
+      done[static_cast<std::size_t>(n)] = 1;
+      chain.push_back(n);
+    }
+    for (std::size_t c = chain.size(); c-- > 0;) {
+      const auto i = static_cast<std::size_t>(chain[c]);
+      const int parent = in.nodes[i].parent;
+      const Mat4 parent_turn = valid(parent, in) && base_of[static_cast<std::size_t>(parent)] >= 0 ? turn_of[static_cast<std::size_t>(parent)] : Mat4::identity();
+      bool ok = true;
+      const Mat4 base_inverse = inverse(trs_matrix(base.nodes[static_cast<std::size_t>(base_of[i])].local), &ok);
+      if (ok) turn_of[i] = nearest_axis_rotation(base_inverse * parent_turn * trs_matrix(in.nodes[i].local));  // a 0 scale: no turn to find
+    }
+  }
+  std::vector<bool> turned(in.nodes.size(), false);
+  for (std::size_t n = 0; n < in.nodes.size(); ++n) turned[n] = !(turn_of[n] == Mat4::identity());
+  std::vector<IncomingJoint> out(in_nodes.size());
+  for (std::size_t k = 0; k < in_nodes.size() && k < base_nodes.size(); ++k) {
+    const int n = in_nodes[k], b = base_nodes[k];
+    if (!valid(n, in) || !valid(b, base)) continue;
+    const Node& node = in.nodes[static_cast<std::size_t>(n)];
+    const Trs& was = base.nodes[static_cast<std::size_t>(b)].local;
+    const int parent = valid(node.parent, in) ? node.parent : -1;
+    const bool parent_turned = parent >= 0 && turned[static_cast<std::size_t>(parent)];
+    IncomingJoint& j = out[k];
+    if (!turned[static_cast<std::size_t>(n)] && !parent_turned) {
+      j.local = node.local;
+    } else {
+      const Mat4 parent_turn = parent_turned ? turn_of[static_cast<std::size_t>(parent)] : Mat4::identity();
+      j.local = decompose(parent_turn * trs_matrix(node.local) * transposed(turn_of[static_cast<std::size_t>(n)]));
+    }
+    if (j.local == was) continue;
+    const float reach = static_cast<float>(kBoneRollNoise) * length(was.translation) + kJointNoise * extent;
+    const Vec3 dt = j.local.translation - was.translation;
+    j.translation_moved = !(std::fabs(dt.x) <= reach && std::fabs(dt.y) <= reach && std::fabs(dt.z) <= reach);
+    const auto near = [](float x, float y) { return std::fabs(x - y) <= kJointNoise * std::max(1.0f, std::fabs(y)); };
+    j.scale_moved = !(near(j.local.scale.x, was.scale.x) && near(j.local.scale.y, was.scale.y) && near(j.local.scale.z, was.scale.z));
+    j.rotation_moved = !(rotation_angle(j.local.rotation, was.rotation) <= kBoneRollNoise);
+  }
+  return out;
+}
+
+double rotation_angle(Quat a, Quat b) {
+  a = normalize(a);
+  b = normalize(b);
+  const double cosine = std::min(1.0, std::fabs(static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y + static_cast<double>(a.z) * b.z +
+                                                static_cast<double>(a.w) * b.w));
+  return 2.0 * std::acos(cosine);
+}
+
+}  // namespace remodel::scene

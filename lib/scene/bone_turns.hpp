@@ -1,0 +1,41 @@
+// Incoming joints as the base holds them. Blender's glTF importer turns every bone by one of the 24
+// rotations by multiples of 90 degrees about the axes (so its tip points at a child) and its exporter
+// writes that turn into the joint's node transform and inverse bind: skinning is the same, the local
+// transforms are not. The lowers take the turns off before comparing joints with the base.
+#pragma once
+
+#include <vector>
+
+#include "scene/math.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::scene {
+
+// The axis rotation (entries 0 and +-1, determinant 1) nearest `m`'s 3x3 part, the identity when the
+// 3x3 part is near none (a turn of 45 degrees or more from all of them).
+Mat4 nearest_axis_rotation(const Mat4& m);
+
+// An incoming joint (node in_nodes[k], standing for base joint node base_nodes[k]) as the base holds
+// it: its local transform with the turns of itself and its parent joint taken off (P_parent * L * P^T,
+// P = the axis rotation nearest base_world^-1 * incoming_world; exactly its local when neither is
+// turned, and signed permutations are exact in floats), and which parts moved past Blender's noise.
+struct IncomingJoint {
+  Trs local;
+  bool translation_moved = false, rotation_moved = false, scale_moved = false;
+};
+
+// Blender rebuilds every bone from a head, a tail and a roll: measured on the J3D and MHFU samples, a
+// joint comes back turned by up to 5.1e-4 radians, its translation off by that angle times its length
+// plus single-precision noise at the model's size (2e-6 of it), its scale within 6e-8. Twice that is
+// no edit: rotations within 1e-3 radians (0.06 degrees), translations within 1e-3 of their length plus
+// 1e-5 of the skeleton's extent (the farthest joint from the origin, at least 1), scales within 1e-5.
+inline constexpr double kBoneRollNoise = 1e-3;
+inline constexpr float kJointNoise = 1e-5f;
+
+// Entry k for pair k; an unmatched pair (-1) is left default, nothing moved.
+std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes);
+
+// The angle between two rotations, radians.
+double rotation_angle(Quat a, Quat b);
+
+}  // namespace remodel::scene

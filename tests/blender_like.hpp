@@ -1,0 +1,88 @@
+// What Blender 3.4's glTF import and export do to a Scene nobody edited, made in code (Blender is not
+// in CI; tools/blender_roundtrip.sh runs the real one).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "scene/math.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::test {
+
+// Blender's default export drops every extras object; names stay.
+inline void strip_extras_like_blender(scene::Scene& s) {
+  for (scene::Node& n : s.nodes) n.extras = nullptr;
+  for (scene::Mesh& m : s.meshes) {
+    m.extras = nullptr;
+    for (scene::Primitive& p : m.primitives) p.extras = nullptr;
+  }
+  for (scene::Material& m : s.materials) m.extras = nullptr;
+  for (scene::Texture& t : s.textures) t.extras = nullptr;
+}
+
+// Blender writes materials in its own order, and then one texture per material that shows one: in
+// that order, unnamed, without extras or a source encoding; textures no material shows are gone.
+inline void prune_textures_like_blender(scene::Scene& s) {
+  std::reverse(s.materials.begin(), s.materials.end());
+  const int count = static_cast<int>(s.materials.size());
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) {
+      if (p.material >= 0 && p.material < count) p.material = count - 1 - p.material;
+    }
+  }
+  std::vector<scene::Texture> textures;
+  for (scene::Material& m : s.materials) {
+    if (m.texture < 0 || static_cast<std::size_t>(m.texture) >= s.textures.size()) continue;
+    scene::Texture t = s.textures[static_cast<std::size_t>(m.texture)];
+    t.name.clear();
+    t.extras = nullptr;
+    t.encoding.clear();
+    m.texture = static_cast<int>(textures.size());
+    textures.push_back(std::move(t));
+  }
+  s.textures = std::move(textures);
+}
+
+// Blender turns every bone by an axis rotation (so its tip points at a child) and writes the turn into
+// the joint's local transform (L' = P_parent^T * L * P) and inverse bind (P^T * IBM), with the noise
+// of rebuilding bones from head, tail and roll: here 4e-4 radians and 3e-4 of each translation
+// (Blender measured up to 5.1e-4), scales 1 float step off. Skin joint j gets turns[j % 4].
+inline void turn_bones_like_blender(scene::Scene& s) {
+  if (s.skins.empty()) return;
+  const float quarter = 1.57079632679f;
+  const scene::Quat turns[4] = {scene::axis_angle({1, 0, 0}, -quarter), scene::Quat{}, scene::axis_angle({0, 0, 1}, quarter),
+                                scene::axis_angle({0, 1, 0}, 2 * quarter)};
+  scene::Skin& skin = s.skins[0];
+  std::vector<int> turn_of(s.nodes.size(), -1);  // node -> index into turns
+  for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+    if (skin.joints[j] >= 0 && static_cast<std::size_t>(skin.joints[j]) < s.nodes.size()) turn_of[static_cast<std::size_t>(skin.joints[j])] = static_cast<int>(j % 4);
+  }
+  const auto matrix = [&](int t) { return t < 0 ? scene::Mat4::identity() : scene::rotation_matrix(turns[t]); };
+  const auto inverse_matrix = [&](int t) {
+    if (t < 0) return scene::Mat4::identity();
+    const scene::Quat q = turns[t];
+    return scene::rotation_matrix(scene::Quat{-q.x, -q.y, -q.z, q.w});
+  };
+  const scene::Quat nudge = scene::axis_angle(scene::normalize(scene::Vec3{1, 2, 3}), 4e-4f);
+  std::vector<scene::Trs> turned(s.nodes.size());
+  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+    if (turn_of[n] < 0) continue;
+    const int parent = s.nodes[n].parent;
+    const int parent_turn = parent >= 0 && static_cast<std::size_t>(parent) < s.nodes.size() ? turn_of[static_cast<std::size_t>(parent)] : -1;
+    scene::Trs t = scene::decompose(inverse_matrix(parent_turn) * scene::trs_matrix(s.nodes[n].local) * matrix(turn_of[n]));
+    t.rotation = scene::normalize(nudge * t.rotation);
+    t.translation = t.translation + t.translation * 3e-4f + scene::Vec3{1e-6f, -1e-6f, 1e-6f};
+    t.scale = t.scale * 0.99999994f;
+    turned[n] = t;
+  }
+  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+    if (turn_of[n] >= 0) s.nodes[n].local = turned[n];
+  }
+  for (std::size_t j = 0; j < skin.joints.size() && j < skin.inverse_bind_matrices.size(); ++j) {
+    skin.inverse_bind_matrices[j] = inverse_matrix(static_cast<int>(j % 4)) * skin.inverse_bind_matrices[j];
+  }
+}
+
+}  // namespace remodel::test
