@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "scene/match.hpp"
 #include "scene/math.hpp"
 #include "scene/scene.hpp"
 
@@ -43,6 +45,52 @@ inline void prune_textures_like_blender(scene::Scene& s) {
     textures.push_back(std::move(t));
   }
   s.textures = std::move(textures);
+}
+
+// Blender drops our `_COLOR_0` (the colours of a primitive whose material does not show them).
+inline void drop_unshown_colours_like_blender(scene::Scene& s) {
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) {
+      const bool shown = p.material >= 0 && static_cast<std::size_t>(p.material) < s.materials.size() && s.materials[static_cast<std::size_t>(p.material)].vertex_colors;
+      if (!shown) p.colors.clear();
+    }
+  }
+}
+
+// Blender gives a primitive without normals flat ones: every triangle corner its own vertex with the
+// triangle's normal.
+inline void flat_normals_like_blender(scene::Scene& s) {
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) {
+      if (!p.normals.empty() || p.positions.empty()) continue;
+      const std::vector<std::uint32_t> corners = scene::drawn_triangles(p);
+      scene::Primitive q = p;
+      q.positions.clear();
+      q.colors.clear();
+      for (auto& u : q.uvs) u.clear();
+      q.joints.clear();
+      q.weights.clear();
+      q.indices.clear();
+      q.topology = scene::Topology::triangles;
+      for (std::size_t t = 0; t + 2 < corners.size(); t += 3) {
+        const scene::Vec3 a = p.positions[corners[t]], b = p.positions[corners[t + 1]], c = p.positions[corners[t + 2]];
+        const scene::Vec3 normal = scene::normalize(scene::cross(b - a, c - a));
+        for (std::size_t k = 0; k < 3; ++k) {
+          const std::uint32_t v = corners[t + k];
+          q.indices.push_back(static_cast<std::uint32_t>(q.positions.size()));
+          q.positions.push_back(p.positions[v]);
+          q.normals.push_back(normal);
+          if (!p.colors.empty()) q.colors.push_back(p.colors[v]);
+          for (std::size_t u = 0; u < p.uvs.size(); ++u) q.uvs[u].push_back(p.uvs[u][v]);
+          for (std::uint32_t i = 0; i < p.influences; ++i) {
+            q.joints.push_back(p.joints[std::size_t{v} * p.influences + i]);
+            q.weights.push_back(p.weights[std::size_t{v} * p.influences + i]);
+          }
+        }
+      }
+      p = std::move(q);
+    }
+  }
 }
 
 // Blender turns every bone by an axis rotation (so its tip points at a child) and writes the turn into

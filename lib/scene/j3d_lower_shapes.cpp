@@ -126,7 +126,8 @@ struct ArrayCodec {
   }
 
   // Numbers (positions, normals, UVs) in the format's component type with its fractional bits.
-  std::optional<Error> encode(const float* v, std::size_t given, Bytes& out, const std::string& where) const {
+  // `saturate`: a value past the type's range by rounding is stored at its end instead of refused.
+  std::optional<Error> encode(const float* v, std::size_t given, Bytes& out, const std::string& where, bool saturate = false) const {
     static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
     if (format == nullptr || format->type > 4 || element == 0) {
       return Error{ErrorCode::unsupported, std::nullopt, where, std::string("the base has no VTX1 ") + what + " array to hold an edited value"};
@@ -147,7 +148,8 @@ struct ArrayCodec {
         continue;
       }
       static const double lo[4] = {0, -128, 0, -32768}, hi[4] = {255, 127, 65535, 32767};
-      const double q = std::nearbyint(static_cast<double>(f) * scale);
+      double q = std::nearbyint(static_cast<double>(f) * scale);
+      if (saturate && std::isfinite(q)) q = std::clamp(q, lo[format->type], hi[format->type]);
       if (!(q >= lo[format->type] && q <= hi[format->type])) {
         static const char* names[4] = {"u8", "s8", "u16", "s16"};
         return Error{ErrorCode::unsupported, std::nullopt, where,
@@ -414,9 +416,16 @@ struct Geometry {
         if (codec(kNrm).format != nullptr && codec(kNrm).format->components == 1) {
           return Error{ErrorCode::unsupported, std::nullopt, at, "the base stores normals with binormals and tangents (NBT), which cannot be edited"};
         }
-        if (auto err = codec(kNrm).encode(v, 3, e, at)) return *err;
+        // A normal at the base's length may round a step past the type's top (Blender gives 0.999988
+        // where s16 with 15 fractional bits ends at 0.99997): saturated, as stored normals are.
+        if (auto err = codec(kNrm).encode(v, 3, e, at, true)) return *err;
       } else if (slot == kClr0) {
-        if (in.colors.empty()) return Error{ErrorCode::inconsistent, std::nullopt, where + ".colors", "the shape draws vertex colours but the primitive has none"};
+        if (in.colors.empty()) {
+          // Our export keeps colours a material does not show as `_COLOR_0`, which Blender drops: a
+          // base vertex keeps its own (as for CLR1); a new one has none to store.
+          if (kept) continue;
+          return Error{ErrorCode::inconsistent, std::nullopt, at, "is new in a shape that draws vertex colours (CLR0), but the primitive has none (COLOR_0)"};
+        }
         if (kept && base.colors[bv] == in.colors[iv]) continue;
         if (auto err = codec(kClr0).encode_colour(in.colors[iv], e, at)) return *err;
       } else if (slot == kClr1) {
@@ -633,7 +642,7 @@ struct Geometry {
     for (int fill : walk->fills) {  // what the shape draws, the primitive must hold
       const auto k = static_cast<std::size_t>(fill);
       if (fill < 1 || k == kClr1 || (k >= kTex0 && k - kTex0 >= real_uvs)) continue;
-      const bool missing = k == kPos ? false : k == kNrm ? p.normals.empty() : k == kClr0 ? p.colors.empty() : p.uvs.size() <= k - kTex0;
+      const bool missing = k == kPos || k == kClr0 ? false : k == kNrm ? p.normals.empty() : p.uvs.size() <= k - kTex0;  // CLR0: see vertex_key
       if (missing && p.vertex_count() > 0) {
         static const char* names[5] = {"", "POSITION", "NORMAL", "COLOR_0", ""};
         return Error{ErrorCode::inconsistent, std::nullopt, in.where, std::string("lacks ") + (k < kTex0 ? names[k] : ("TEXCOORD_" + std::to_string(k - kTex0)).c_str()) +
@@ -647,7 +656,17 @@ struct Geometry {
         warnings.push_back({in.where, "TEXCOORD_" + std::to_string(u) + " is not drawn by SHP1 shape " + std::to_string(s) + " and was dropped"});
       }
     }
-    const auto match = match_vertices(base, p);
+    // What the shape does not draw takes no part in matching: Blender gives a shape without normals
+    // flat ones, one vertex per face corner.
+    const Primitive* matched = &p;
+    Primitive trimmed;
+    if ((base.normals.empty() && !p.normals.empty()) || (base.colors.empty() && !p.colors.empty())) {
+      trimmed = p;
+      if (base.normals.empty()) trimmed.normals.clear();
+      if (base.colors.empty()) trimmed.colors.clear();
+      matched = &trimmed;
+    }
+    const auto match = match_vertices(base, *matched);
     if (!match) return rebuild(s, &base, &*walk, in, real_uvs);
     std::vector<Key> keys = walk->keys;
     for (std::uint32_t b = 0; b < match->size(); ++b) {
