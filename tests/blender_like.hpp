@@ -93,6 +93,55 @@ inline void flat_normals_like_blender(scene::Scene& s) {
   }
 }
 
+// Blender merges a mesh's primitives that share a material into one: vertices appended, triangles in
+// order. Then it gives every triangle corner its own vertex, each normal with its own float noise
+// (custom normals are kept per face corner): here 1e-6 per component, alternating in sign, far
+// below half a step of the 8-bit normals the MHFU samples store (noise that crosses a step is an edit).
+inline void merge_primitives_like_blender(scene::Scene& s) {
+  for (scene::Mesh& m : s.meshes) {
+    std::vector<scene::Primitive> merged;
+    for (scene::Primitive& p : m.primitives) {
+      const std::vector<std::uint32_t> corners = scene::drawn_triangles(p);
+      scene::Primitive* into = nullptr;
+      for (scene::Primitive& q : merged) {
+        if (q.material == p.material && q.influences == p.influences && q.uvs.size() == p.uvs.size() && q.normals.empty() == p.normals.empty() &&
+            q.colors.empty() == p.colors.empty()) {
+          into = &q;
+        }
+      }
+      if (into == nullptr) {
+        scene::Primitive q = p;
+        q.positions.clear();
+        q.normals.clear();
+        q.colors.clear();
+        for (auto& u : q.uvs) u.clear();
+        q.joints.clear();
+        q.weights.clear();
+        q.indices.clear();
+        q.topology = scene::Topology::triangles;
+        merged.push_back(std::move(q));
+        into = &merged.back();
+      }
+      for (std::size_t k = 0; k < corners.size(); ++k) {
+        const std::uint32_t v = corners[k];
+        into->indices.push_back(static_cast<std::uint32_t>(into->positions.size()));
+        into->positions.push_back(p.positions[v]);
+        if (!p.normals.empty()) {
+          const float e = k % 2 == 0 ? 1e-6f : -1e-6f;
+          into->normals.push_back(p.normals[v] + scene::Vec3{e, -e, e});
+        }
+        if (!p.colors.empty()) into->colors.push_back(p.colors[v]);
+        for (std::size_t u = 0; u < p.uvs.size(); ++u) into->uvs[u].push_back(p.uvs[u][v]);
+        for (std::uint32_t i = 0; i < p.influences; ++i) {
+          into->joints.push_back(p.joints[std::size_t{v} * p.influences + i]);
+          into->weights.push_back(p.weights[std::size_t{v} * p.influences + i]);
+        }
+      }
+    }
+    m.primitives = std::move(merged);
+  }
+}
+
 // Blender turns every bone by an axis rotation (so its tip points at a child) and writes the turn into
 // the joint's local transform (L' = P_parent^T * L * P) and inverse bind (P^T * IBM), with the noise
 // of rebuilding bones from head, tail and roll: here 4e-4 radians and 3e-4 of each translation

@@ -276,6 +276,30 @@ TEST(LowerMhfu, BlenderLikeBoneTurnsGiveTheSameBytes) {
   }
 }
 
+// Blender merges groups of one material into one primitive (f_hair097's two material3 groups) and
+// splits every corner with its own normal noise: the groups are split back, the noise is below the
+// stored step, the bytes are the original's.
+TEST(LowerMhfu, BlenderLikeMergedPrimitivesGiveTheSameBytes) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  bool merged_any = false;
+  for (const Sample& s : models(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    std::size_t before = 0, after = 0;
+    for (const scene::Mesh& m : scene.meshes) before += m.primitives.size();
+    test::strip_extras_like_blender(scene);
+    test::merge_primitives_like_blender(scene);
+    for (const scene::Mesh& m : scene.meshes) after += m.primitives.size();
+    merged_any = merged_any || after < before;
+    std::vector<scene::LowerWarning> warnings;
+    Result<Bytes> out = lower_write(scene, s, &warnings);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    EXPECT_TRUE(*out == s.bytes);
+    EXPECT_EQ(warnings.empty(), after == before);  // the split back is said
+  }
+  EXPECT_TRUE(merged_any) << "no sample has two groups of one material";
+}
+
 // A bone moved before Blender's turns: only its record changes, to the moved translation.
 TEST(LowerMhfu, BlenderLikeMovedBoneChangesOnlyItsRecord) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");

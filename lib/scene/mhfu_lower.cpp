@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -118,6 +119,20 @@ void store_vertex(const psp::VertexFormat& f, const psp::Vertex& v, std::uint8_t
   copy(l.color, psp::color_size(f.color));
   copy(l.normal, 3 * psp::element_size(f.normal));
   copy(l.position, 3 * psp::element_size(f.position));
+}
+
+// A value as the element stores it: encoded and decoded again (unchanged when it does not fit, which
+// the encoder then says). Compared so, float noise below half a step (Blender's) is no difference.
+float on_grid(psp::NumFormat f, float v, bool is_signed) {
+  const std::optional<std::uint32_t> e = is_signed ? encode_signed(f, v) : encode_unsigned(f, v);
+  if (!e || !finite(v)) return v;
+  switch (f) {
+    case psp::NumFormat::i8: return (is_signed ? static_cast<float>(static_cast<std::int8_t>(*e & 0xFF)) : static_cast<float>(*e)) / 128.0f;
+    case psp::NumFormat::i16: return (is_signed ? static_cast<float>(static_cast<std::int16_t>(*e & 0xFFFF)) : static_cast<float>(*e)) / 32768.0f;
+    case psp::NumFormat::f32:
+    case psp::NumFormat::none: break;
+  }
+  return v;
 }
 
 // ---- matching ----
@@ -270,26 +285,69 @@ class Lowerer {
     return std::nullopt;
   }
 
-  // The incoming primitive for each base group of a mesh: by the "group" extra, else by order.
-  Result<std::vector<const Primitive*>> match_primitives(std::size_t bm) {
+  // The incoming primitive for each base group of a mesh (and its index in the incoming mesh): by the
+  // "group" extra, else by order, else split back by material (merged_groups).
+  Result<std::vector<std::pair<const Primitive*, std::size_t>>> match_primitives(std::size_t bm) {
     const Mesh& bmesh = base_.meshes[bm];
     const Mesh& imesh = in_.meshes[static_cast<std::size_t>(meshes_[bm])];
     const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "]";
-    std::vector<const Primitive*> out(bmesh.primitives.size(), nullptr);
+    std::vector<std::pair<const Primitive*, std::size_t>> out(bmesh.primitives.size(), {nullptr, 0});
     std::size_t keyed = 0;
-    for (const Primitive& p : imesh.primitives) {
+    for (std::size_t i = 0; i < imesh.primitives.size(); ++i) {
+      const Primitive& p = imesh.primitives[i];
       if (!p.extras.is_object() || !p.extras.contains("group") || !p.extras["group"].is_number_integer()) continue;
       for (std::size_t k = 0; k < bmesh.primitives.size(); ++k) {
-        if (bmesh.primitives[k].extras["group"] == p.extras["group"] && !out[k]) out[k] = &p, ++keyed;
+        if (bmesh.primitives[k].extras["group"] == p.extras["group"] && !out[k].first) out[k] = {&p, i}, ++keyed;
       }
     }
     if (keyed == out.size() && keyed == imesh.primitives.size()) return out;
-    if (imesh.primitives.size() != bmesh.primitives.size()) {
-      return unsupported(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base draws " +
-                                    std::to_string(bmesh.primitives.size()) + " groups (adding or removing a primitive is not supported)");
+    if (imesh.primitives.size() == bmesh.primitives.size()) {
+      for (std::size_t k = 0; k < out.size(); ++k) out[k] = {&imesh.primitives[k], k};
+      return out;
     }
-    for (std::size_t k = 0; k < out.size(); ++k) out[k] = &imesh.primitives[k];
-    return out;
+    if (merged_groups(bmesh, imesh, out)) return out;
+    return unsupported(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base draws " +
+                                  std::to_string(bmesh.primitives.size()) + " groups (adding or removing a primitive is not supported)");
+  }
+
+  // Blender merges the primitives of a mesh that share a material into one, their triangles in group
+  // order (f_hair097's two material3 groups come back as one primitive). When every incoming primitive
+  // holds exactly the drawn triangles of the base groups of its material (matched by name), each group
+  // takes its share, in order, as a primitive of its own (kept in split_).
+  bool merged_groups(const Mesh& bmesh, const Mesh& imesh, std::vector<std::pair<const Primitive*, std::size_t>>& out) {
+    const auto base_material = [&](int m) -> int {
+      if (m < 0 || static_cast<std::size_t>(m) >= in_.materials.size()) return -1;
+      for (std::size_t b = 0; b < base_.materials.size(); ++b) {
+        if (base_.materials[b].name == in_.materials[static_cast<std::size_t>(m)].name) return static_cast<int>(b);
+      }
+      return -1;
+    };
+    std::vector<bool> taken(bmesh.primitives.size(), false);
+    std::vector<std::pair<const Primitive*, std::size_t>> found(bmesh.primitives.size(), {nullptr, 0});
+    for (std::size_t i = 0; i < imesh.primitives.size(); ++i) {
+      const Primitive& p = imesh.primitives[i];
+      const int material = base_material(p.material);
+      if (material < 0) return false;
+      const std::vector<std::uint32_t> drawn = drawn_triangles(p);
+      std::size_t at = 0;
+      for (std::size_t k = 0; k < bmesh.primitives.size(); ++k) {
+        if (taken[k] || bmesh.primitives[k].material != material) continue;
+        const std::size_t count = drawn_triangles(bmesh.primitives[k]).size();
+        if (at + count > drawn.size()) return false;
+        Primitive part = p;
+        part.topology = Topology::triangles;
+        part.indices.assign(drawn.begin() + static_cast<std::ptrdiff_t>(at), drawn.begin() + static_cast<std::ptrdiff_t>(at + count));
+        at += count;
+        split_.push_back(std::move(part));
+        found[k] = {&split_.back(), i};
+        taken[k] = true;
+      }
+      if (at != drawn.size()) return false;
+    }
+    if (std::find(taken.begin(), taken.end(), false) != taken.end()) return false;
+    warnings_.push_back({"meshes", "mesh " + imesh.name + " draws groups of one material as one primitive (as Blender merges them): split back by the base's triangle counts"});
+    out = std::move(found);
+    return true;
   }
 
   std::optional<Error> lower_pmo(const PmoPart& part) {
@@ -299,13 +357,12 @@ class Lowerer {
     std::vector<int> block_owner(pmo.blocks.size(), -1);  // the group whose primitive wrote the block
     for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
       const std::size_t bm = part.first_mesh + m;
-      Result<std::vector<const Primitive*>> prims = match_primitives(bm);
+      auto prims = match_primitives(bm);
       if (!prims) return prims.error();
       for (std::size_t k = 0; k < prims->size(); ++k) {
         const std::size_t g = std::size_t{pmo.meshes[m].group_start} + k;
-        const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" +
-                                  std::to_string((*prims)[k] - in_.meshes[static_cast<std::size_t>(meshes_[bm])].primitives.data()) + "]";
-        Result<bool> changed = lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *(*prims)[k], where);
+        const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string((*prims)[k].second) + "]";
+        Result<bool> changed = lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *(*prims)[k].first, where);
         if (!changed) return changed.error();
         const std::uint32_t b = pmo.groups[g].block;
         if (*changed) {
@@ -322,7 +379,7 @@ class Lowerer {
 
   // Re-encodes the vertices of one group's block that the incoming primitive moved; true when any did.
   Result<bool> lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
-                           const Primitive& ip, const std::string& where) {
+                           const Primitive& incoming, const std::string& where) {
     MhfuBlock& block = pmo.blocks[pmo.groups[g].block];
     Result<MhfuDrawList> draw = decode_mhfu_block(block);
     if (!draw) return draw.error();
@@ -331,15 +388,34 @@ class Lowerer {
     Result<std::vector<psp::Vertex>> stored = psp::decode_vertices(f, block.vertices, draw->vertex_count);
     if (!stored) return stored.error();
 
-    const std::size_t n = ip.vertex_count();
+    const std::size_t n = incoming.vertex_count();
     const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
       if (have == 0 || have == n * per) return std::nullopt;
       return bad(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
     };
-    if (auto e = sized(ip.normals.size(), 1, "normals")) return *e;
-    if (auto e = sized(ip.colors.size(), 1, "colors")) return *e;
-    if (!ip.uvs.empty()) {
-      if (auto e = sized(ip.uvs[0].size(), 1, "uvs[0]")) return *e;
+    if (auto e = sized(incoming.normals.size(), 1, "normals")) return *e;
+    if (auto e = sized(incoming.colors.size(), 1, "colors")) return *e;
+    if (!incoming.uvs.empty()) {
+      if (auto e = sized(incoming.uvs[0].size(), 1, "uvs[0]")) return *e;
+    }
+    const Primitive& ip = incoming;
+    // Matched over positions, normals and UV set 0 as the block would store them, so that Blender's
+    // float noise (it splits a vertex whose loops got different custom normals) is no difference.
+    Primitive grid = incoming;
+    for (Vec3& p : grid.positions) {
+      if (f.position == psp::NumFormat::f32) break;
+      p = {on_grid(f.position, p.x / pmo.scale[0], true) * pmo.scale[0], on_grid(f.position, p.y / pmo.scale[1], true) * pmo.scale[1],
+           on_grid(f.position, p.z / pmo.scale[2], true) * pmo.scale[2]};
+    }
+    for (Vec3& v : grid.normals) {
+      if (f.normal == psp::NumFormat::none || f.normal == psp::NumFormat::f32) break;
+      const Vec3 u = normalize(v);
+      const float top = f.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : 32767.0f / 32768.0f;  // saturated as encode_normal does
+      const auto at = [&](float c) { return on_grid(f.normal, std::clamp(c, -1.0f, top), true); };
+      v = {at(u.x), at(u.y), at(u.z)};
+    }
+    if (!grid.uvs.empty() && f.texcoord != psp::NumFormat::none && f.texcoord != psp::NumFormat::f32 && mesh.uv_scale[0] != 0.0f && mesh.uv_scale[1] != 0.0f) {
+      for (Vec2& t : grid.uvs[0]) t = {on_grid(f.texcoord, t.x / mesh.uv_scale[0], false) * mesh.uv_scale[0], on_grid(f.texcoord, t.y / mesh.uv_scale[1], false) * mesh.uv_scale[1]};
     }
     if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return *e;
     if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return *e;
@@ -358,7 +434,7 @@ class Lowerer {
       }
     }
 
-    std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
+    std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, grid);
     if (!match) {
       if (auto e = rebuild_group(pmo, mesh, g, palette, bp, ip, *stored, *draw, where)) return *e;
       return true;
@@ -673,6 +749,7 @@ class Lowerer {
   std::size_t limited_ = 0;       // vertices of the current group whose weights were cut to the VTYPE's
   const Skin* iskin_ = nullptr;  // the incoming meshes' skin
   std::vector<int> bones_;        // its joint -> base bone
+  std::deque<Primitive> split_;   // groups split back from a primitive Blender merged (stable addresses)
   std::vector<int> meshes_;  // base mesh -> incoming mesh
 };
 
