@@ -6,7 +6,10 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
+#include <random>
+#include <set>
 #include <vector>
 
 #include "model/diff.hpp"
@@ -19,6 +22,7 @@
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene/math.hpp"
 
 namespace remodel::scene {
 namespace {
@@ -444,6 +448,224 @@ TEST(LowerKhBbs, PrimitivesRemovedAndAdded) {
   auto again = lift(*out);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(drawn(again->meshes[0]), drawn(mesh));
+}
+
+
+// What Blender's glTF import and export (3.4, unchanged) do to a KH BBS export, made by code: every
+// extras dropped; a mesh's primitives joined and split again by material (one primitive per material,
+// triangles in another order, each starting at another corner, corners with equal values shared and
+// the rest each its own vertex); face normals added and colours white where there were none; 4
+// influences per vertex; float noise far below the s16 step on positions, UVs, colours and weights;
+// repeated material names suffixed ".001"; and every bone frame turned about its origin (inverse
+// binds turned with it), as Blender points bones along their children.
+Scene blender_like(const Scene& lifted, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> noise(-1.0f, 1.0f);
+  Scene s = lifted;
+  for (Node& n : s.nodes) n.extras = nullptr;
+  for (Texture& t : s.textures) t.extras = nullptr, t.name.clear();
+  for (Skin& k : s.skins) k.extras = nullptr;
+  std::map<std::string, int> seen;
+  for (Material& m : s.materials) {
+    m.extras = nullptr;
+    const int n = seen[m.name]++;
+    if (n > 0) m.name += n < 10 ? ".00" + std::to_string(n) : ".0" + std::to_string(n);
+  }
+  for (Mesh& mesh : s.meshes) {
+    mesh.extras = nullptr;
+    std::map<int, Primitive> by_material;
+    for (const Primitive& p : mesh.primitives) {
+      Primitive& out = by_material[p.material];
+      out.material = p.material;
+      out.influences = 4;
+      if (out.uvs.empty()) out.uvs.resize(1);
+      const std::vector<std::uint32_t> tris = drawn_triangles(p);
+      for (std::size_t t = 0; t + 2 < tris.size(); t += 3) {
+        const Vec3 face = normalize(cross(p.positions[tris[t + 1]] - p.positions[tris[t]], p.positions[tris[t + 2]] - p.positions[tris[t]]));
+        for (std::size_t c = 0; c < 3; ++c) {
+          const std::uint32_t v = tris[t + c];
+          out.positions.push_back(p.positions[v]);
+          out.normals.push_back(face);
+          out.uvs[0].push_back(p.uvs.empty() ? Vec2{0, 0} : p.uvs[0][v]);
+          out.colors.push_back(p.colors.empty() ? Vec4{1, 1, 1, 1} : p.colors[v]);
+          std::vector<std::pair<float, std::uint16_t>> w;
+          for (std::size_t k = 0; k < p.influences; ++k) {
+            if (p.weights[v * p.influences + k] > 0) w.emplace_back(p.weights[v * p.influences + k], p.joints[v * p.influences + k]);
+          }
+          EXPECT_LE(w.size(), 4u) << "p01ex00 has no vertex on more than 4 joints";
+          w.resize(4);
+          for (const auto& [weight, joint] : w) {
+            out.weights.push_back(weight);
+            out.joints.push_back(joint);
+          }
+        }
+      }
+    }
+    mesh.primitives.clear();
+    for (auto& [material, p] : by_material) {
+      // Triangles shuffled and rotated, then corners with equal values shared.
+      const std::size_t n = p.positions.size() / 3;
+      std::vector<std::uint32_t> order(n);
+      for (std::uint32_t t = 0; t < n; ++t) order[t] = t;
+      std::shuffle(order.begin(), order.end(), rng);
+      std::vector<std::uint32_t> corners;
+      for (std::uint32_t t : order) {
+        const std::uint32_t r = rng() % 3;
+        for (std::uint32_t c = 0; c < 3; ++c) corners.push_back(3 * t + (c + r) % 3);
+      }
+      Primitive q;
+      q.material = material;
+      q.influences = 4;
+      q.uvs.resize(1);
+      std::map<std::vector<float>, std::uint32_t> shared;
+      for (std::uint32_t v : corners) {
+        std::vector<float> key = {p.positions[v].x, p.positions[v].y, p.positions[v].z, p.normals[v].x, p.normals[v].y, p.normals[v].z,
+                                  p.uvs[0][v].x, p.uvs[0][v].y, p.colors[v].x, p.colors[v].y, p.colors[v].z, p.colors[v].w};
+        for (std::size_t k = 0; k < 4; ++k) key.insert(key.end(), {p.weights[v * 4 + k], static_cast<float>(p.joints[v * 4 + k])});
+        const auto [it, added] = shared.emplace(key, static_cast<std::uint32_t>(q.positions.size()));
+        q.indices.push_back(it->second);
+        if (!added) continue;
+        const float step = 1e-6f;  // the s16 step of p01ex00 is 1.69 / 32768 = 5e-5
+        q.positions.push_back(p.positions[v] + Vec3{noise(rng), noise(rng), noise(rng)} * step);
+        q.normals.push_back(p.normals[v]);
+        q.uvs[0].push_back({p.uvs[0][v].x + noise(rng) * 1e-6f, p.uvs[0][v].y + noise(rng) * 1e-6f});
+        const float c = noise(rng) * 1e-5f;
+        q.colors.push_back({std::clamp(p.colors[v].x + c, 0.0f, 1.0f), std::clamp(p.colors[v].y + c, 0.0f, 1.0f),
+                            std::clamp(p.colors[v].z + c, 0.0f, 1.0f), p.colors[v].w});
+        float sum = 0;
+        for (std::size_t k = 0; k < 4; ++k) sum += p.weights[v * 4 + k] * (1.0f + (p.weights[v * 4 + k] > 0 ? noise(rng) * 1e-6f : 0.0f));
+        for (std::size_t k = 0; k < 4; ++k) {
+          q.weights.push_back(p.weights[v * 4 + k] / sum);
+          q.joints.push_back(p.joints[v * 4 + k]);
+        }
+      }
+      mesh.primitives.push_back(std::move(q));
+    }
+  }
+  // Bone frames turned about their origins: world' = world * R, inverse bind' = R^-1 * inverse bind.
+  for (Skin& k : s.skins) {
+    std::vector<Mat4> world(s.nodes.size()), turned(s.nodes.size());
+    auto world_of = [&](int n) {
+      Mat4 w = Mat4::identity();
+      for (; n >= 0; n = s.nodes[static_cast<std::size_t>(n)].parent) w = trs_matrix(s.nodes[static_cast<std::size_t>(n)].local) * w;
+      return w;
+    };
+    for (std::size_t j = 0; j < k.joints.size(); ++j) {
+      const std::size_t n = static_cast<std::size_t>(k.joints[j]);
+      const Mat4 r = rotation_matrix(axis_angle(normalize(Vec3{noise(rng), noise(rng), 1.0f}), noise(rng)));
+      world[n] = world_of(static_cast<int>(n));
+      turned[n] = world[n] * r;
+      bool ok = true;
+      k.inverse_bind_matrices[j] = inverse(r, &ok) * k.inverse_bind_matrices[j];
+    }
+    for (std::size_t j = 0; j < k.joints.size(); ++j) {
+      Node& n = s.nodes[static_cast<std::size_t>(k.joints[j])];
+      const Mat4 parent = n.parent < 0 ? Mat4::identity() : turned[static_cast<std::size_t>(n.parent)];
+      n.local = decompose(inverse(parent) * turned[static_cast<std::size_t>(k.joints[j])]);
+    }
+  }
+  return s;
+}
+
+TEST(LowerKhBbs, BlenderLikeRoundTripGivesTheOriginalBytes) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  const Scene blender = blender_like(*scene, 15);
+  ASSERT_EQ(blender.meshes.size(), 1u);
+  ASSERT_LT(blender.meshes[0].primitives.size(), scene->meshes[0].primitives.size());  // merged by material
+  auto out = lower(blender, *doc);
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  auto bytes = write_document(out->document);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_TRUE(*bytes == test::load_file(test::samples_root() / "kh-bbs/pmo/p01ex00.pmo"));
+  bool said = false;
+  for (const LowerWarning& w : out->warnings) {
+    EXPECT_EQ(w.message.find("re-partitioned"), std::string::npos) << w.where << ": " << w.message;
+    said = said || w.message.find("54 of 54 PMO sections found unchanged") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << "the warnings say how the sections were found";
+}
+
+// Triangles drawn by a mesh as sets of rounded corner positions, so any draw order and vertex split compares equal.
+std::multiset<std::array<long, 9>> triangle_set(const Mesh& m, float step) {
+  std::multiset<std::array<long, 9>> out;
+  for (const Primitive& p : m.primitives) {
+    const std::vector<std::uint32_t> t = drawn_triangles(p);
+    for (std::size_t i = 0; i + 2 < t.size(); i += 3) {
+      std::array<std::array<long, 3>, 3> c;
+      for (std::size_t k = 0; k < 3; ++k) {
+        const Vec3& q = p.positions[t[i + k]];
+        c[k] = {std::lround(q.x / step), std::lround(q.y / step), std::lround(q.z / step)};
+      }
+      std::rotate(c.begin(), std::min_element(c.begin(), c.end()), c.end());
+      out.insert({c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2], c[2][0], c[2][1], c[2][2]});
+    }
+  }
+  return out;
+}
+
+// Vertices moved in Blender: only the sections drawing them are rebuilt (with a warning), every other
+// section keeps its bytes and its place, and the output draws the moved triangles.
+TEST(LowerKhBbs, BlenderLikeMovedVerticesRebuildOnlyTheirSections) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  const PmoFile& base = std::get<PmoFile>(*doc);
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  Scene blender = blender_like(*scene, 16);
+  // Move every corner at one position of base section 2 (material 2's first section).
+  const Primitive& lifted2 = scene->meshes[0].primitives[2];
+  ASSERT_FALSE(lifted2.indices.empty());
+  const Vec3 at = lifted2.positions[lifted2.indices[0]];
+  const int material = lifted2.material;
+  std::size_t moved = 0;
+  for (Primitive& p : blender.meshes[0].primitives) {
+    if (p.material != material) continue;
+    for (Vec3& q : p.positions) {
+      if (length(q - at) < 1e-4f) q.y += 0.05f, ++moved;
+    }
+  }
+  ASSERT_GT(moved, 0u);
+  auto out = lower(blender, *doc);
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  bool said = false;
+  for (const LowerWarning& w : out->warnings) said = said || w.message.find("re-partitioned") != std::string::npos;
+  EXPECT_TRUE(said) << "the rebuild is said in a warning";
+  auto bytes = write_document(out->document);
+  ASSERT_TRUE(bytes.ok());
+  auto again = read_document(*bytes);
+  ASSERT_TRUE(again.ok()) << again.error().describe();
+  const Pmo& now = std::get<PmoFile>(*again).pmo;
+  // Every section of another material is unchanged and in the same order; of this material, all but
+  // the ones drawing the moved corners.
+  auto other = [&](const Pmo& pmo, const Scene& lifted, bool same_material) {
+    std::vector<const PmoSection*> out;
+    const auto all = sections(pmo);
+    for (std::size_t i = 0; i < all.size() && i < lifted.meshes[0].primitives.size(); ++i) {
+      if ((lifted.meshes[0].primitives[i].material == material) == same_material) out.push_back(all[i]);
+    }
+    return out;
+  };
+  auto relifted = lift(*again);
+  ASSERT_TRUE(relifted.ok());
+  const auto before = other(base.pmo, *scene, false), after = other(now, *relifted, false);
+  ASSERT_EQ(before.size(), after.size());
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    EXPECT_EQ(before[i]->vertices, after[i]->vertices) << "section " << i << " of another material";
+    EXPECT_EQ(before[i]->strip_lengths, after[i]->strip_lengths);
+  }
+  const auto mine_before = other(base.pmo, *scene, true), mine_after = other(now, *relifted, true);
+  std::size_t kept = 0;
+  for (const PmoSection* s : mine_before) {
+    kept += static_cast<std::size_t>(std::count_if(mine_after.begin(), mine_after.end(), [&](const PmoSection* t) {
+      return t->vertices == s->vertices && t->strip_lengths == s->strip_lengths && t->joints == s->joints;
+    }));
+  }
+  EXPECT_GE(kept + 3, mine_before.size()) << "only the sections drawing the moved corners change";
+  EXPECT_LT(kept, mine_before.size());
+  // The output draws what Blender's file draws (positions to the s16 step).
+  const float step = base.pmo.scale / 32768.0f;
+  EXPECT_EQ(triangle_set(relifted->meshes[0], step), triangle_set(blender.meshes[0], step));
 }
 
 TEST(LowerKhBbs, HostileScenesAreClearErrors) {

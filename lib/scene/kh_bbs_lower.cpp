@@ -6,12 +6,15 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <unordered_map>
 
 #include "model/textures.hpp"
 #include "scene/kh_bbs_lower.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
+#include "scene/match.hpp"
 
 namespace remodel::scene {
 
@@ -86,9 +89,42 @@ Result<std::vector<int>> match_joints(const Scene& lifted, const Skin& ls, const
   return bon_of;
 }
 
-// Names, parents, bind locals and inverse binds of the BON from the incoming skin's joints.
+// A node's world matrix: its locals up to the root.
+Mat4 world_of(const Scene& s, int node) {
+  Mat4 w = Mat4::identity();
+  for (std::size_t guard = 0; node >= 0 && static_cast<std::size_t>(node) < s.nodes.size() && guard <= s.nodes.size(); ++guard) {
+    w = trs_matrix(s.nodes[static_cast<std::size_t>(node)].local) * w;
+    node = s.nodes[static_cast<std::size_t>(node)].parent;
+  }
+  return w;
+}
+
+bool close(float a, float b) { return std::fabs(a - b) <= std::max({1.0f, std::fabs(a), std::fabs(b)}) * (1.0f / 131072.0f); }
+
+// Whether the incoming skin binds every joint where the base does, its joint frames at most turned
+// about their origins (Blender points bones along their children): each joint's world origin and
+// world-times-inverse-bind agree within 2^-17 of their magnitude (at least 1), f32 noise. The game's
+// PAM animations are stored against the BON's own frames, so then the stored pose is kept.
+bool same_bind_pose(const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is, const std::vector<int>& bon_of) {
+  if (is.inverse_bind_matrices.size() != is.joints.size() || ls.inverse_bind_matrices.size() != ls.joints.size()) return false;
+  for (std::size_t s = 0; s < is.joints.size(); ++s) {
+    const std::size_t b = static_cast<std::size_t>(bon_of[s]);
+    const Mat4 wi = world_of(in, is.joints[s]), wb = world_of(lifted, ls.joints[b]);
+    const Mat4 si = wi * is.inverse_bind_matrices[s], sb = wb * ls.inverse_bind_matrices[b];
+    for (int r = 0; r < 3; ++r) {
+      if (!close(wi.at(r, 3), wb.at(r, 3))) return false;
+    }
+    for (std::size_t k = 0; k < 16; ++k) {
+      if (!close(si.m[k], sb.m[k])) return false;
+    }
+  }
+  return true;
+}
+
+// Names, parents, bind locals and inverse binds of the BON from the incoming skin's joints (the pose
+// only when `pose`).
 std::optional<Error> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
-                               const std::vector<int>& bon_of, const std::string& field, const std::string& where) {
+                               const std::vector<int>& bon_of, const std::string& field, const std::string& where, bool pose) {
   if (!is.inverse_bind_matrices.empty() && is.inverse_bind_matrices.size() != is.joints.size()) {
     return at(where + ".inverse_bind_matrices", "the skin has " + num(is.joints.size()) + " joints but " +
                                                     num(is.inverse_bind_matrices.size()) + " inverse bind matrices", ErrorCode::inconsistent);
@@ -113,6 +149,7 @@ std::optional<Error> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, co
     for (float f : trs_matrix(node.local).m) {
       if (!std::isfinite(f)) return at(where + ".joints[" + num(s) + "]", "joint \"" + node.name + "\" has a non-finite transform");
     }
+    if (!pose) continue;
     if (!(node.local == was.local)) j.local = trs_matrix(node.local).m;
     if (!is.inverse_bind_matrices.empty() && !(is.inverse_bind_matrices[s] == ls.inverse_bind_matrices[b])) {
       for (float f : is.inverse_bind_matrices[s].m) {
@@ -145,6 +182,137 @@ struct ModelEdit {
   std::string field;
 };
 
+// Which incoming material stands for each lifted one: by name (in order among equal names), then by
+// name without the ".001"-style suffix Blender gives a repeated name, then the rest in order.
+std::vector<int> match_materials(const Scene& lifted, const Scene& in) {
+  std::vector<int> out(lifted.materials.size(), -1);
+  std::vector<bool> taken(in.materials.size(), false);
+  auto pass = [&](auto&& name_of) {
+    for (std::size_t b = 0; b < out.size(); ++b) {
+      for (std::size_t i = 0; i < in.materials.size() && out[b] < 0; ++i) {
+        if (!taken[i] && name_of(in.materials[i].name) == lifted.materials[b].name) {
+          out[b] = static_cast<int>(i);
+          taken[i] = true;
+        }
+      }
+    }
+  };
+  pass([](const std::string& n) { return n; });
+  pass([](const std::string& n) {
+    const std::size_t dot = n.rfind('.');
+    const bool suffix = dot != std::string::npos && n.size() - dot == 4 &&
+                        std::all_of(n.begin() + static_cast<std::ptrdiff_t>(dot) + 1, n.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return suffix ? n.substr(0, dot) : n;
+  });
+  std::size_t i = 0;
+  for (std::size_t b = 0; b < out.size(); ++b) {
+    while (i < taken.size() && taken[i]) ++i;
+    if (out[b] < 0 && i < taken.size()) {
+      out[b] = static_cast<int>(i);
+      taken[i] = true;
+    }
+  }
+  return out;
+}
+
+// Corners that hold the same values become one vertex (Blender gives every corner its own, its face
+// normals apart), so the rebuild can strip them: positions, UVs, colours, joints and weights bit for
+// bit, normals only when the section stores them.
+void weld(Primitive& p, bool normals) {
+  std::unordered_map<std::string, std::uint32_t> first;
+  std::string key;
+  auto add = [&](const auto& value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); };
+  for (std::uint32_t& v : p.indices) {
+    key.clear();
+    add(p.positions[v]);
+    if (normals && !p.normals.empty()) add(p.normals[v]);
+    for (const auto& set : p.uvs) add(set[v]);
+    if (!p.colors.empty()) add(p.colors[v]);
+    for (std::size_t k = 0; k < p.influences; ++k) {
+      add(p.joints[std::size_t{v} * p.influences + k]);
+      add(p.weights[std::size_t{v} * p.influences + k]);
+    }
+    v = first.emplace(key, v).first->second;
+  }
+}
+
+using EditFor = std::function<kh_bbs::SectionEdit(std::size_t, std::size_t)>;  // (base primitive, incoming primitive)
+using PartOf = std::function<std::vector<PmoSection>&(std::size_t)>;            // what a base primitive becomes
+
+// Without section extras (Blender drops them, joins a mesh's primitives and splits them again by
+// material): each base section is looked for among the triangles of the incoming primitives drawing
+// its material, by its values as it stores them; a section found whole keeps its stored bytes. The
+// triangles no section claims (edited, added) are re-partitioned into sections (rebuild_section) in
+// place of the first section of their material that was not found, else after its last section;
+// sections not found and not replaced were removed.
+std::optional<Error> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, const std::string& where, const EditFor& edit_for,
+                                  const PartOf& part_of, float scale, std::vector<LowerWarning>& warnings) {
+  const std::vector<int> material_of = match_materials(m.lifted, m.in);
+  auto incoming_material = [&](std::size_t b) {
+    const int lmat = lm.primitives[b].material;
+    return lmat >= 0 && static_cast<std::size_t>(lmat) < material_of.size() ? material_of[static_cast<std::size_t>(lmat)] : -1;
+  };
+  // The cell is 8 s16 steps of the model scale: a corner within half of it is looked at.
+  const float cell = std::fabs(scale) / 4096.0f;
+  std::vector<std::optional<TriangleFinder>> finders(im.primitives.size());
+  std::vector<bool> found(lm.primitives.size(), false);
+  bool exhausted = false;
+  for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+    for (std::size_t p = 0; p < im.primitives.size() && !found[b]; ++p) {
+      if (im.primitives[p].material != incoming_material(b)) continue;
+      const kh_bbs::SectionEdit edit = edit_for(b, p);
+      auto values = kh_bbs::SectionValues::make(edit);
+      if (!values) return values.error();
+      if (!finders[p]) finders[p].emplace(im.primitives[p], cell);
+      found[b] = finders[p]->claim(lm.primitives[b], [&](std::uint32_t bv, std::uint32_t iv) { return values->same(bv, iv); }).has_value();
+      exhausted = exhausted || finders[p]->exhausted();
+    }
+  }
+  const std::size_t kept = static_cast<std::size_t>(std::count(found.begin(), found.end(), true));
+  warn(warnings, where, "primitives carry no section extras: " + num(kept) + " of " + num(lm.primitives.size()) +
+                            " PMO sections found unchanged among the triangles of their material's primitives" +
+                            (exhausted ? " (the search stopped at its work bound: the rest count as changed)" : ""));
+
+  std::vector<bool> replaced(lm.primitives.size(), false);
+  for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+    Primitive rest = im.primitives[p];
+    rest.topology = Topology::triangles;
+    rest.indices = finders[p] ? finders[p]->unclaimed() : drawn_triangles(im.primitives[p]);
+    if (rest.indices.empty()) continue;
+    if (lm.primitives.empty()) {
+      return at(where + ".primitives[" + num(p) + "]", "the base PMO has no section to take a vertex format from", ErrorCode::unsupported);
+    }
+    // In place of the first section of its material not found, else after its last, else after the last section.
+    std::optional<std::size_t> like;
+    bool in_place = false;
+    for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+      if (incoming_material(b) != im.primitives[p].material || im.primitives[p].material < 0) continue;
+      if (!found[b] && !in_place) {
+        like = b;
+        in_place = true;
+      } else if (!in_place) {
+        like = b;
+      }
+    }
+    const std::size_t b = like.value_or(lm.primitives.size() - 1);
+    const kh_bbs::SectionEdit whole = edit_for(b, p);
+    weld(rest, psp::VertexFormat::parse(whole.base.vertex_flags & 0xFFFFFF).normal != psp::NumFormat::none);
+    const kh_bbs::SectionEdit edit{whole.base, whole.lifted, rest, whole.scale, whole.bon_of, whole.where, whole.field, whole.allow_lists};
+    auto rebuilt = kh_bbs::rebuild_section(edit, warnings);
+    if (!rebuilt) return rebuilt.error();
+    std::vector<PmoSection>& part = part_of(b);
+    if (in_place && !replaced[b]) part.clear();
+    replaced[b] = replaced[b] || in_place;
+    warn(warnings, whole.where, num(rest.indices.size() / 3) + " triangles stand for no unchanged PMO section: re-partitioned into " +
+                                    num(rebuilt->size()) + " sections " + (in_place ? "in place of " : "after ") + whole.field);
+    part.insert(part.end(), rebuilt->begin(), rebuilt->end());
+  }
+  for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+    if (!found[b] && !replaced[b]) part_of(b).clear();  // its triangles are gone: removed
+  }
+  return std::nullopt;
+}
+
 // One PMO: its BON from the incoming skin, and its sections from the incoming primitives.
 std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vector<LowerWarning>& warnings) {
   const Node& ln = m.lifted.nodes[static_cast<std::size_t>(m.lifted_node)];
@@ -162,7 +330,13 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
     auto matched = match_joints(m.lifted, ls, m.in, is, sw, warnings);
     if (!matched) return matched.error();
     bon_of = std::move(*matched);
-    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw)) return e;
+    // Non-finite matrices never compare close, so lower_bon still refuses them.
+    const bool pose = !same_bind_pose(m.lifted, ls, m.in, is, bon_of);
+    if (!pose && !(is.inverse_bind_matrices == ls.inverse_bind_matrices)) {
+      warn(warnings, sw, "the joints bind where the BON's do, their frames turned about their origins (as Blender orients bones): "
+                         "the stored bind pose is kept, which the game's animations are made for");
+    }
+    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw, pose)) return e;
   }
 
   const Mesh& lm = m.lifted.meshes[static_cast<std::size_t>(ln.mesh)];
@@ -193,15 +367,6 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
       }
     }
   }
-  if (!any_extras) {
-    if (im.primitives.size() != lm.primitives.size()) {
-      return at(where + ".primitives", "the mesh has " + num(im.primitives.size()) + " primitives, the base " +
-                                           num(lm.primitives.size()) + " sections, and no extras say which is which",
-                ErrorCode::unsupported);
-    }
-    for (std::size_t b = 0; b < lm.primitives.size(); ++b) incoming_of[b] = static_cast<int>(b);
-    if (!lm.primitives.empty()) warn(warnings, where, "primitives matched to the PMO sections by order: they carry no section extras");
-  }
   // What each base section becomes: itself edited in place, rebuilt sections, or nothing (removed).
   std::array<std::vector<std::vector<PmoSection>>, 2> parts;
   for (int list = 0; list < 2; ++list) {
@@ -220,7 +385,14 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
                                base.skeleton ? &bon_of : nullptr, where + ".primitives[" + num(p) + "]",
                                m.field + ".mesh" + num(list) + ".sections[" + num(section) + "]"};
   };
-  for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
+  const auto part_of = [&](std::size_t b) -> std::vector<PmoSection>& {
+    const auto [list, section] = key(b);
+    return parts[list][section];
+  };
+  if (!any_extras) {
+    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, warnings)) return e;
+  }
+  for (std::size_t b = 0; b < lm.primitives.size() && any_extras; ++b) {
     const auto [list, section] = key(b);
     std::vector<PmoSection>& part = parts[list][section];
     if (incoming_of[b] < 0) {
@@ -237,7 +409,7 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
   }
   // A primitive standing for no section is added after the last section drawing its material (by
   // name), else after the last section, in that section's format and state.
-  for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+  for (std::size_t p = 0; p < im.primitives.size() && any_extras; ++p) {
     if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(p)) != incoming_of.end()) continue;
     if (lm.primitives.empty()) {
       return at(where + ".primitives[" + num(p) + "]", "the base PMO has no section to take a vertex format from", ErrorCode::unsupported);
@@ -299,7 +471,7 @@ std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& 
         return err;
       }
     }
-    if (t.name != was.name) {
+    if (!t.name.empty() && t.name != was.name) {  // Blender's textures have no name (their images do)
       const int tim2 = extras_int(was.extras, "tim2").value_or(-1);
       auto info = std::find_if(infos.begin(), infos.end(), [&](const PmoTextureInfo& i) { return i.tim2 && *i.tim2 == tim2; });
       if (info == infos.end() || extras_int(was.extras, "picture").value_or(0) != 0) {

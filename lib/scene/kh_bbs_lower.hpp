@@ -42,6 +42,32 @@ struct SectionEdit {
 // topology or the joints changed, so the section must be rebuilt instead.
 Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out);
 
+// One section's vertex values as it would store them, to find its vertices among an incoming
+// primitive's that merges several sections (e.incoming): integer components (s8/s16 positions and
+// normals, u8/u16 UVs and weights, colour bytes) must encode the same; f32 components agree within
+// 2^-17 of their magnitude (at least 1), a quarter of the s16 step, below which the GE's own integer
+// formats see no change. Missing incoming normals, UVs or colours match anything; a vertex the
+// section cannot store (out of range, a joint outside its slots) matches nothing.
+class SectionValues {
+ public:
+  static Result<SectionValues> make(const SectionEdit& e);
+  bool same(std::uint32_t base_vertex, std::uint32_t incoming_vertex) const;
+
+ private:
+  struct Key {
+    psp::Vertex v;
+    Rgba colour{};
+    bool ok = false, normal = false, uv = false, has_colour = false;
+  };
+  SectionValues(const SectionEdit& e, psp::VertexFormat f) : e_(&e), format_(f) {}
+  Key key(const Primitive& p, std::uint32_t v, const std::vector<int>* bon_of) const;
+
+  const SectionEdit* e_;
+  psp::VertexFormat format_;
+  Vec2 uv_scale_{1, 1};
+  std::vector<Key> base_;
+};
+
 // The incoming primitive as new sections in the base section's format and state (texture, group,
 // attribute, diffuse): triangle strips (or lists, see allow_lists), at most 8 joints each
 // (kh_bbs_lower_strips.cpp).

@@ -2,6 +2,7 @@
 // is encoded as the section stores it (its GE vertex format, the model scale, the NPOT UV scale, RGB
 // /128 colours, weights summing to 128); every other byte of the section stays as stored.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <string>
 
@@ -105,6 +106,88 @@ bool slot_weights(const Primitive& p, std::size_t v, const std::vector<int>* bon
 }
 
 }  // namespace
+
+Result<SectionValues> SectionValues::make(const SectionEdit& e) {
+  auto format = psp::VertexFormat::from_vtype(e.base.vertex_flags & 0xFFFFFF);
+  if (!format) return at(e.field + ".vertex_flags", format.error().message, format.error().code);
+  SectionValues out(e, *format);
+  if (e.lifted.extras.contains("uv_scale")) {
+    out.uv_scale_ = {e.lifted.extras["uv_scale"][0].get<float>(), e.lifted.extras["uv_scale"][1].get<float>()};
+  }
+  out.base_.reserve(e.lifted.vertex_count());
+  for (std::uint32_t v = 0; v < e.lifted.vertex_count(); ++v) out.base_.push_back(out.key(e.lifted, v, nullptr));
+  return out;
+}
+
+SectionValues::Key SectionValues::key(const Primitive& p, std::uint32_t v, const std::vector<int>* bon_of) const {
+  Key k;
+  const psp::VertexFormat& f = format_;
+  for (std::size_t c = 0; c < 3 && f.position != psp::NumFormat::none; ++c) {
+    auto s = psp::signed_stored(f.position, component(p.positions[v], c) / e_->scale);
+    if (!s) return k;
+    k.v.position[c] = *s;
+  }
+  if (f.normal != psp::NumFormat::none && !p.normals.empty()) {
+    const float top = f.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : f.normal == psp::NumFormat::i16 ? 32767.0f / 32768.0f : 1.0f;
+    const Vec3 n = normalize(p.normals[v]);
+    for (std::size_t c = 0; c < 3; ++c) k.v.normal[c] = psp::signed_stored(f.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
+    k.normal = true;
+  }
+  if (f.texcoord != psp::NumFormat::none && !p.uvs.empty()) {
+    const float uv[2] = {p.uvs[0][v].x / uv_scale_.x, p.uvs[0][v].y / uv_scale_.y};
+    for (std::size_t c = 0; c < 2; ++c) {
+      auto s = psp::unsigned_stored(f.texcoord, uv[c]);
+      if (!s) return k;
+      k.v.texcoord[c] = *s;
+    }
+    k.uv = true;
+  }
+  if (!p.colors.empty()) {
+    k.colour = colour_bytes(p.colors[v]);
+    k.has_colour = true;
+  }
+  const std::size_t weight_slots = f.weight == psp::NumFormat::none ? 0 : f.weight_count;
+  if (e_->base.joints && p.influences != 0) {
+    std::array<float, 8> w{};
+    if (!slot_weights(p, v, bon_of, *e_->base.joints, std::max<std::size_t>(weight_slots, 1), w)) return k;
+    if (weight_slots == 0 && !(w[0] > 0.0f)) return k;
+    if (weight_slots != 0) k.v.weights = psp::stored_weights(f.weight, weight_slots, w);
+  }
+  k.ok = true;
+  return k;
+}
+
+namespace {
+
+// f32 components: equal within 2^-17 of their magnitude (at least 1); integer ones exactly.
+bool same_component(psp::NumFormat f, std::uint32_t a, std::uint32_t b) {
+  if (f != psp::NumFormat::f32) return a == b;
+  const float x = std::bit_cast<float>(a), y = std::bit_cast<float>(b);
+  return std::fabs(x - y) <= std::max({1.0f, std::fabs(x), std::fabs(y)}) * (1.0f / 131072.0f);
+}
+
+}  // namespace
+
+bool SectionValues::same(std::uint32_t base_vertex, std::uint32_t incoming_vertex) const {
+  if (base_vertex >= base_.size() || incoming_vertex >= e_->incoming.vertex_count()) return false;
+  const Key& b = base_[base_vertex];
+  const Key i = key(e_->incoming, incoming_vertex, e_->bon_of);
+  if (!b.ok || !i.ok) return false;
+  const psp::VertexFormat& f = format_;
+  for (std::size_t c = 0; c < 3; ++c) {
+    if (!same_component(f.position, b.v.position[c], i.v.position[c])) return false;
+    if (b.normal && i.normal && !same_component(f.normal, b.v.normal[c], i.v.normal[c])) return false;
+  }
+  for (std::size_t c = 0; c < 2 && b.uv && i.uv; ++c) {
+    if (!same_component(f.texcoord, b.v.texcoord[c], i.v.texcoord[c])) return false;
+  }
+  // A section without colours draws white: an incoming colour must be white to stand for it.
+  if (i.has_colour && i.colour != (b.has_colour ? b.colour : colour_bytes({1, 1, 1, 1}))) return false;
+  for (std::size_t k = 0; k < 8; ++k) {
+    if (!same_component(f.weight, b.v.weights[k], i.v.weights[k])) return false;
+  }
+  return true;
+}
 
 Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
   const PmoSection& base = e.base;

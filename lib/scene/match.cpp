@@ -1,5 +1,7 @@
 #include "scene/match.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace remodel::scene {
@@ -91,6 +93,101 @@ std::optional<std::vector<std::uint32_t>> match_vertices(const Primitive& base, 
     }
   }
   return match;
+}
+
+TriangleFinder::TriangleFinder(const Primitive& incoming, float cell)
+    : in_(incoming), cell_(std::isfinite(cell) && cell > 0.0f ? cell : 1.0f), tris_(drawn_triangles(incoming)) {
+  const std::size_t vc = incoming.vertex_count();
+  // drawn_triangles of a primitive whose indices point past its vertices: nothing can be found.
+  if (std::any_of(tris_.begin(), tris_.end(), [&](std::uint32_t v) { return v >= vc; })) tris_.clear();
+  claimed_.assign(tris_.size() / 3, false);
+  budget_ = 64 * (vc + tris_.size()) + (std::size_t{1} << 16);
+  cells_.reserve(vc);
+  for (std::uint32_t v = 0; v < vc; ++v) {
+    const Vec3& p = incoming.positions[v];
+    cells_.emplace_back(cell_key(cell_of(p.x), cell_of(p.y), cell_of(p.z)), v);
+  }
+  std::sort(cells_.begin(), cells_.end());
+  first_.assign(vc + 1, 0);
+  for (std::uint32_t v : tris_) ++first_[v + 1];
+  for (std::size_t v = 0; v < vc; ++v) first_[v + 1] += first_[v];
+  tri_of_.resize(tris_.size());
+  std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
+  for (std::size_t c = 0; c < tris_.size(); ++c) tri_of_[next[tris_[c]]++] = static_cast<std::uint32_t>(c / 3);
+}
+
+std::int64_t TriangleFinder::cell_of(float v) const {
+  // Far-out or non-finite coordinates share the outermost cells: they are compared, not hashed, anyway.
+  const double c = std::floor(static_cast<double>(v) / cell_);
+  if (!(c > -1e15)) return -(std::int64_t{1} << 50);
+  if (!(c < 1e15)) return std::int64_t{1} << 50;
+  return static_cast<std::int64_t>(c);
+}
+
+std::uint64_t TriangleFinder::cell_key(std::int64_t x, std::int64_t y, std::int64_t z) const {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::int64_t c : {x, y, z}) h = (h ^ static_cast<std::uint64_t>(c)) * 0x100000001b3ull + (h >> 29);
+  return h;
+}
+
+bool TriangleFinder::spend() {
+  if (budget_ == 0) return false;
+  --budget_;
+  return true;
+}
+
+std::optional<std::vector<std::uint32_t>> TriangleFinder::claim(const Primitive& base, const Same& same) {
+  const std::vector<std::uint32_t> bt = drawn_triangles(base);
+  std::vector<std::uint32_t> out;
+  out.reserve(bt.size() / 3);
+  auto give_back = [&]() {
+    for (std::uint32_t t : out) claimed_[t] = false;
+    return std::nullopt;
+  };
+  for (std::size_t t = 0; t < bt.size(); t += 3) {
+    const std::uint32_t a = bt[t], b = bt[t + 1], c = bt[t + 2];
+    if (std::max({a, b, c}) >= base.vertex_count()) return give_back();
+    const Vec3& q = base.positions[a];
+    // The cubes within half a cell of the corner on every axis: its own and the nearer neighbour.
+    std::int64_t lo[3], hi[3];
+    const float qs[3] = {q.x, q.y, q.z};
+    for (int k = 0; k < 3; ++k) {
+      const std::int64_t own = cell_of(qs[k]);
+      const double frac = static_cast<double>(qs[k]) / cell_ - std::floor(static_cast<double>(qs[k]) / cell_);
+      lo[k] = frac < 0.5 ? own - 1 : own;
+      hi[k] = lo[k] + 1;
+    }
+    std::optional<std::uint32_t> found;
+    for (int i = 0; i < 8 && !found; ++i) {
+      const std::uint64_t key = cell_key(i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]);
+      auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair<std::uint64_t, std::uint32_t>{key, 0});
+      for (; it != cells_.end() && it->first == key && !found; ++it) {
+        if (!spend()) return give_back();
+        const std::uint32_t v = it->second;
+        if (!same(a, v)) continue;
+        for (std::uint32_t k = first_[v]; k < first_[v + 1] && !found; ++k) {
+          const std::uint32_t u = tri_of_[k];
+          if (claimed_[u]) continue;
+          if (!spend()) return give_back();
+          const std::uint32_t* corners = &tris_[std::size_t{u} * 3];
+          const int r = corners[0] == v ? 0 : corners[1] == v ? 1 : 2;
+          if (same(b, corners[(r + 1) % 3]) && same(c, corners[(r + 2) % 3])) found = u;
+        }
+      }
+    }
+    if (!found) return give_back();
+    claimed_[*found] = true;
+    out.push_back(*found);
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> TriangleFinder::unclaimed() const {
+  std::vector<std::uint32_t> out;
+  for (std::size_t u = 0; u < claimed_.size(); ++u) {
+    if (!claimed_[u]) out.insert(out.end(), tris_.begin() + static_cast<std::ptrdiff_t>(3 * u), tris_.begin() + static_cast<std::ptrdiff_t>(3 * u + 3));
+  }
+  return out;
 }
 
 }  // namespace remodel::scene

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "scene/scene.hpp"
@@ -24,5 +26,44 @@ std::optional<std::vector<std::uint32_t>> match_vertices(const Primitive& base, 
 
 // Whether two vertices of two primitives hold the same values in every array both have.
 bool same_vertex(const Primitive& a, std::uint32_t va, const Primitive& b, std::uint32_t vb);
+
+// The triangles of one incoming primitive that merges several base primitives (Blender joins a mesh's
+// primitives and splits them again by material, reordering, splitting and re-valuing vertices within
+// float noise), found base primitive by base primitive. Incoming vertices are bucketed by position in
+// cubes of `cell` (an incoming corner is found when it lies within half a cell of the base corner on
+// every axis), so finding is linear in the triangles; a bound on the total work (a multiple of the
+// input's size) makes hostile input (every vertex in one cube) fail to match instead of taking
+// quadratic time.
+class TriangleFinder {
+ public:
+  // Whether incoming vertex `incoming` stands for base vertex `base` (in the base's own encoding).
+  using Same = std::function<bool(std::uint32_t base, std::uint32_t incoming)>;
+
+  TriangleFinder(const Primitive& incoming, float cell);
+
+  // Claims, for each drawn triangle of `base` (drawn_triangles order), an unclaimed incoming triangle
+  // with the same winding (any starting corner) whose corners stand for its corners. Returns the
+  // claimed triangles' numbers (triangle u is triangles()[3u .. 3u + 2]), or nullopt, claiming
+  // nothing, when some base triangle has none or the work bound is spent.
+  std::optional<std::vector<std::uint32_t>> claim(const Primitive& base, const Same& same);
+  // The incoming drawn triangles (corner indices) that no claim took, in draw order.
+  std::vector<std::uint32_t> unclaimed() const;
+  const std::vector<std::uint32_t>& triangles() const { return tris_; }
+  // Whether the work bound was spent (every later claim fails).
+  bool exhausted() const { return budget_ == 0; }
+
+ private:
+  std::uint64_t cell_key(std::int64_t x, std::int64_t y, std::int64_t z) const;
+  std::int64_t cell_of(float v) const;
+  bool spend();
+
+  const Primitive& in_;
+  float cell_;
+  std::vector<std::uint32_t> tris_;                             // drawn triangles, 3 corners each
+  std::vector<bool> claimed_;                                   // per triangle
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> cells_;  // (cube key, vertex), sorted
+  std::vector<std::uint32_t> first_, tri_of_;                   // vertex -> its triangles (CSR)
+  std::size_t budget_;
+};
 
 }  // namespace remodel::scene
