@@ -83,5 +83,59 @@ TEST(SceneMatch, UnusedBaseVertexStaysUnmatched) {
   EXPECT_EQ((*m)[3], kUnmatched);
 }
 
+
+// Two base quads merged into one incoming list (as Blender merges a material's primitives): each is
+// found, corners rotated and every corner its own vertex, within a noise below half a cell.
+TEST(SceneMatch, TriangleFinderFindsEachBasePrimitiveInAMergedOne) {
+  Primitive a = quad_strip(), b = quad_strip();
+  for (Vec3& p : b.positions) p.x += 5;
+  Primitive in;
+  for (const Primitive* base : {&b, &a}) {
+    const std::vector<std::uint32_t> t = drawn_triangles(*base);
+    for (std::size_t i = 0; i < t.size(); i += 3) {
+      for (std::size_t c : {1, 2, 0}) {  // rotated
+        in.positions.push_back(base->positions[t[i + c]] + Vec3{1e-4f, -1e-4f, 0});
+        in.indices.push_back(static_cast<std::uint32_t>(in.indices.size()));
+      }
+    }
+  }
+  TriangleFinder finder(in, 0.01f);
+  auto near = [&](const Primitive& base) {
+    return [&](std::uint32_t bv, std::uint32_t iv) { return length(base.positions[bv] - in.positions[iv]) < 1e-3f; };
+  };
+  const auto fa = finder.claim(a, near(a));
+  ASSERT_TRUE(fa);
+  EXPECT_EQ(*fa, (std::vector<std::uint32_t>{2, 3}));
+  EXPECT_FALSE(finder.claim(a, near(a)));  // its triangles are taken
+  const auto fb = finder.claim(b, near(b));
+  ASSERT_TRUE(fb);
+  EXPECT_EQ(*fb, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_TRUE(finder.unclaimed().empty());
+  // Winding matters: a mirrored triangle stands for nothing.
+  Primitive flipped = a;
+  flipped.topology = Topology::triangles;
+  flipped.indices = {0, 2, 1};
+  TriangleFinder again(in, 0.01f);
+  EXPECT_FALSE(again.claim(flipped, near(flipped)));
+  EXPECT_EQ(again.unclaimed().size(), in.indices.size());
+}
+
+// Hostile input: every vertex in one cell, each base triangle's match late in it. The work is bounded
+// by the input's size, so the search gives up (nothing claimed) instead of taking quadratic time.
+TEST(SceneMatch, TriangleFinderWorkIsBoundedOnOneCrowdedCell) {
+  Primitive in;
+  in.positions.assign(30000, Vec3{0, 0, 0});
+  Primitive base = in;
+  base.topology = Topology::triangles;
+  TriangleFinder finder(in, 1.0f);
+  std::size_t calls = 0;
+  // Vertex v stands only for vertex v: base triangle t is found after scanning 3t vertices.
+  EXPECT_FALSE(finder.claim(base, [&](std::uint32_t b, std::uint32_t i) { return ++calls, b == i; }));
+  EXPECT_TRUE(finder.exhausted());
+  // Each unit of work compares at most 3 corners; the quadratic search would take 150 million.
+  EXPECT_LE(calls, 3u * (32u * (30000 + 30000) + 65536));
+  EXPECT_EQ(finder.unclaimed().size(), 30000u);  // nothing stays claimed
+}
+
 }  // namespace
 }  // namespace remodel::scene

@@ -190,14 +190,39 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
 
   Vec2 uv_scale{1, 1};
   if (e.lifted.extras.contains("uv_scale")) uv_scale = {e.lifted.extras["uv_scale"][0].get<float>(), e.lifted.extras["uv_scale"][1].get<float>()};
+  // Positions or UVs past the section's integer format (edited, or triangles of several sections of
+  // one material rebuilt together) widen it: 8 bits to 16, then f32, with a warning.
+  auto fits = [&](psp::NumFormat f, bool uv) {
+    for (std::uint32_t v : tris) {
+      for (std::size_t c = 0; c < (uv ? 2u : 3u); ++c) {
+        const bool ok = uv ? psp::unsigned_stored(f, (c == 0 ? in.uvs[0][v].x / uv_scale.x : in.uvs[0][v].y / uv_scale.y)).has_value()
+                           : psp::signed_stored(f, component(in.positions[v], c) / e.scale).has_value();
+        if (!ok) return false;
+      }
+    }
+    return true;
+  };
+  for (const bool uv : {false, true}) {
+    psp::NumFormat& f = uv ? parsed->texcoord : parsed->position;
+    if (f == psp::NumFormat::none || (uv && in.uvs.empty())) continue;
+    const psp::NumFormat was = f;
+    while (f != psp::NumFormat::f32 && !fits(f, uv)) f = f == psp::NumFormat::i8 ? psp::NumFormat::i16 : psp::NumFormat::f32;
+    if (f != was) {
+      warnings.push_back({e.where, std::string(uv ? "UVs" : "positions") + " past what " + range_of(was, !uv) + " holds in " + e.field +
+                                       "'s format: the rebuilt sections store them as " + (f == psp::NumFormat::i16 ? "16-bit" : "f32")});
+    }
+  }
   std::optional<std::uint32_t> diffuse = base.diffuse;
   if (base.diffuse && parsed->color == psp::ColorFormat::none && !in.colors.empty()) {
-    if (std::any_of(in.colors.begin(), in.colors.end(), [&](const Vec4& c) { return c != in.colors[0]; })) {
-      return at(e.where + ".colors", "the section stores one diffuse colour for all its vertices (no colour in its vertex format), "
-                                     "but the incoming vertex colours differ", ErrorCode::unsupported);
-    }
-    if (e.lifted.colors.empty() || in.colors[0] != e.lifted.colors[0]) {
-      const Rgba c = colour_bytes(in.colors[0]);
+    const std::uint32_t first = tris.empty() ? 0 : tris[0];
+    if (std::any_of(tris.begin(), tris.end(), [&](std::uint32_t v) { return colour_bytes(in.colors[v]) != colour_bytes(in.colors[first]); })) {
+      // Colours that vary cannot be one diffuse colour: the rebuilt sections store them per vertex.
+      parsed->color = psp::ColorFormat::abgr8888;
+      diffuse.reset();
+      warnings.push_back({e.where, "the vertex colours differ but " + e.field + " stores one diffuse colour: the rebuilt sections "
+                                   "store a colour per vertex (8888)"});
+    } else if (e.lifted.colors.empty() || colour_bytes(in.colors[first]) != colour_bytes(e.lifted.colors[0])) {
+      const Rgba c = colour_bytes(in.colors[first]);
       diffuse = psp::encode_colour(PspColour::c8888, c.data());
     }
   }
@@ -242,7 +267,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
       s.texture = base.texture;
       s.group = base.group;
       s.attribute = base.attribute;
-      s.vertex_flags = (base.vertex_flags & 0x0F000000u) | format.vtype() | std::uint32_t{primitive} << 28;
+      s.vertex_flags = (base.vertex_flags & (diffuse ? 0x0F000000u : 0x0E000000u)) | format.vtype() | std::uint32_t{primitive} << 28;
       if (base.joints) {
         s.joints.emplace();
         s.joints->fill(0xFF);

@@ -96,12 +96,12 @@ std::optional<std::vector<std::uint32_t>> match_vertices(const Primitive& base, 
 }
 
 TriangleFinder::TriangleFinder(const Primitive& incoming, float cell)
-    : in_(incoming), cell_(std::isfinite(cell) && cell > 0.0f ? cell : 1.0f), tris_(drawn_triangles(incoming)) {
+    : cell_(std::isfinite(cell) && cell > 0.0f ? cell : 1.0f), tris_(drawn_triangles(incoming)) {
   const std::size_t vc = incoming.vertex_count();
   // drawn_triangles of a primitive whose indices point past its vertices: nothing can be found.
   if (std::any_of(tris_.begin(), tris_.end(), [&](std::uint32_t v) { return v >= vc; })) tris_.clear();
   claimed_.assign(tris_.size() / 3, false);
-  budget_ = 64 * (vc + tris_.size()) + (std::size_t{1} << 16);
+  budget_ = 32 * (vc + tris_.size()) + (std::size_t{1} << 16);
   cells_.reserve(vc);
   for (std::uint32_t v = 0; v < vc; ++v) {
     const Vec3& p = incoming.positions[v];

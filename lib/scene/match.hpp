@@ -57,7 +57,6 @@ class TriangleFinder {
   std::int64_t cell_of(float v) const;
   bool spend();
 
-  const Primitive& in_;
   float cell_;
   std::vector<std::uint32_t> tris_;                             // drawn triangles, 3 corners each
   std::vector<bool> claimed_;                                   // per triangle
