@@ -226,7 +226,9 @@ void weld(Primitive& p, bool normals) {
     key.clear();
     add(p.positions[v]);
     if (normals && !p.normals.empty()) add(p.normals[v]);
-    for (const auto& set : p.uvs) add(set[v]);
+    for (const auto& set : p.uvs) {
+      if (set.size() == p.vertex_count()) add(set[v]);
+    }
     if (!p.colors.empty()) add(p.colors[v]);
     for (std::size_t k = 0; k < p.influences; ++k) {
       add(p.joints[std::size_t{v} * p.influences + k]);

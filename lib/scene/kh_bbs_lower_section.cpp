@@ -133,7 +133,7 @@ SectionValues::Key SectionValues::key(const Primitive& p, std::uint32_t v, const
     for (std::size_t c = 0; c < 3; ++c) k.v.normal[c] = psp::signed_stored(f.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
     k.normal = true;
   }
-  if (f.texcoord != psp::NumFormat::none && !p.uvs.empty()) {
+  if (f.texcoord != psp::NumFormat::none && !p.uvs.empty() && p.uvs[0].size() == p.vertex_count()) {
     const float uv[2] = {p.uvs[0][v].x / uv_scale_.x, p.uvs[0][v].y / uv_scale_.y};
     for (std::size_t c = 0; c < 2; ++c) {
       auto s = psp::unsigned_stored(f.texcoord, uv[c]);
@@ -232,7 +232,8 @@ Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
         nv.normal[c] = psp::signed_stored(format->normal, x).value_or(nv.normal[c]);
       }
     }
-    if (format->texcoord != psp::NumFormat::none && !in.uvs.empty() && in.uvs[0][iv] != lifted.uvs[0][v]) {
+    if (format->texcoord != psp::NumFormat::none && !in.uvs.empty() && in.uvs[0].size() == in.vertex_count() &&
+        in.uvs[0][iv] != lifted.uvs[0][v]) {
       const float now[2] = {in.uvs[0][iv].x, in.uvs[0][iv].y}, was[2] = {lifted.uvs[0][v].x, lifted.uvs[0][v].y};
       const float scale[2] = {uv_scale.x, uv_scale.y};
       for (std::size_t c = 0; c < 2; ++c) {

@@ -204,7 +204,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
   };
   for (const bool uv : {false, true}) {
     psp::NumFormat& f = uv ? parsed->texcoord : parsed->position;
-    if (f == psp::NumFormat::none || (uv && in.uvs.empty())) continue;
+    if (f == psp::NumFormat::none || (uv && (in.uvs.empty() || in.uvs[0].size() != vc))) continue;
     const psp::NumFormat was = f;
     while (f != psp::NumFormat::f32 && !fits(f, uv)) f = f == psp::NumFormat::i8 ? psp::NumFormat::i16 : psp::NumFormat::f32;
     if (f != was) {
@@ -294,7 +294,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
         const Vec3 n = normalize(in.normals[v]);
         for (std::size_t c = 0; c < 3; ++c) nv.normal[c] = psp::signed_stored(format.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
       }
-      if (format.texcoord != psp::NumFormat::none && !in.uvs.empty()) {
+      if (format.texcoord != psp::NumFormat::none && !in.uvs.empty() && in.uvs[0].size() == vc) {
         const float uv[2] = {in.uvs[0][v].x / uv_scale.x, in.uvs[0][v].y / uv_scale.y};
         for (std::size_t c = 0; c < 2; ++c) {
           auto q = psp::unsigned_stored(format.texcoord, uv[c]);
