@@ -685,6 +685,31 @@ TEST(LowerKhBbs, BlenderLikeMovedVerticesRebuildOnlyTheirSections) {
   EXPECT_EQ(triangle_set(relifted->meshes[0], step), triangle_set(blender.meshes[0], step));
 }
 
+// Odd merged primitives (as a glTF file may hold them): an empty UV set, every vertex at one place,
+// a material no section has. Each lowers to a file that reads back, or a clear error; never a crash.
+TEST(LowerKhBbs, BlenderLikeOddPrimitivesAreRebuiltOrRefused) {
+  LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
+  auto scene = lift(*doc);
+  ASSERT_TRUE(scene.ok());
+  const Scene blender = blender_like(*scene, 17);
+  ASSERT_GE(blender.meshes[0].primitives.size(), 2u);
+  std::vector<Scene> odd(3, blender);
+  odd[0].meshes[0].primitives[0].uvs[0].clear();
+  for (Vec3& q : odd[1].meshes[0].primitives[1].positions) q = {0, 0, 0};
+  odd[2].meshes[0].primitives[0].material = 999;
+  for (const Scene& s : odd) {
+    auto out = lower(s, *doc);
+    if (!out.ok()) {
+      test::expect_no_file_position(out.error());
+      continue;
+    }
+    auto bytes = write_document(out->document);
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_TRUE(read_document(*bytes).ok());
+    EXPECT_FALSE(out->warnings.empty());
+  }
+}
+
 TEST(LowerKhBbs, HostileScenesAreClearErrors) {
   LOAD_OR_SKIP(doc, "kh-bbs/pmo", "p01ex00.pmo");
   auto scene = lift(*doc);
