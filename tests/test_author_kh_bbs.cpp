@@ -9,6 +9,7 @@
 #include <set>
 
 #include "author_checks.hpp"
+#include "author_scenes.hpp"
 #include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_pmo.hpp"
@@ -23,31 +24,14 @@ using scene::Scene;
 using scene::Vec2;
 using scene::Vec3;
 using scene::Vec4;
+using test::add_chain;
+using test::cylinder;
+using test::grid;
+using test::one_mesh;
+using test::triangle;
+using test::twelve_joint_strip;
 
-constexpr float kPi = 3.14159265f;
 constexpr std::size_t kBonName = 16;  // bytes of a BON joint name
-
-// A Scene with one node drawing one mesh of `prims`.
-Scene one_mesh(std::vector<scene::Primitive> prims) {
-  Scene s;
-  s.scenes.push_back({"scene", {}});
-  scene::Mesh m;
-  m.name = "mesh";
-  m.primitives = std::move(prims);
-  s.meshes.push_back(std::move(m));
-  scene::Node n;
-  n.name = "model";
-  n.mesh = 0;
-  s.add_node(std::move(n));
-  return s;
-}
-
-Scene triangle() {
-  scene::Primitive p;
-  p.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-  p.indices = {0, 1, 2};
-  return one_mesh({p});
-}
 
 // 4x4 texels in three colours, one half-transparent.
 RgbaImage three_colour_image() {
@@ -62,114 +46,11 @@ RgbaImage three_colour_image() {
   return img;
 }
 
-Scene textured_quad() {
-  scene::Primitive p;
-  p.positions = {{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}, {1, 1, 0}};
-  p.uvs = {{{0, 1}, {1, 1}, {0, 0}, {1, 0}}};
-  p.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 0.5f}};
-  p.indices = {0, 1, 2, 2, 1, 3};
-  p.material = 0;
-  Scene s = one_mesh({p});
-  scene::Texture t;
-  t.name = "quad_tex";
-  t.image = three_colour_image();
-  s.textures.push_back(t);
-  scene::Material m;
-  m.name = "quad";
-  m.texture = 0;
-  m.vertex_colors = true;
-  s.materials.push_back(m);
-  return s;
-}
-
-// A skin over a chain of `count` joints standing `step` apart on +Y, inverse binds from their world.
-void add_chain(Scene& s, std::size_t count, float step) {
-  scene::Skin skin;
-  skin.name = "skin";
-  int parent = -1;
-  for (std::size_t j = 0; j < count; ++j) {
-    scene::Node n;
-    n.name = "joint" + std::to_string(j);
-    n.local.translation = {0, j == 0 ? 0.0f : step, 0};
-    parent = s.add_node(std::move(n), parent);
-    skin.joints.push_back(parent);
-  }
-  const std::vector<scene::Mat4> world = scene::world_matrices(s);
-  for (int j : skin.joints) skin.inverse_bind_matrices.push_back(scene::inverse(world[static_cast<std::size_t>(j)]));
-  s.nodes[0].skin = static_cast<int>(s.skins.size());
-  s.skins.push_back(std::move(skin));
-}
-
-// `rings` rings of `segments` vertices from y = 0 to y = height; each vertex leans on the two joints
-// around its height (joints `step` apart), as a bent limb is weighted.
-scene::Primitive cylinder(std::size_t segments, std::size_t rings, float height, std::size_t joints, bool normals) {
-  scene::Primitive p;
-  p.influences = 4;
-  const float step = height / static_cast<float>(joints - 1);
-  for (std::size_t r = 0; r < rings; ++r) {
-    const float y = height * static_cast<float>(r) / static_cast<float>(rings - 1);
-    for (std::size_t k = 0; k < segments; ++k) {
-      const float a = 2 * kPi * static_cast<float>(k) / static_cast<float>(segments);
-      p.positions.push_back({0.3f * std::cos(a), y, 0.3f * std::sin(a)});
-      if (normals) p.normals.push_back({std::cos(a), 0, std::sin(a)});
-      const float f = std::min(y / step, static_cast<float>(joints - 1) - 1e-3f);
-      const auto j = static_cast<std::uint16_t>(f);
-      const float t = f - static_cast<float>(j);
-      p.joints.insert(p.joints.end(), {j, static_cast<std::uint16_t>(j + 1), 0, 0});
-      p.weights.insert(p.weights.end(), {1 - t, t, 0, 0});
-    }
-  }
-  for (std::size_t r = 0; r + 1 < rings; ++r) {
-    for (std::size_t k = 0; k < segments; ++k) {
-      const auto a = static_cast<std::uint32_t>(r * segments + k), b = static_cast<std::uint32_t>(r * segments + (k + 1) % segments);
-      const auto c = static_cast<std::uint32_t>(a + segments), d = static_cast<std::uint32_t>(b + segments);
-      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
-    }
-  }
-  return p;
-}
+Scene textured_quad() { return test::textured_quad(three_colour_image()); }
 
 Scene skinned_cylinder() {
   Scene s = one_mesh({cylinder(12, 5, 2.0f, 2, true)});
   add_chain(s, 2, 2.0f);
-  return s;
-}
-
-// One triangle strip along +Y over 12 joints: a ribbon whose every pair of vertices leans on its own joint.
-Scene twelve_joint_strip() {
-  scene::Primitive p;
-  p.topology = scene::Topology::triangle_strip;
-  p.influences = 4;
-  for (std::uint16_t j = 0; j < 12; ++j) {
-    for (int side = 0; side < 2; ++side) {
-      p.positions.push_back({side == 0 ? -0.1f : 0.1f, 0.25f * j, 0});
-      p.joints.insert(p.joints.end(), {j, 0, 0, 0});
-      p.weights.insert(p.weights.end(), {1, 0, 0, 0});
-    }
-  }
-  Scene s = one_mesh({p});
-  add_chain(s, 12, 0.25f);
-  return s;
-}
-
-// A grid of w x h vertices in one unskinned primitive, placed by its node (a map piece).
-Scene grid(std::size_t w, std::size_t h) {
-  scene::Primitive p;
-  for (std::size_t y = 0; y < h; ++y) {
-    for (std::size_t x = 0; x < w; ++x) {
-      p.positions.push_back({static_cast<float>(x) * 0.5f, std::sin(static_cast<float>(x + y) * 0.1f), static_cast<float>(y) * 0.5f});
-      p.uvs.resize(1);
-      p.uvs[0].push_back({static_cast<float>(x) / static_cast<float>(w - 1), static_cast<float>(y) / static_cast<float>(h - 1)});
-    }
-  }
-  for (std::size_t y = 0; y + 1 < h; ++y) {
-    for (std::size_t x = 0; x + 1 < w; ++x) {
-      const auto a = static_cast<std::uint32_t>(y * w + x), b = a + 1, c = static_cast<std::uint32_t>(a + w), d = c + 1;
-      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
-    }
-  }
-  Scene s = one_mesh({p});
-  s.nodes[0].local.translation = {10, 0, -5};
   return s;
 }
 

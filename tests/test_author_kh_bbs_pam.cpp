@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "author_scenes.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pam.hpp"
@@ -138,6 +139,45 @@ TEST(AuthorKhBbsPam, SamplesWithinEachChannelsQuantisation) {
   }
   ASSERT_FALSE(made->warnings.empty());
   EXPECT_NE(made->warnings.back().message.find("cut to 12"), std::string::npos);
+}
+
+// Issue 16's skinned cylinder with a 2-key animation: the PMO authored from it is the PAM's skeleton,
+// and the PAM authored from its animation turns the second joint 90 degrees about Z over 1 s.
+TEST(AuthorKhBbsPam, SkinnedCylinderWithATwoKeyAnimation) {
+  Scene s = test::one_mesh({test::cylinder(12, 5, 2.0f, 2, true)});
+  test::add_chain(s, 2, 2.0f);
+  auto pmo = scene::author(s, Format::kh_bbs_pmo);
+  ASSERT_TRUE(pmo.ok()) << pmo.error().message;
+  ASSERT_EQ(s.skins.size(), 1u);
+  ASSERT_EQ(s.skins[0].joints.size(), 2u);
+  scene::Animation bend;
+  bend.name = "bend";
+  scene::Channel r;
+  r.node = s.skins[0].joints[1];
+  r.path = scene::Path::rotation;
+  r.times = {0, 1};
+  r.values = {0, 0, 0, 1, 0, 0, std::sin(kPi / 4), std::cos(kPi / 4)};
+  bend.channels = {r};
+  s.animations = {bend};
+  auto made = scene::author(s, Format::kh_bbs_pam, {&pmo->document});
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  auto bytes = write_document(made->document);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+  auto read = read_document(*bytes);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(write_document(*read).value(), *bytes) << "round trip";
+  const Pam& pam = std::get<Pam>(*read);
+  ASSERT_EQ(pam.animations.size(), 1u);
+  const PamAnimation& a = pam.animations[0];
+  EXPECT_EQ(a.frame_count, 31);
+  ASSERT_EQ(a.bones.size(), 2u) << "one PAM bone per BON joint";
+  auto decoded = decode_pam_animation(a);
+  ASSERT_TRUE(decoded.ok());
+  for (std::size_t f = 0; f < a.frame_count; ++f) {
+    const float z = kPi / 2 * static_cast<float>(f) / 30.0f;
+    EXPECT_NEAR(at_frame(decoded->bones[1], PamChannelKind::rotation_z, f, NAN), z, step_of(a, 1, PamChannelKind::rotation_z) / 2 + 1e-5f) << "frame " << f;
+    EXPECT_NEAR(at_frame(decoded->bones[1], PamChannelKind::translation_y, f, NAN), 2.0f, 1e-5f) << "the rest pose, stored";
+  }
 }
 
 TEST(AuthorKhBbsPam, MissingJointsAreNamedAndRefusalsAreClear) {

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "author_checks.hpp"
+#include "author_scenes.hpp"
 #include "cli.hpp"
 #include "gltf/gltf.hpp"
 #include "model/document.hpp"
@@ -25,133 +26,21 @@ namespace {
 
 using scene::Mat4;
 using scene::Scene;
+using test::cylinder;
+using test::grid;
+using test::one_mesh;
+using test::triangle;
 
-constexpr float kPi = 3.14159265f;
+constexpr float kTurn = 0.3f;  // the chain's second joint turns about Z, so Euler angles are tested
 
-Scene one_mesh(std::vector<scene::Primitive> prims) {
-  Scene s;
-  s.scenes.push_back({"scene", {}});
-  scene::Mesh m;
-  m.name = "mesh";
-  m.primitives = std::move(prims);
-  s.meshes.push_back(std::move(m));
-  scene::Node n;
-  n.name = "model";
-  n.mesh = 0;
-  s.add_node(std::move(n));
-  return s;
-}
-
-Scene triangle() {
-  scene::Primitive p;
-  p.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-  p.indices = {0, 1, 2};
-  return one_mesh({p});
-}
-
+// 8x8 texels in three colours; the third's alpha is 128 (RGBA8888 palette) or 0 (RGBA5551 holds it).
 Scene textured_quad(bool translucent_texel) {
-  scene::Primitive p;
-  p.positions = {{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}, {1, 1, 0}};
-  p.uvs = {{{0, 1}, {1, 1}, {0, 0}, {1, 0}}};
-  p.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 0.5f}};
-  p.indices = {0, 1, 2, 2, 1, 3};
-  p.material = 0;
-  Scene s = one_mesh({p});
-  scene::Texture t;
-  t.name = "quad_tex";
-  t.image = RgbaImage(8, 8);
+  RgbaImage image(8, 8);
   const Rgba colours[3] = {{255, 0, 0, 255}, {0, 132, 255, 255}, {24, 206, 16, static_cast<std::uint8_t>(translucent_texel ? 128 : 0)}};
   for (std::uint32_t y = 0; y < 8; ++y) {
-    for (std::uint32_t x = 0; x < 8; ++x) std::copy(colours[(x + y) % 3].begin(), colours[(x + y) % 3].end(), t.image.at(x, y));
+    for (std::uint32_t x = 0; x < 8; ++x) std::copy(colours[(x + y) % 3].begin(), colours[(x + y) % 3].end(), image.at(x, y));
   }
-  s.textures.push_back(t);
-  scene::Material m;
-  m.name = "quad";
-  m.texture = 0;
-  m.vertex_colors = true;
-  s.materials.push_back(m);
-  return s;
-}
-
-void add_chain(Scene& s, std::size_t count, float step) {
-  scene::Skin skin;
-  skin.name = "skin";
-  int parent = -1;
-  for (std::size_t j = 0; j < count; ++j) {
-    scene::Node n;
-    n.name = "joint" + std::to_string(j);
-    n.local.translation = {0, j == 0 ? 0.0f : step, 0};
-    if (j == 1) n.local.rotation = scene::axis_angle({0, 0, 1}, 0.3f);
-    parent = s.add_node(std::move(n), parent);
-    skin.joints.push_back(parent);
-  }
-  const std::vector<Mat4> world = scene::world_matrices(s);
-  for (int j : skin.joints) skin.inverse_bind_matrices.push_back(scene::inverse(world[static_cast<std::size_t>(j)]));
-  s.nodes[0].skin = static_cast<int>(s.skins.size());
-  s.skins.push_back(std::move(skin));
-}
-
-scene::Primitive cylinder(std::size_t segments, std::size_t rings, float height, std::size_t joints, bool normals) {
-  scene::Primitive p;
-  p.influences = 4;
-  const float step = height / static_cast<float>(joints - 1);
-  for (std::size_t r = 0; r < rings; ++r) {
-    const float y = height * static_cast<float>(r) / static_cast<float>(rings - 1);
-    for (std::size_t k = 0; k < segments; ++k) {
-      const float a = 2 * kPi * static_cast<float>(k) / static_cast<float>(segments);
-      p.positions.push_back({0.3f * std::cos(a), y, 0.3f * std::sin(a)});
-      if (normals) p.normals.push_back({std::cos(a), 0, std::sin(a)});
-      const float f = std::min(y / step, static_cast<float>(joints - 1) - 1e-3f);
-      const auto j = static_cast<std::uint16_t>(f);
-      const float t = f - static_cast<float>(j);
-      p.joints.insert(p.joints.end(), {j, static_cast<std::uint16_t>(j + 1), 0, 0});
-      p.weights.insert(p.weights.end(), {1 - t, t, 0, 0});
-    }
-  }
-  for (std::size_t r = 0; r + 1 < rings; ++r) {
-    for (std::size_t k = 0; k < segments; ++k) {
-      const auto a = static_cast<std::uint32_t>(r * segments + k), b = static_cast<std::uint32_t>(r * segments + (k + 1) % segments);
-      const auto c = static_cast<std::uint32_t>(a + segments), d = static_cast<std::uint32_t>(b + segments);
-      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
-    }
-  }
-  return p;
-}
-
-Scene twelve_joint_strip() {
-  scene::Primitive p;
-  p.topology = scene::Topology::triangle_strip;
-  p.influences = 4;
-  for (std::uint16_t j = 0; j < 12; ++j) {
-    for (int side = 0; side < 2; ++side) {
-      p.positions.push_back({side == 0 ? -0.1f : 0.1f, 0.25f * j, 0});
-      p.joints.insert(p.joints.end(), {j, 0, 0, 0});
-      p.weights.insert(p.weights.end(), {1, 0, 0, 0});
-    }
-  }
-  Scene s = one_mesh({p});
-  add_chain(s, 12, 0.25f);
-  return s;
-}
-
-Scene grid(std::size_t w, std::size_t h) {
-  scene::Primitive p;
-  p.uvs.resize(1);
-  for (std::size_t y = 0; y < h; ++y) {
-    for (std::size_t x = 0; x < w; ++x) {
-      p.positions.push_back({static_cast<float>(x) * 0.5f, std::sin(static_cast<float>(x + y) * 0.1f), static_cast<float>(y) * 0.5f});
-      p.uvs[0].push_back({static_cast<float>(x) / static_cast<float>(w - 1), static_cast<float>(y) / static_cast<float>(h - 1)});
-    }
-  }
-  for (std::size_t y = 0; y + 1 < h; ++y) {
-    for (std::size_t x = 0; x + 1 < w; ++x) {
-      const auto a = static_cast<std::uint32_t>(y * w + x), b = a + 1, c = static_cast<std::uint32_t>(a + w), d = c + 1;
-      p.indices.insert(p.indices.end(), {a, c, b, b, c, d});
-    }
-  }
-  Scene s = one_mesh({p});
-  s.nodes[0].local.translation = {10, 0, -5};
-  return s;
+  return test::textured_quad(std::move(image));
 }
 
 // The skin a drawn mesh uses, -1 for none.
@@ -351,7 +240,7 @@ TEST(AuthorMhfu, TexturedQuadKeepsItsTexelsAndColours) {
 
 TEST(AuthorMhfu, SkinnedCylinderWithTwoJoints) {
   Scene s = one_mesh({cylinder(12, 5, 2.0f, 2, true)});
-  add_chain(s, 2, 2.0f);
+  test::add_chain(s, 2, 2.0f, kTurn);
   Authored a;
   EXPECT_EQ(check(s, "cylinder", &a), 12u * 4 * 2);
   ASSERT_NE(a.skeleton, nullptr);
@@ -364,7 +253,7 @@ TEST(AuthorMhfu, SkinnedCylinderWithTwoJoints) {
 
 TEST(AuthorMhfu, TwelveJointsOnOneStripSplitAtEightBones) {
   Authored a;
-  EXPECT_EQ(check(twelve_joint_strip(), "strip", &a), 22u);
+  EXPECT_EQ(check(test::twelve_joint_strip(kTurn), "strip", &a), 22u);
   ASSERT_NE(a.pmo, nullptr);
   EXPECT_GE(a.pmo->groups.size(), 2u);
   EXPECT_LE(max_slots(*a.pmo), 8u);
@@ -384,7 +273,7 @@ TEST(AuthorMhfu, ATriangleOnTwelveBonesIsNarrowedToEight) {
     p.weights.insert(p.weights.end(), {0.4f, 0.3f, 0.2f, 0.1f});
   }
   Scene s = one_mesh({p});
-  add_chain(s, 12, 0.1f);
+  test::add_chain(s, 12, 0.1f, kTurn);
   auto made = scene::author(s, Format::mhfu_pac);
   ASSERT_TRUE(made.ok()) << made.error().message;
   bool warned = false;
@@ -409,7 +298,7 @@ TEST(AuthorMhfu, SeventyThousandVerticesSplitAtTheIndexLimit) {
 
 TEST(AuthorMhfu, NoNormalsGetSmoothOnes) {
   Scene s = one_mesh({cylinder(8, 3, 1.0f, 2, false)});
-  add_chain(s, 2, 1.0f);
+  test::add_chain(s, 2, 1.0f, kTurn);
   Authored a;
   EXPECT_GT(check(s, "no normals", &a), 0u);
   ASSERT_FALSE(a.lifted.meshes.empty());
@@ -423,6 +312,20 @@ TEST(AuthorMhfu, NoNormalsGetSmoothOnes) {
       }
     }
   }
+}
+
+TEST(AuthorMhfu, TwoUvSetsKeepTheOneTheMaterialUses) {
+  Scene s = textured_quad(false);
+  auto& p = s.meshes[0].primitives[0];
+  p.uvs.push_back({{0.5f, 0.5f}, {0.75f, 0.5f}, {0.5f, 0.25f}, {0.75f, 0.25f}});
+  s.materials[0].uv_set = 1;
+  Authored a;
+  EXPECT_EQ(check(s, "two UV sets (material on set 1)", &a), 2u);  // drawn_surface compares the material's set
+  ASSERT_FALSE(a.warnings.empty());
+  EXPECT_NE(a.warnings[0].message.find("UV sets"), std::string::npos) << a.warnings[0].message;
+  ASSERT_FALSE(a.lifted.meshes.empty());
+  ASSERT_FALSE(a.lifted.meshes[0].primitives.empty());
+  EXPECT_EQ(a.lifted.meshes[0].primitives[0].uvs.size(), 1u);
 }
 
 TEST(AuthorMhfu, BarePmo) {
@@ -458,26 +361,26 @@ TEST(AuthorMhfu, HostileScenesAreClearErrors) {
   Scene lines = triangle();
   lines.meshes[0].primitives[0].topology = scene::Topology::lines;
   refused(lines, "mode");
-  Scene bad_joint = twelve_joint_strip();
+  Scene bad_joint = test::twelve_joint_strip(kTurn);
   bad_joint.meshes[0].primitives[0].joints[4] = 40;
   refused(bad_joint, "joints");
-  Scene weights = twelve_joint_strip();
+  Scene weights = test::twelve_joint_strip(kTurn);
   weights.meshes[0].primitives[0].weights.resize(3);
   refused(weights, "weights");
-  Scene no_weight = twelve_joint_strip();
+  Scene no_weight = test::twelve_joint_strip(kTurn);
   std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
   refused(no_weight, "weights");
-  Scene cycle = twelve_joint_strip();
+  Scene cycle = test::twelve_joint_strip(kTurn);
   cycle.nodes[1].parent = 2;  // joint0 under joint1 under joint0
   refused(cycle, "");
-  Scene many = twelve_joint_strip();
+  Scene many = test::twelve_joint_strip(kTurn);
   for (int j = 0; j < 300; ++j) many.skins[0].joints.push_back(many.add_node(scene::Node{}, -1));
   many.skins[0].inverse_bind_matrices.resize(many.skins[0].joints.size());
   refused(many, "skins[0].joints");
-  Scene twice = twelve_joint_strip();
+  Scene twice = test::twelve_joint_strip(kTurn);
   twice.skins[0].joints[3] = twice.skins[0].joints[2];
   refused(twice, "skins[0].joints[3]");
-  Scene flat = twelve_joint_strip();
+  Scene flat = test::twelve_joint_strip(kTurn);
   flat.nodes[2].local.scale = {0, 0, 0};
   refused(flat, "nodes[2].scale");
   Scene bad_material = triangle();
@@ -486,7 +389,7 @@ TEST(AuthorMhfu, HostileScenesAreClearErrors) {
   Scene bad_texture = textured_quad(false);
   bad_texture.textures[0].image.rgba.resize(5);
   refused(bad_texture, "textures[0].image");
-  Scene two_skins = twelve_joint_strip();
+  Scene two_skins = test::twelve_joint_strip(kTurn);
   two_skins.skins.push_back(two_skins.skins[0]);
   scene::Node other;
   other.mesh = 0;
