@@ -3,13 +3,17 @@
 // ((max - min) / 65535) plus the float round trip (1e-5).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "author_scenes.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pam.hpp"
+#include "gltf/gltf.hpp"
+#include "samples.hpp"
 #include "scene/lower.hpp"
 
 namespace remodel {
@@ -178,6 +182,50 @@ TEST(AuthorKhBbsPam, SkinnedCylinderWithATwoKeyAnimation) {
     EXPECT_NEAR(at_frame(decoded->bones[1], PamChannelKind::rotation_z, f, NAN), z, step_of(a, 1, PamChannelKind::rotation_z) / 2 + 1e-5f) << "frame " << f;
     EXPECT_NEAR(at_frame(decoded->bones[1], PamChannelKind::translation_y, f, NAN), 2.0f, 1e-5f) << "the rest pose, stored";
   }
+}
+
+// Every shared glTF with a skin and animations (figures from other tools) becomes a PMO and a PAM on
+// that PMO's BON: one PAM animation per glTF animation, one bone per BON joint, 30 fps over its keys.
+TEST(AuthorKhBbsPam, SharedAnimatedGltfSamples) {
+  REMODEL_SAMPLES_OR_SKIP(files, "gltf");
+  std::size_t authored = 0;
+  for (const auto& path : files) {
+    if (path.extension() != ".glb" && path.extension() != ".gltf") continue;
+    if (path.string().find("/invalid/") != std::string::npos) continue;
+    auto read = gltf::read_gltf_file(path);
+    if (!read || read->scene.animations.empty() || read->scene.skins.empty()) continue;
+    const std::string what = path.filename().string();
+    auto pmo = scene::author(read->scene, Format::kh_bbs_pmo);
+    if (!pmo) continue;  // AuthorKhBbs.SharedGltfSamples says why
+    auto made = scene::author(read->scene, Format::kh_bbs_pam, {&pmo->document});
+    if (!made) {
+      EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
+      std::printf("refused %s: %s: %s\n", what.c_str(), made.error().field.c_str(), made.error().message.c_str());
+      continue;
+    }
+    auto bytes = write_document(made->document);
+    ASSERT_TRUE(bytes.ok()) << what << ": " << bytes.error().message;
+    auto back = read_document(*bytes);
+    ASSERT_TRUE(back.ok()) << what << ": " << back.error().message;
+    EXPECT_EQ(write_document(*back).value(), *bytes) << what << ": round trip";
+    const Pam& pam = std::get<Pam>(*back);
+    const auto& bon = std::get<PmoFile>(pmo->document).pmo.skeleton;
+    ASSERT_TRUE(bon.has_value()) << what;
+    ASSERT_EQ(pam.animations.size(), read->scene.animations.size()) << what;
+    for (std::size_t k = 0; k < pam.animations.size(); ++k) {
+      const PamAnimation& a = pam.animations[k];
+      EXPECT_EQ(a.bones.size(), bon->joints.size()) << what << " animation " << k;
+      float last = 0;
+      for (const scene::Channel& c : read->scene.animations[k].channels) {
+        if (!c.times.empty()) last = std::max(last, c.times.back());
+      }
+      EXPECT_NEAR(static_cast<float>(a.frame_count), last * 30.0f + 1.0f, 1.0f) << what << " animation " << k;
+      EXPECT_TRUE(decode_pam_animation(a).ok()) << what << " animation " << k;
+    }
+    std::printf("%s: %zu animations on %zu BON joints\n", what.c_str(), pam.animations.size(), bon->joints.size());
+    ++authored;
+  }
+  EXPECT_GT(authored, 0u) << "no shared glTF with a skin and animations authored a PAM";
 }
 
 TEST(AuthorKhBbsPam, MissingJointsAreNamedAndRefusalsAreClear) {
