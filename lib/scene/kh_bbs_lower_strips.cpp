@@ -13,6 +13,7 @@
 #include "model/psp_colour.hpp"
 #include "scene/kh_bbs_lower.hpp"
 #include "scene/match.hpp"
+#include "scene/palette_influences.hpp"
 
 namespace remodel::scene::kh_bbs {
 
@@ -25,12 +26,6 @@ constexpr std::uint8_t kListPrimitive = 3;
 constexpr std::uint8_t kStripPrimitive = 4;
 
 // One vertex's joints (BON indices) and weights, strongest first, summing to 1.
-struct Influences {
-  std::array<int, kSlots> bon{};
-  std::array<float, kSlots> weight{};
-  std::size_t count = 0;
-};
-
 float component(const Vec3& v, std::size_t c) { return c == 0 ? v.x : c == 1 ? v.y : v.z; }
 
 bool same_winding(std::array<std::uint32_t, 3> t, std::array<std::uint32_t, 3> u) {
@@ -89,7 +84,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
 
   std::vector<bool> used(vc, false);
   for (std::uint32_t v : tris) used[v] = true;
-  std::vector<Influences> inf(base.joints ? vc : 0);
+  std::vector<PaletteInfluences> inf(base.joints ? vc : 0);
   std::size_t limited = 0;
   for (std::size_t v = 0; v < inf.size(); ++v) {
     if (!used[v]) continue;
@@ -112,7 +107,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     }
     for (const auto& [w, j] : sorted) {
       if (j < 0) return at(e.where + ".joints", "vertex " + std::to_string(v) + " leans on a joint that is not in the BON");
-      inf[v].bon[inf[v].count] = j;
+      inf[v].joint[inf[v].count] = j;
       inf[v].weight[inf[v].count++] = w / sum;
     }
   }
@@ -121,40 +116,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
                                  "(a PMO vertex holds 8 weights)"});
   }
 
-  // A triangle leaning on more than 8 joints cannot be drawn by one section: the joint weighing least
-  // on it (its largest weight over the three corners) leaves those corners, renormalised, until 8 remain.
-  std::size_t narrowed = 0;
-  for (std::size_t t = 0; t < tris.size() && base.joints; t += 3) {
-    for (bool counted = false;;) {
-      std::vector<std::pair<int, float>> strongest;  // joint, its largest weight on the triangle
-      for (std::size_t c = 0; c < 3; ++c) {
-        const Influences& f = inf[tris[t + c]];
-        for (std::size_t k = 0; k < f.count; ++k) {
-          auto it = std::find_if(strongest.begin(), strongest.end(), [&](const auto& p) { return p.first == f.bon[k]; });
-          if (it == strongest.end()) strongest.emplace_back(f.bon[k], f.weight[k]);
-          else it->second = std::max(it->second, f.weight[k]);
-        }
-      }
-      if (strongest.size() <= kSlots) break;
-      if (!counted) ++narrowed, counted = true;
-      const int weakest = std::min_element(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) {
-                            return a.second != b.second ? a.second < b.second : a.first > b.first;
-                          })->first;
-      bool changed = false;
-      for (std::size_t c = 0; c < 3; ++c) {
-        Influences& f = inf[tris[t + c]];
-        std::size_t k = 0;
-        while (k < f.count && f.bon[k] != weakest) ++k;
-        if (k == f.count || f.count == 1) continue;  // a lone joint weighs 1: never the weakest of 9
-        const float keep = 1.0f - f.weight[k];
-        for (std::size_t m = k; m + 1 < f.count; ++m) f.bon[m] = f.bon[m + 1], f.weight[m] = f.weight[m + 1];
-        --f.count;
-        for (std::size_t m = 0; m < f.count; ++m) f.weight[m] /= keep;
-        changed = true;
-      }
-      if (!changed) break;  // cannot narrow further: the grouping below refuses the triangle
-    }
-  }
+  const std::size_t narrowed = base.joints ? narrow_triangles(inf, tris) : 0;
   if (narrowed != 0) {
     warnings.push_back({e.where, std::to_string(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them "
                                  "leave their vertices, whose weights are renormalised (a PMO section holds 8 joints)"});
@@ -166,9 +128,9 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
   for (std::size_t t = 0; t < tris.size(); t += 3) {
     std::vector<int> need;
     for (std::size_t c = 0; c < 3 && base.joints; ++c) {
-      const Influences& f = inf[tris[t + c]];
+      const PaletteInfluences& f = inf[tris[t + c]];
       for (std::size_t k = 0; k < f.count; ++k) {
-        if (std::find(need.begin(), need.end(), f.bon[k]) == need.end()) need.push_back(f.bon[k]);
+        if (std::find(need.begin(), need.end(), f.joint[k]) == need.end()) need.push_back(f.joint[k]);
       }
     }
     if (need.size() > kSlots) {
@@ -235,7 +197,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     psp::VertexFormat format = *parsed;
     const std::vector<int>& joints = group_joints[g];
     bool rigid = format.weight == psp::NumFormat::none;
-    for (std::size_t i = 0; i < groups[g].size() && rigid && base.joints; ++i) rigid = inf[groups[g][i]].count == 1 && inf[groups[g][i]].bon[0] == joints[0];
+    for (std::size_t i = 0; i < groups[g].size() && rigid && base.joints; ++i) rigid = inf[groups[g][i]].count == 1 && inf[groups[g][i]].joint[0] == joints[0];
     if (base.joints && !rigid) {
       if (format.weight == psp::NumFormat::none) format.weight = psp::NumFormat::i8;
       format.weight_count = static_cast<std::uint8_t>(std::max<std::size_t>(format.weight_count, joints.size()));
@@ -313,7 +275,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
       if (format.weight != psp::NumFormat::none && base.joints) {
         std::array<float, 8> w{};
         for (std::size_t k = 0; k < inf[v].count; ++k) {
-          w[static_cast<std::size_t>(std::find(joints.begin(), joints.end(), inf[v].bon[k]) - joints.begin())] = inf[v].weight[k];
+          w[static_cast<std::size_t>(std::find(joints.begin(), joints.end(), inf[v].joint[k]) - joints.begin())] = inf[v].weight[k];
         }
         const std::array<std::uint32_t, 8> q = psp::stored_weights(format.weight, format.weight_count, w);
         std::copy(q.begin(), q.end(), nv.weights.begin());

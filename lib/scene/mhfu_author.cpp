@@ -15,6 +15,7 @@
 #include "model/psp_texture.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene/palette_influences.hpp"
 #include "scene/skin_joints.hpp"
 
 namespace remodel::scene {
@@ -136,19 +137,13 @@ MhfuSkeleton root_skeleton() {
 
 // ---- vertices ----
 
-struct Influences {
-  std::array<int, kSlots> bone{};
-  std::array<float, kSlots> weight{};
-  std::size_t count = 0;
-};
-
 // One primitive as drawn: rest-pose positions and normals in model space, per-vertex bones.
 struct Part {
   const Primitive* prim = nullptr;
   std::string where;
   int material = -1;  // Scene material, -1 = the glTF default
   std::vector<Vec3> positions, normals;
-  std::vector<Influences> influences;
+  std::vector<PaletteInfluences> influences;
   std::vector<std::uint32_t> triangles;
   std::size_t uv_set = 0;
 };
@@ -197,9 +192,9 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
   part.influences.assign(vc, {});
   std::size_t limited = 0;
   for (std::size_t v = 0; v < vc; ++v) {
-    Influences& f = part.influences[v];
+    PaletteInfluences& f = part.influences[v];
     if (!bones) {
-      f.count = 1, f.bone[0] = 0, f.weight[0] = 1;
+      f.count = 1, f.joint[0] = 0, f.weight[0] = 1;
       continue;
     }
     std::vector<std::pair<float, int>> by_bone;  // weight, skin joint
@@ -220,7 +215,7 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
       return at(part.where + ".weights", "vertex " + num(v) + " has no joint weight: every vertex of a skinned model follows a bone");
     }
     for (const auto& [w, j] : by_bone) {
-      f.bone[f.count] = bones->bone_of[static_cast<std::size_t>(j)];
+      f.joint[f.count] = bones->bone_of[static_cast<std::size_t>(j)];
       f.weight[f.count++] = w / sum;
     }
   }
@@ -262,44 +257,6 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
   return std::nullopt;
 }
 
-// A triangle whose corners lean on more than 8 bones together cannot be drawn by one group: the bone
-// weighing least on it leaves its corners (renormalised) until 8 remain. Returns the triangles narrowed.
-std::size_t narrow_triangles(Part& part) {
-  std::size_t narrowed = 0;
-  for (std::size_t t = 0; t + 2 < part.triangles.size(); t += 3) {
-    for (bool counted = false;;) {
-      std::vector<std::pair<int, float>> strongest;  // bone, its largest weight on the triangle
-      for (std::size_t c = 0; c < 3; ++c) {
-        const Influences& f = part.influences[part.triangles[t + c]];
-        for (std::size_t k = 0; k < f.count; ++k) {
-          auto it = std::find_if(strongest.begin(), strongest.end(), [&](const auto& p) { return p.first == f.bone[k]; });
-          if (it == strongest.end()) strongest.emplace_back(f.bone[k], f.weight[k]);
-          else it->second = std::max(it->second, f.weight[k]);
-        }
-      }
-      if (strongest.size() <= kSlots) break;
-      if (!counted) ++narrowed, counted = true;
-      const int weakest = std::min_element(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) {
-                            return a.second != b.second ? a.second < b.second : a.first > b.first;
-                          })->first;
-      bool changed = false;
-      for (std::size_t c = 0; c < 3; ++c) {
-        Influences& f = part.influences[part.triangles[t + c]];
-        std::size_t k = 0;
-        while (k < f.count && f.bone[k] != weakest) ++k;
-        if (k == f.count || f.count == 1) continue;  // a lone bone weighs 1: never the weakest of 9
-        const float keep = 1.0f - f.weight[k];
-        for (std::size_t m = k; m + 1 < f.count; ++m) f.bone[m] = f.bone[m + 1], f.weight[m] = f.weight[m + 1];
-        --f.count;
-        for (std::size_t m = 0; m < f.count; ++m) f.weight[m] /= keep;
-        changed = true;
-      }
-      if (!changed) break;  // cannot narrow further: grouping refuses the triangle
-    }
-  }
-  return narrowed;
-}
-
 // ---- groups ----
 
 struct Group {
@@ -319,9 +276,9 @@ Result<std::vector<Group>> group_triangles(const Part& part) {
   for (std::size_t i = 0; i < count; ++i) {
     std::vector<int>& need = needs[i];
     for (std::size_t c = 0; c < 3; ++c) {
-      const Influences& f = part.influences[part.triangles[3 * i + c]];
+      const PaletteInfluences& f = part.influences[part.triangles[3 * i + c]];
       for (std::size_t k = 0; k < f.count; ++k) {
-        if (std::find(need.begin(), need.end(), f.bone[k]) == need.end()) need.push_back(f.bone[k]);
+        if (std::find(need.begin(), need.end(), f.joint[k]) == need.end()) need.push_back(f.joint[k]);
       }
     }
     std::sort(need.begin(), need.end());
@@ -491,9 +448,9 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
       vx.color = psp::encode_colour(PspColour::c8888, rgba.data());
     }
     std::array<float, 8> w{};
-    const Influences& inf = part.influences[v];
+    const PaletteInfluences& inf = part.influences[v];
     for (std::size_t k = 0; k < inf.count; ++k) {
-      const auto slot = std::find(group.bones.begin(), group.bones.end(), inf.bone[k]) - group.bones.begin();
+      const auto slot = std::find(group.bones.begin(), group.bones.end(), inf.joint[k]) - group.bones.begin();
       w[static_cast<std::size_t>(slot)] += inf.weight[k];
     }
     vx.weights = psp::stored_weights(f.weight, f.weight_count, w);
@@ -606,7 +563,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warning
       }
       if (auto e = prepare(part, bones ? &*bones : nullptr, world[static_cast<std::size_t>(d)], warnings)) return *e;
       if (part.triangles.empty()) continue;
-      if (const std::size_t narrowed = narrow_triangles(part)) {
+      if (const std::size_t narrowed = narrow_triangles(part.influences, part.triangles)) {
         warnings.push_back({part.where, num(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them leave their "
                                         "vertices, whose weights are renormalised (a GE draw blends 8 bones)"});
       }
