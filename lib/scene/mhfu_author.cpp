@@ -61,14 +61,9 @@ Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vec
   const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
   const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
   const std::size_t n = skin.joints.size();
-  if (n == 0) return at(where + ".joints", "the skin has no joints", ErrorCode::bad_count);
   if (n > kMaxBones) {
     return at(where + ".joints", "the skin has " + num(n) + " joints but an MHFU bone palette names bones by a byte (at most 256)",
               ErrorCode::unsupported);
-  }
-  if (!skin.inverse_bind_matrices.empty() && skin.inverse_bind_matrices.size() != n) {
-    return at(where + ".inverse_bind_matrices", "the skin has " + num(n) + " joints but " + num(skin.inverse_bind_matrices.size()) +
-                                                    " inverse bind matrices", ErrorCode::inconsistent);
   }
   auto joints = skin_joints_parents_first(scene, skin_index);
   if (!joints) return joints.error();

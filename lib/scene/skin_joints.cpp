@@ -9,6 +9,11 @@ Result<SkinJoints> skin_joints_parents_first(const Scene& scene, int skin_index)
   const std::string where = "skins[" + std::to_string(skin_index) + "]";
   const auto fail = [](std::string field, std::string message) { return Error{ErrorCode::bad_value, std::nullopt, std::move(field), std::move(message)}; };
   const std::size_t n = skin.joints.size();
+  if (n == 0) return Error{ErrorCode::bad_count, std::nullopt, where + ".joints", "the skin has no joints"};
+  if (!skin.inverse_bind_matrices.empty() && skin.inverse_bind_matrices.size() != n) {
+    return Error{ErrorCode::inconsistent, std::nullopt, where + ".inverse_bind_matrices",
+                 "the skin has " + std::to_string(n) + " joints but " + std::to_string(skin.inverse_bind_matrices.size()) + " inverse bind matrices"};
+  }
   std::vector<int> slot_of_node(scene.nodes.size(), -1);
   for (std::size_t s = 0; s < n; ++s) {
     const int node = skin.joints[s];

@@ -17,8 +17,8 @@ struct SkinJoints {
   std::vector<int> index_of;       // per skin joint: its place in `order`
 };
 
-// Errors name the skin or node: a joint that is not a node, a node in the skin twice, a broken or
-// cyclic hierarchy.
+// Errors name the skin or node: no joints, an inverse bind count that is not the joint count, a joint
+// that is not a node, a node in the skin twice, a broken or cyclic hierarchy.
 Result<SkinJoints> skin_joints_parents_first(const Scene& scene, int skin_index);
 
 }  // namespace remodel::scene
