@@ -273,6 +273,26 @@ TEST(AuthorKhBbs, TwoUvSetsKeepTheOneTheMaterialUses) {
   EXPECT_EQ(a.lifted.meshes[0].primitives[0].uvs[0][1], (Vec2{0.75f, 0.5f}));
 }
 
+// Both PSP skeletons come from skin_joints_parents_first, which refuses a skin with no joints or with
+// an inverse bind count that is not its joint count, naming the skin's field.
+TEST(AuthorKhBbs, SkinWithoutJointsOrWithOtherInverseBindCountIsRefused) {
+  for (const Format format : {Format::kh_bbs_pmo, Format::mhfu_pac}) {
+    Scene none = skinned_cylinder();
+    none.skins[0].joints.clear();
+    none.skins[0].inverse_bind_matrices.clear();
+    auto r = scene::author(none, format);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::bad_count);
+    EXPECT_EQ(r.error().field, "skins[0].joints");
+    Scene fewer = skinned_cylinder();
+    fewer.skins[0].inverse_bind_matrices.resize(1);
+    r = scene::author(fewer, format);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::inconsistent);
+    EXPECT_EQ(r.error().field, "skins[0].inverse_bind_matrices");
+  }
+}
+
 TEST(AuthorKhBbs, BlendMaterialsGoToTheTranslucentPass) {
   Scene s = textured_quad();
   s.meshes[0].primitives.push_back(s.meshes[0].primitives[0]);
