@@ -11,6 +11,7 @@
 #include "author_checks.hpp"
 #include "author_scenes.hpp"
 #include "gltf/gltf.hpp"
+#include "gltf_samples.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_pmo.hpp"
 #include "samples.hpp"
@@ -382,13 +383,8 @@ TEST(AuthorKhBbs, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
 TEST(AuthorKhBbs, SharedGltfSamples) {
   REMODEL_SAMPLES_OR_SKIP(files, "gltf");
   std::size_t authored = 0, refused = 0;
-  for (const auto& path : files) {
-    if (path.extension() != ".glb" && path.extension() != ".gltf") continue;
-    if (path.string().find("/invalid/") != std::string::npos) continue;
-    auto read = gltf::read_gltf_file(path);
-    if (!read) continue;  // the reader's own tests cover files it refuses
-    const std::string what = path.filename().string();
-    auto made = scene::author(read->scene, Format::kh_bbs_pmo);
+  for (const auto& [what, read] : test::readable_gltf_samples(files)) {
+    auto made = scene::author(read.scene, Format::kh_bbs_pmo);
     if (!made) {
       ++refused;
       EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
@@ -396,14 +392,14 @@ TEST(AuthorKhBbs, SharedGltfSamples) {
       continue;
     }
     ++authored;
-    Authored a = author_checked(read->scene, what);
+    Authored a = author_checked(read.scene, what);
     // Images scaled to 512 or quantised to 256 colours change only textures, never the surface;
     // triangles narrowed to 8 joints (said in a warning) keep positions and UVs, not weights.
     test::Tolerance tol;
     for (const auto& w : a.warnings) {
       if (w.message.find("more than 8 joints") != std::string::npos) tol.weight = 1.0f;
     }
-    test::expect_same_surface(test::drawn_surface(read->scene, code_of(a.file), kBonName), test::drawn_surface(a.lifted, code_of(a.file)), tol, what);
+    test::expect_same_surface(test::drawn_surface(read.scene, code_of(a.file), kBonName), test::drawn_surface(a.lifted, code_of(a.file)), tol, what);
   }
   std::printf("%zu glTF samples authored, %zu refused\n", authored, refused);
   EXPECT_GT(authored, 0u);

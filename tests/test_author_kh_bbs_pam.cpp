@@ -13,6 +13,7 @@
 #include "model/kh_bbs_demo.hpp"
 #include "model/kh_bbs_pam.hpp"
 #include "gltf/gltf.hpp"
+#include "gltf_samples.hpp"
 #include "samples.hpp"
 #include "scene/lower.hpp"
 
@@ -189,15 +190,11 @@ TEST(AuthorKhBbsPam, SkinnedCylinderWithATwoKeyAnimation) {
 TEST(AuthorKhBbsPam, SharedAnimatedGltfSamples) {
   REMODEL_SAMPLES_OR_SKIP(files, "gltf");
   std::size_t authored = 0;
-  for (const auto& path : files) {
-    if (path.extension() != ".glb" && path.extension() != ".gltf") continue;
-    if (path.string().find("/invalid/") != std::string::npos) continue;
-    auto read = gltf::read_gltf_file(path);
-    if (!read || read->scene.animations.empty() || read->scene.skins.empty()) continue;
-    const std::string what = path.filename().string();
-    auto pmo = scene::author(read->scene, Format::kh_bbs_pmo);
+  for (const auto& [what, read] : test::readable_gltf_samples(files)) {
+    if (read.scene.animations.empty() || read.scene.skins.empty()) continue;
+    auto pmo = scene::author(read.scene, Format::kh_bbs_pmo);
     if (!pmo) continue;  // AuthorKhBbs.SharedGltfSamples says why
-    auto made = scene::author(read->scene, Format::kh_bbs_pam, {&pmo->document});
+    auto made = scene::author(read.scene, Format::kh_bbs_pam, {&pmo->document});
     if (!made) {
       EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
       std::printf("refused %s: %s: %s\n", what.c_str(), made.error().field.c_str(), made.error().message.c_str());
@@ -211,12 +208,12 @@ TEST(AuthorKhBbsPam, SharedAnimatedGltfSamples) {
     const Pam& pam = std::get<Pam>(*back);
     const auto& bon = std::get<PmoFile>(pmo->document).pmo.skeleton;
     ASSERT_TRUE(bon.has_value()) << what;
-    ASSERT_EQ(pam.animations.size(), read->scene.animations.size()) << what;
+    ASSERT_EQ(pam.animations.size(), read.scene.animations.size()) << what;
     for (std::size_t k = 0; k < pam.animations.size(); ++k) {
       const PamAnimation& a = pam.animations[k];
       EXPECT_EQ(a.bones.size(), bon->joints.size()) << what << " animation " << k;
       float last = 0;
-      for (const scene::Channel& c : read->scene.animations[k].channels) {
+      for (const scene::Channel& c : read.scene.animations[k].channels) {
         if (!c.times.empty()) last = std::max(last, c.times.back());
       }
       EXPECT_NEAR(static_cast<float>(a.frame_count), last * 30.0f + 1.0f, 1.0f) << what << " animation " << k;

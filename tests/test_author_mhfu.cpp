@@ -15,6 +15,7 @@
 #include "author_scenes.hpp"
 #include "cli.hpp"
 #include "gltf/gltf.hpp"
+#include "gltf_samples.hpp"
 #include "model/document.hpp"
 #include "model/mhfu_pac.hpp"
 #include "samples.hpp"
@@ -564,13 +565,8 @@ TEST(AuthorMhfu, BarePmoSamples) {
 TEST(AuthorMhfu, SharedGltfSamples) {
   REMODEL_SAMPLES_OR_SKIP(files, "gltf");
   std::size_t authored = 0, refused = 0;
-  for (const auto& path : files) {
-    if (path.extension() != ".glb" && path.extension() != ".gltf") continue;
-    if (path.string().find("/invalid/") != std::string::npos) continue;
-    auto read = gltf::read_gltf_file(path);
-    if (!read) continue;  // the reader's own tests cover files it refuses
-    const std::string what = path.filename().string();
-    auto made = scene::author(read->scene, Format::mhfu_pac);
+  for (const auto& [what, read] : test::readable_gltf_samples(files)) {
+    auto made = scene::author(read.scene, Format::mhfu_pac);
     if (!made) {
       ++refused;
       EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
@@ -584,7 +580,7 @@ TEST(AuthorMhfu, SharedGltfSamples) {
     for (const auto& w : a.warnings) {
       if (w.message.find("more than 8 joints") != std::string::npos) tol.weight = 1.0f;
     }
-    const Scene in = as_authored(read->scene);
+    const Scene in = as_authored(read.scene);
     test::expect_same_surface(test::drawn_surface(in, code_of(*a.pmo)), test::drawn_surface(as_input(a.lifted, in), code_of(*a.pmo)), tol, what);
     expect_same_joints(in, a.lifted, what);
   }
