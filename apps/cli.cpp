@@ -88,7 +88,7 @@ void print_overview(std::FILE* to) {
   }
   s +=
       "\n"
-      "Run 'remodel <command> --help' for a command's arguments and options.\n"
+      "Run 'remodel <command> --help' for a command's arguments and options, 'remodel --version' for the version.\n"
       "Exit status: 0 success, 1 bad input or a failed check, 2 usage error.\n";
   std::fputs(s.c_str(), to);
 }
@@ -185,7 +185,7 @@ int dispatch(int argc, char** argv) {
     return kOk;
   }
   if (words[0] == "--version") {
-    std::puts("remodel 0.1.0");
+    std::puts("remodel " REMODEL_VERSION);
     return kOk;
   }
   std::size_t used = 0;

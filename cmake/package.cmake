@@ -36,6 +36,7 @@ endif()
 install(TARGETS remodel_lib remodel_scene remodel_gltf remodel_all EXPORT remodelTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS remodel RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_BINARY_DIR}/remodel_blender.zip DESTINATION ${CMAKE_INSTALL_DATADIR}/remodel)
 install(DIRECTORY lib/model lib/scene lib/gltf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/remodel
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES include/remodel/remodel.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/remodel)

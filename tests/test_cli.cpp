@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,9 +76,16 @@ TEST(Cli, EveryCommandParsesThroughOneTable) {
   EXPECT_EQ(run("textures").status, 2);
   EXPECT_EQ(run("textures bogus").status, 2);
   EXPECT_EQ(run("textures --help").status, 0);
-  EXPECT_EQ(run("--version").status, 0);
   // No prefix guessing: --js is not --json.
   EXPECT_EQ(run("info --js x").status, 2);
+}
+
+TEST(Cli, VersionIsTheProjectVersion) {
+  // One line, "remodel MAJOR.MINOR.PATCH", from CMake's project(VERSION): the Blender add-on parses it.
+  const CliRun r = remodel::test::run_cli("--version", false);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, std::string("remodel ") + REMODEL_VERSION + "\n");
+  EXPECT_TRUE(std::regex_match(r.out, std::regex("remodel [0-9]+\\.[0-9]+\\.[0-9]+\n"))) << r.out;
 }
 
 TEST(Cli, ATextureNameStartingWithADashAfterTheSeparator) {

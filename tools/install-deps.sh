@@ -2,7 +2,8 @@
 # Installs the Debian packages remodel needs, only those missing; safe to run again.
 set -euo pipefail
 packages=(build-essential cmake g++ clang-14 libclang-rt-14-dev llvm-14 libgtest-dev libgmock-dev
-          libbenchmark-dev libtinygltf-dev nlohmann-json3-dev libstb-dev libimagequant-dev libsquish-dev libmeshoptimizer-dev libboost-dev libboost-program-options-dev xxd)
+          libbenchmark-dev libtinygltf-dev nlohmann-json3-dev libstb-dev libimagequant-dev libsquish-dev libmeshoptimizer-dev libboost-dev libboost-program-options-dev xxd
+          blender python3-numpy)  # Blender runs the add-on's headless tests (tests/blender)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,103 @@
+# Running the remodel CLI from Blender: finding it, checking its version, running one command and
+# turning its output into Blender reports. Nothing here imports bpy, so it is testable on its own.
+import json
+import os
+import re
+import shutil
+import subprocess
+
+# The oldest remodel whose CLI this add-on drives (`remodel --version` first printed the version then).
+MIN_VERSION = (0, 1, 0)
+# The files File › Import takes (remodel recognises formats by their bytes, not these names).
+IMPORT_EXTENSIONS = (".pmo", ".pmp", ".pac", ".bmd", ".bdl", ".bwm")
+
+_checked = {}  # executable -> (True, message): a working one is asked `--version` once
+
+
+def executable_path(setting):
+    """The executable the preference names, or `remodel` on PATH when it is empty."""
+    setting = (setting or "").strip()
+    if setting:
+        return os.path.abspath(os.path.expanduser(setting))
+    return shutil.which("remodel") or "remodel"
+
+
+def parse_version(text):
+    """(major, minor, patch) from `remodel --version` output, or None when it is not remodel's."""
+    m = re.fullmatch(r"remodel (\d+)\.(\d+)\.(\d+)\s*", text)
+    return tuple(int(g) for g in m.groups()) if m else None
+
+
+def check_executable(exe, fresh=False):
+    """(ok, message): whether `exe --version` answers as a remodel this add-on can drive."""
+    if not fresh and exe in _checked:
+        return _checked[exe]
+    where = "Edit › Preferences › Add-ons › remodel"
+    try:
+        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    except FileNotFoundError:
+        result = (False, f"remodel was not found ({exe}): install remodel and put it on PATH, or set its path in {where}")
+    except (OSError, subprocess.SubprocessError) as e:
+        result = (False, f"remodel ({exe}) could not be run: {e}; set its path in {where}")
+    else:
+        version = parse_version(done.stdout) if done.returncode == 0 else None
+        need = ".".join(map(str, MIN_VERSION))
+        if version is None:
+            result = (False, f"{exe} did not answer --version as remodel {need} or newer does (exit {done.returncode}): "
+                             f"it is too old or not remodel; update it or set its path in {where}")
+        elif version < MIN_VERSION:
+            result = (False, f"remodel {'.'.join(map(str, version))} ({exe}) is too old: this add-on needs {need} or newer")
+        else:
+            result = (True, f"remodel {'.'.join(map(str, version))} ({exe})")
+    if result[0]:
+        _checked[exe] = result
+    return result
+
+
+class Run:
+    """One finished remodel command: exit status, and its output as (level, line) reports."""
+
+    def __init__(self, status, reports):
+        self.status = status
+        self.reports = reports
+
+    @property
+    def ok(self):
+        return self.status == 0
+
+
+def run(exe, args, hide=None):
+    """Runs `exe args`; every line it printed becomes a report: stderr lines are warnings (when they
+    say so) or errors, stdout lines information. hide maps a temporary path to the name shown."""
+    try:
+        done = subprocess.run([exe, *args], capture_output=True, text=True, errors="replace")
+    except (OSError, subprocess.SubprocessError) as e:
+        return Run(-1, [("ERROR", f"remodel ({exe}) could not be run: {e}")])
+
+    def shown(line):
+        for path, name in (hide or {}).items():
+            line = line.replace(path, name)
+        return line
+
+    reports = []
+    for line in done.stdout.splitlines():
+        if line.strip():
+            reports.append(("INFO", shown(line)))
+    for line in done.stderr.splitlines():
+        if line.strip():
+            warning = ": warning: " in line or (done.returncode == 0 and not line.startswith("Run 'remodel"))
+            reports.append(("WARNING" if warning else "ERROR", shown(line)))
+    if done.returncode != 0 and not any(level == "ERROR" for level, _ in reports):
+        reports.append(("ERROR", f"remodel {' '.join(args[:1])} failed with exit status {done.returncode}"))
+    return Run(done.returncode, reports)
+
+
+def info(exe, path):
+    """(format name, Run) from `remodel info --json`; the format is None when it failed."""
+    done = run(exe, ["info", "--json", path])
+    if not done.ok:
+        return None, done
+    try:
+        return json.loads("\n".join(line for level, line in done.reports if level == "INFO"))["format"], done
+    except (ValueError, KeyError, TypeError):
+        return None, Run(1, [("ERROR", f"remodel info gave no format for {path}")])

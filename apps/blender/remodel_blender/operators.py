@@ -1,0 +1,285 @@
+# File › Import and File › Export "remodel (game model)": a game model goes through `remodel export`
+# to a temporary .glb and Blender's glTF importer; back through Blender's glTF exporter and
+# `remodel import` (over the original with --like, or as a new file).
+import os
+import shutil
+import tempfile
+
+import bpy
+from bpy.props import CollectionProperty, EnumProperty, StringProperty
+from bpy.types import Operator, OperatorFileListElement
+from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+from . import cli
+
+# Custom properties on the collection an import makes: what export needs to find its base.
+SOURCE = "remodel_source"        # the game file's absolute path
+FORMAT = "remodel_format"        # its format, as `remodel info` names it
+ANIMATIONS = "remodel_animations"  # the PAM files attached as actions, ";"-separated
+SKELETON = "remodel_skeleton"    # a bare MHFU PMO's skeleton
+TEXTURES = "remodel_textures"    # a bare MHFU PMO's TMH
+
+# Export targets: (identifier, label, extension, --format for a new file). A new file's format
+# otherwise comes from its extension, which remodel reads; formats it cannot author yet say so.
+TARGETS = (
+    ("AUTO", "From the extension", "", None),
+    ("kh-bbs-pmo", "KH BBS PMO (.pmo)", ".pmo", None),
+    ("kh-bbs-pmp", "KH BBS PMP map (.pmp)", ".pmp", None),
+    ("kh-bbs-pam", "KH BBS PAM animations (.pam)", ".pam", None),
+    ("mhfu-pac", "MHFU PAC (.pac)", ".pac", None),
+    ("mhfu-pmo", "MHFU PMO without skeleton (.pmo)", ".pmo", "mhfu-pmo"),
+    ("j3d-bmd", "J3D BMD (.bmd)", ".bmd", None),
+    ("j3d-bdl", "J3D BDL (.bdl)", ".bdl", None),
+    ("bwm", "Black & White 2 BWM (.bwm)", ".bwm", None),
+)
+
+# What the last import or export reported, (level, message) in order: the same messages as the report
+# area shows, kept for scripts and the headless tests.
+last_reports = []
+
+
+def executable(context):
+    addon = context.preferences.addons.get(__package__)
+    return cli.executable_path(addon.preferences.executable if addon else "")
+
+
+def numpy_bool_guard():
+    """Blender 3.4's glTF importer uses np.bool, which numpy 1.24 removed: give it the builtin back."""
+    try:
+        import numpy
+    except ImportError:
+        return
+    if "bool" not in numpy.__dict__:
+        numpy.bool = bool
+
+
+def remodel_collection(context):
+    """The collection an import made that holds the active object (or is active itself), else None."""
+    obj = context.active_object
+    candidates = list(obj.users_collection) if obj else []
+    candidates.append(context.view_layer.active_layer_collection.collection)
+    for c in candidates:
+        if c.get(SOURCE):
+            return c
+    return None
+
+
+def find_layer_collection(layer, collection):
+    if layer.collection == collection:
+        return layer
+    for child in layer.children:
+        found = find_layer_collection(child, collection)
+        if found:
+            return found
+    return None
+
+
+class RemodelOperator:
+    """What both operators share: reporting, the executable check, a temporary folder."""
+
+    def say(self, level, message):
+        last_reports.append((level, message))
+        self.report({level}, message)
+
+    def say_all(self, run):
+        for level, message in run.reports:
+            self.say(level, message)
+
+    def ready(self, context):
+        last_reports.clear()
+        exe = executable(context)
+        ok, message = cli.check_executable(exe)
+        if not ok:
+            self.say("ERROR", message)
+            return None
+        return exe
+
+    def execute(self, context):
+        exe = self.ready(context)
+        if exe is None:
+            return {"CANCELLED"}
+        work = tempfile.mkdtemp(prefix="remodel-blender-")
+        try:
+            return self.run(context, exe, work)
+        except Exception as e:  # a failure inside Blender's glTF code is reported, never a crash
+            self.say("ERROR", f"{self.bl_label}: {type(e).__name__}: {e}")
+            return {"CANCELLED"}
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
+    """Import a game model (KH BBS PMO/PMP, MHFU PAC, J3D BMD/BDL, BWM) through remodel"""
+
+    bl_idname = "import_scene.remodel"
+    bl_label = "Import game model (remodel)"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filter_glob: StringProperty(default=";".join("*" + e for e in cli.IMPORT_EXTENSIONS), options={"HIDDEN"})
+    animations: StringProperty(
+        name="PAM animations",
+        description="KH BBS PAM files to attach to a PMO as actions, separated by ';'",
+        default="")
+    skeleton: StringProperty(name="MHFU skeleton", description="The skeleton of a bare MHFU PMO", default="", subtype="FILE_PATH")
+    textures: StringProperty(name="MHFU textures", description="The TMH texture bank of a bare MHFU PMO", default="", subtype="FILE_PATH")
+
+    def run(self, context, exe, work):
+        source = os.path.abspath(bpy.path.abspath(self.filepath))
+        animations = [os.path.abspath(bpy.path.abspath(a.strip())) for a in self.animations.split(";") if a.strip()]
+        name = os.path.basename(source)
+        fmt, found = cli.info(exe, source)
+        if fmt is None:
+            self.say_all(found)
+            return {"CANCELLED"}
+        glb = os.path.join(work, os.path.splitext(name)[0] + ".glb")
+        args = ["export", source, "-o", glb]
+        for a in animations:
+            args += ["--anim", a]
+        extra = {}
+        for option, value, key in (("--skeleton", self.skeleton, SKELETON), ("--textures", self.textures, TEXTURES)):
+            if value:
+                extra[key] = os.path.abspath(bpy.path.abspath(value))
+                args += [option, extra[key]]
+        exported = cli.run(exe, args, hide={glb: name + " as glTF"})
+        self.say_all(exported)
+        if not exported.ok:
+            return {"CANCELLED"}
+
+        numpy_bool_guard()
+        collection = bpy.data.collections.new(name)
+        context.scene.collection.children.link(collection)
+        context.view_layer.active_layer_collection = find_layer_collection(context.view_layer.layer_collection, collection)
+        before = set(bpy.data.objects)
+        try:
+            bpy.ops.import_scene.gltf(filepath=glb)
+        except Exception:
+            for obj in set(bpy.data.objects) - before:
+                bpy.data.objects.remove(obj)
+            bpy.data.collections.remove(collection)
+            raise
+        for obj in set(bpy.data.objects) - before:
+            if collection not in obj.users_collection:
+                collection.objects.link(obj)
+            for other in list(obj.users_collection):
+                if other != collection:
+                    other.objects.unlink(obj)
+        collection[SOURCE] = source
+        collection[FORMAT] = fmt
+        if animations:
+            collection[ANIMATIONS] = ";".join(animations)
+        for key, value in extra.items():
+            collection[key] = value
+        self.say("INFO", f"imported {name} ({fmt}) into collection {collection.name}")
+        return {"FINISHED"}
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "animations")
+        layout.prop(self, "skeleton")
+        layout.prop(self, "textures")
+
+
+class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
+    """Export to a game model through remodel: over the imported original, or as a new file"""
+
+    bl_idname = "export_scene.remodel"
+    bl_label = "Export game model (remodel)"
+    bl_options = {"REGISTER"}
+
+    filename_ext = ".pmo"
+    check_extension = None  # the target decides the extension (execute), not a fixed one
+    filter_glob: StringProperty(default="*.pmo;*.pmp;*.pam;*.pac;*.bmd;*.bdl;*.bwm", options={"HIDDEN"})
+    target: EnumProperty(
+        name="Format",
+        description="The format of a new file (over the original, the original's format is kept)",
+        items=[(t[0], t[1], "") for t in TARGETS],
+        default="AUTO")
+    mode: EnumProperty(
+        name="Write",
+        items=[("ORIGINAL", "Over the original",
+                "Keep everything glTF cannot carry from the imported file (remodel import --like); unedited, "
+                "the original's bytes come back"),
+               ("NEW", "New file", "Author a new file from what Blender holds")],
+        default="ORIGINAL")
+
+    def invoke(self, context, event):
+        base = remodel_collection(context)
+        if base is not None and not self.filepath:
+            self.filepath = base[SOURCE]
+        if base is None:
+            self.mode = "NEW"
+        return ExportHelper.invoke(self, context, event)
+
+    def out_path(self):
+        path = os.path.abspath(bpy.path.abspath(self.filepath))
+        ext = next(t[2] for t in TARGETS if t[0] == self.target)
+        if ext and os.path.splitext(path)[1].lower() != ext:
+            path = os.path.splitext(path)[0] + ext
+        return path
+
+    def remodel_args(self, base, glb, out):
+        """The `remodel import` arguments, or a message saying why there are none."""
+        fmt = next(t[3] for t in TARGETS if t[0] == self.target)
+        original = self.mode == "ORIGINAL" and base is not None
+        if self.target == "kh-bbs-pam":
+            if base is None or base.get(FORMAT) != "kh-bbs-pmo":
+                return None, "a KH BBS PAM holds animations of a PMO's skeleton: import that PMO (with its PAM) first and select it"
+            args = ["import", glb, "--skeleton", base[SOURCE], "-o", out]
+            anims = [a for a in base.get(ANIMATIONS, "").split(";") if a]
+            if original:
+                if not anims:
+                    return None, "no PAM was imported with this PMO to write over: choose New file"
+                args += ["--like", anims[0]]
+            return args, None
+        args = ["import", glb, "-o", out]
+        if original:
+            args += ["--like", base[SOURCE]]
+            if base.get(SKELETON):
+                args += ["--skeleton", base[SKELETON]]
+        elif fmt:
+            args += ["--format", fmt]
+        return args, None
+
+    def run(self, context, exe, work):
+        base = remodel_collection(context)
+        out = self.out_path()
+        glb = os.path.join(work, "blender.glb")
+        args, why = self.remodel_args(base, glb, out)
+        if args is None:
+            self.say("ERROR", why)
+            return {"CANCELLED"}
+        if self.mode == "ORIGINAL" and base is None:
+            self.say("INFO", "no imported original holds the active object: writing a new file")
+
+        numpy_bool_guard()
+        settings = {"filepath": glb, "export_format": "GLB", "export_extras": True}
+        view_layer = context.view_layer
+        active = view_layer.active_layer_collection
+        if base is not None:
+            # The imported collection, whatever is selected: the base's objects are what it matches.
+            view_layer.active_layer_collection = find_layer_collection(view_layer.layer_collection, base)
+            settings["use_active_collection"] = True
+        elif context.selected_objects:
+            settings["use_selection"] = True
+        try:
+            bpy.ops.export_scene.gltf(**settings)
+        finally:
+            view_layer.active_layer_collection = active
+        done = cli.run(exe, args, hide={glb: "Blender's glTF"})
+        self.say_all(done)
+        if not done.ok:
+            return {"CANCELLED"}
+        return {"FINISHED"}
+
+    def draw(self, context):
+        layout = self.layout
+        base = remodel_collection(context)
+        layout.prop(self, "mode")
+        if base is not None:
+            layout.label(text=f"Original: {os.path.basename(base[SOURCE])} ({base.get(FORMAT, '?')})")
+        else:
+            layout.label(text="No imported original: a new file")
+        layout.prop(self, "target")
+
+
+classes = (IMPORT_SCENE_OT_remodel, EXPORT_SCENE_OT_remodel)
