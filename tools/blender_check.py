@@ -1,5 +1,6 @@
-# Run by tools/blender_check.sh inside Blender: imports a glTF, prints its counts as JSON, frames a
-# camera on it, adds a light and renders a small PNG.
+# Run by tools/blender_check.sh inside Blender: imports a glTF (or a game model through the remodel
+# add-on, which the script installed), prints its counts as JSON, frames a camera on it, adds a light
+# and renders a small PNG.
 import json
 import math
 import os
@@ -12,11 +13,22 @@ numpy.bool = bool  # Blender 3.4's glTF importer still uses np.bool, which numpy
 import bpy  # noqa: E402
 from mathutils import Vector  # noqa: E402
 
-model, out = sys.argv[sys.argv.index("--") + 1:][:2]
+model, out, *anims = sys.argv[sys.argv.index("--") + 1:]
 engine = os.environ.get("REMODEL_BLENDER_ENGINE", "CYCLES")
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
-bpy.ops.import_scene.gltf(filepath=os.path.abspath(model))
+if model.endswith((".glb", ".gltf")):
+    bpy.ops.import_scene.gltf(filepath=os.path.abspath(model))
+else:
+    import addon_utils
+
+    bpy.ops.preferences.addon_install(filepath=os.environ["REMODEL_ADDON_ZIP"])
+    addon_utils.enable("remodel_blender", default_set=True)
+    bpy.context.preferences.addons["remodel_blender"].preferences.executable = os.environ["REMODEL_CLI"]
+    bpy.ops.import_scene.remodel(filepath=os.path.abspath(model), animations=";".join(map(os.path.abspath, anims)))
+    if bpy.data.actions:  # posed half way through the first animation
+        start, end = bpy.data.actions[0].frame_range
+        bpy.context.scene.frame_set(int((start + end) / 2))
 
 meshes = [o for o in bpy.context.scene.objects if o.type == "MESH"]
 counts = {
@@ -88,5 +100,7 @@ elif engine == "BLENDER_WORKBENCH":
     scene.display.shading.color_type = "TEXTURE"
 scene.render.filepath = os.path.abspath(out)
 scene.render.image_settings.file_format = "PNG"
+scene.render.image_settings.compression = 100  # small files (the README picture is committed)
+scene.render.image_settings.color_mode = "RGB"
 bpy.ops.render.render(write_still=True)
 print("REMODEL_RENDERED " + os.path.abspath(out), flush=True)

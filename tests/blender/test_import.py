@@ -2,7 +2,7 @@
 # ww_cl.bdl, an MHFU PAC and a BWM golden file, Blender's joints are `remodel info`'s joints, its
 # actions the PAM's animations, its materials `remodel info`'s materials (KH BBS PMOs have no material
 # table: there the glTF's), its mesh objects the glTF's meshes; the imported collection names its
-# source file and format for export.
+# source file and format for export; the PMO's actions export back as a PAM.
 import os
 import sys
 
@@ -14,6 +14,24 @@ from common import check  # noqa: E402
 
 common.install_addon()
 from remodel_blender import operators  # noqa: E402
+
+
+
+def export_pam(pmo, pam):
+    """The imported actions back as a PAM on the PMO's skeleton, over the imported PAM (--like) and
+    new: Blender samples its actions again, so the keys are not the original's, but the PAM has its
+    animations, frames and joints and reads and writes back identically."""
+    common.part(f"the actions exported as a PAM on {os.path.basename(pmo)}")
+    want = common.info(pam)
+    for mode in ("ORIGINAL", "NEW"):
+        out = os.path.join(common.TMP, f"{mode}.pam")
+        check(bpy.ops.export_scene.remodel(filepath=out, mode=mode, target="kh-bbs-pam") == {"FINISHED"}, f"PAM {mode}: exported ({common.reports()})")
+        check(common.reported("INFO", "over " + os.path.abspath(pam)) == (mode == "ORIGINAL"), f"PAM {mode}: --like the PAM only over the original")
+        check(common.remodel("check", out).returncode == 0, f"PAM {mode}: remodel check reads it")
+        got = common.info(out)
+        check([got[k] for k in ("animations", "frames", "joints")] == [want[k] for k in ("animations", "frames", "joints")],
+              f"PAM {mode}: animations, frames and joints are {os.path.basename(pam)}'s: {got}")
+
 
 models = [
     ("kh-bbs/pmo/p01ex00.pmo", ["kh-bbs/pam/test.pam"]),
@@ -57,5 +75,7 @@ for relative, anims in models:
         check(all(c in o.users_collection for o in bpy.data.objects), f"{name}: every imported object is in that collection")
         if anim_paths:
             check(c[operators.ANIMATIONS] == ";".join(map(os.path.abspath, anim_paths)), f"{name}: the collection stores the PAM files")
+    if anim_paths:
+        export_pam(path, anim_paths[0])
     check(not any(f.startswith("remodel-blender-") for f in os.listdir(os.environ["TMPDIR"])), f"{name}: the temporary folder is gone")
 common.finish()

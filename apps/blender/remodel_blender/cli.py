@@ -85,8 +85,13 @@ def run(exe, args, hide=None):
             reports.append(("INFO", shown(line)))
     for line in done.stderr.splitlines():
         if line.strip():
-            warning = ": warning: " in line or (done.returncode == 0 and not line.startswith("Run 'remodel"))
-            reports.append(("WARNING" if warning else "ERROR", shown(line)))
+            if line.startswith("Run 'remodel"):
+                level = "INFO"  # the usage hint after an error
+            elif ": warning: " in line or done.returncode == 0:
+                level = "WARNING"
+            else:
+                level = "ERROR"
+            reports.append((level, shown(line)))
     if done.returncode != 0 and not any(level == "ERROR" for level, _ in reports):
         reports.append(("ERROR", f"remodel {' '.join(args[:1])} failed with exit status {done.returncode}"))
     return Run(done.returncode, reports)
