@@ -17,6 +17,8 @@ import remodel_blender  # noqa: E402
 from remodel_blender import cli  # noqa: E402
 
 check(remodel_blender.bl_info["blender"] >= (3, 4, 0), "bl_info names Blender 3.4 or newer")
+project = common.remodel("--version").stdout.split()[1]
+check(".".join(map(str, remodel_blender.bl_info["version"])) == project, f"bl_info's version is the project's ({project})")
 check(hasattr(bpy.types, "IMPORT_SCENE_OT_remodel") and hasattr(bpy.types, "EXPORT_SCENE_OT_remodel"), "both operators are registered")
 check(bpy.ops.import_scene.remodel.poll() and bpy.ops.export_scene.remodel.poll(), "both operators can run")
 for menu, entry in ((bpy.types.TOPBAR_MT_file_import, "menu_import"), (bpy.types.TOPBAR_MT_file_export, "menu_export")):
@@ -28,8 +30,7 @@ for ext in (".pmo", ".pmp", ".pac", ".bmd", ".bdl", ".bwm"):
 
 common.part("the executable check")
 ok, message = cli.check_executable(common.REMODEL, fresh=True)
-want = common.remodel("--version").stdout.split()[1]
-check(ok and want in message, f"the project's remodel is accepted with its version {want}: {message}")
+check(ok and project in message, f"the project's remodel is accepted with its version {project}: {message}")
 absent = os.path.join(common.TMP, "no-such-remodel")
 ok, message = cli.check_executable(absent, fresh=True)
 check(not ok and "was not found" in message and absent in message, f"an absent executable is named: {message}")

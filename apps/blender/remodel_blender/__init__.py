@@ -3,7 +3,7 @@
 bl_info = {
     "name": "remodel (game model)",
     "author": "remodel",
-    "version": (0, 1, 0),
+    "version": (0, 1, 0),  # the project's version (CMakeLists.txt; tests/blender/test_addon.py checks)
     "blender": (3, 4, 0),
     "location": "File › Import / Export › remodel (game model)",
     "description": "Import and export PSP, GameCube/Wii and PC game models byte-exactly through the remodel CLI",

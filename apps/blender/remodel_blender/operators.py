@@ -12,7 +12,8 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import cli
 
-# Custom properties on the collection an import makes: what export needs to find its base.
+# Custom properties on the collection an import makes: what export needs to find its base. Not on the
+# objects: with extras on, Blender's exporter would write those into the glTF remodel reads.
 SOURCE = "remodel_source"        # the game file's absolute path
 FORMAT = "remodel_format"        # its format, as `remodel info` names it
 ANIMATIONS = "remodel_animations"  # the PAM files attached as actions, ";"-separated
