@@ -56,9 +56,11 @@ def numpy_bool_guard():
 
 def remodel_collection(context):
     """The collection an import made that holds the active object (or is active itself), else None."""
-    obj = context.active_object
+    obj = getattr(context, "active_object", None)  # a file browser's draw context may have none
     candidates = list(obj.users_collection) if obj else []
-    candidates.append(context.view_layer.active_layer_collection.collection)
+    view_layer = getattr(context, "view_layer", None)
+    if view_layer is not None:
+        candidates.append(view_layer.active_layer_collection.collection)
     for c in candidates:
         if c.get(SOURCE):
             return c
