@@ -25,9 +25,11 @@ cmake --build build/consumer >/dev/null
 for f in fuzz/corpus/kh_bbs_pmo/demo.pmo fuzz/corpus/j3d/demo.bmd fuzz/corpus/bwm/skin.bwm; do
   build/consumer/remodel_consumer "$f" build/consumer/written
 done
+# -O1 and line tables only, as fuzzing builds use: a third less compile time than -O2 -g, and the
+# sanitizer reports keep file:line.
 # shellcheck disable=SC2086 # the extra arguments are words
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
-      -DREMODEL_SANITIZE=ON -DREMODEL_BENCH=OFF -DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-} >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only -DNDEBUG" \
+      -DCMAKE_CXX_COMPILER=clang++-14 -DREMODEL_SANITIZE=ON -DREMODEL_BENCH=OFF -DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-} >/dev/null
 cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    ctest --output-on-failure -j"$(nproc)")
