@@ -23,7 +23,8 @@ std::optional<Format> authored_format(const std::string& name, const fs::path& o
     Format format;
   };
   // An MHFU PMO shares KH BBS's extension: it is authored by --format mhfu-pmo.
-  static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}, {".pac", Format::mhfu_pac}, {"", Format::mhfu_pmo}};
+  static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}, {".pac", Format::mhfu_pac}, {"", Format::mhfu_pmo},
+                                     {".bwm", Format::bwm}};
   for (const Known& k : kKnown) {
     if (name.empty() ? *k.extension != '\0' && out.extension() == k.extension : name == format_name(k.format)) return k.format;
   }
@@ -46,12 +47,17 @@ int cmd_import(const Invocation& invocation) {
     if (!authored) {
       std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
                    format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
-                                            "\" names none (.pmo, .pam, .pac)").c_str()
-                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam, mhfu-pac, mhfu-pmo)").c_str());
+                                            "\" names none (.pmo, .pam, .pac, .bwm)").c_str()
+                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam, mhfu-pac, mhfu-pmo, bwm)").c_str());
       return kUsage;
     }
   } else if (!format_option.empty()) {
     std::fprintf(stderr, "remodel: import: --format is for authoring without --like; with --like OUT takes ORIGINAL's format\n");
+    return kUsage;
+  }
+  const std::string& bwm_version = invocation.value("bwm-version");
+  if (!bwm_version.empty() && (authored != Format::bwm || (bwm_version != "5" && bwm_version != "6"))) {
+    std::fprintf(stderr, "remodel: import: --bwm-version is 5 or 6, for a new BWM (without --like)\nRun 'remodel import --help' for more.\n");
     return kUsage;
   }
   Result<gltf::ReadScene> scene = gltf::read_gltf_file(in);
@@ -65,6 +71,7 @@ int cmd_import(const Invocation& invocation) {
   Bytes base_bytes, skeleton_bytes;
   std::optional<Document> skeleton;
   scene::LowerInputs inputs;
+  if (bwm_version == "5") inputs.bwm_version = 5;
   if (!skeleton_path.empty()) {
     Result<Document> s = load(skeleton_path, skeleton_bytes);
     if (!s) {

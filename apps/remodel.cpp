@@ -84,7 +84,8 @@ const std::vector<Command>& commands() {
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
         {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"},
-        {"format", "kh-bbs-pmo|kh-bbs-pam|mhfu-pac|mhfu-pmo", "without --like: the format of the new file (default: from OUT's extension, .pmo, .pam or .pac)"}},
+        {"format", "kh-bbs-pmo|kh-bbs-pam|mhfu-pac|mhfu-pmo|bwm", "without --like: the format of the new file (default: from OUT's extension, .pmo, .pam, .pac or .bwm)"},
+        {"bwm-version", "5|6", "the version of a new BWM (default 6)"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
        "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"
        "  re-encoded as ORIGINAL encodes them, and what glTF cannot carry comes from ORIGINAL. Values the\n"
@@ -94,7 +95,8 @@ const std::vector<Command>& commands() {
        "  new file is authored from the glTF alone, laid out as the game's converter lays out its files\n"
        "  (KH BBS PMO: sections split at 8 joints, strips or lists, TIM2s from the images, BON from the\n"
        "  skin; KH BBS PAM: the glTF's animations at 30 fps on --skeleton's BON joints, by name; MHFU PAC:\n"
-       "  PMO 1.0 groups of at most 8 bones in strips, skeleton from the skin, TMH CLUT images; see\n"
+       "  PMO 1.0 groups of at most 8 bones in strips, skeleton from the skin, TMH CLUT images; BWM:\n"
+       "  version 6 (or --bwm-version 5), triangle lists, or strips for a skin of 4 bones a vertex; see\n"
        "  lib/gltf/README.md, \"Authoring\").\n",
        "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
   };

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "scene/match.hpp"
 #include "scene/scene.hpp"
 
@@ -157,6 +158,17 @@ inline std::size_t expect_same_surface(const std::vector<Triangle3>& expected, c
   EXPECT_EQ(unmatched, 0u) << what;
   EXPECT_EQ(matched, expected.size()) << what << ": input triangles not drawn by the authored file";
   return matched;
+}
+
+// `remodel import GLB ARGS -o OUT` (no --like) authors a new `format` file: exit 0, the line saying
+// so, `info` naming the format and `check` reading and writing it back identically.
+inline void expect_cli_authors(const std::string& glb, const std::string& args, const std::filesystem::path& out, const std::string& format) {
+  const CliRun made = run_cli("import " + glb + " " + args + " -o " + quoted(out));
+  EXPECT_EQ(made.status, 0) << made.out;
+  EXPECT_NE(made.out.find("as a new " + format), std::string::npos) << made.out;
+  const CliRun info = run_cli("info " + quoted(out));
+  EXPECT_NE(info.out.find(format), std::string::npos) << info.out;
+  EXPECT_EQ(run_cli("check " + quoted(out)).status, 0) << out;
 }
 
 }  // namespace remodel::test

@@ -55,6 +55,14 @@ inline std::filesystem::path cli_temp_dir(const std::string& name) {
   return d;
 }
 
+// The demo PMO exported as DIR/cube.glb (a skinned, textured glTF to import): its name quoted for
+// the shell, or "" when `demo` or `export` failed.
+inline std::string demo_glb(const std::filesystem::path& dir) {
+  const std::string pmo = quoted(dir / "cube.pmo"), glb = quoted(dir / "cube.glb");
+  if (run_cli("demo " + pmo).status != 0 || run_cli("export " + pmo + " -o " + glb).status != 0) return "";
+  return glb;
+}
+
 inline Bytes slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return Bytes(std::istreambuf_iterator<char>(in), {});

@@ -593,18 +593,10 @@ TEST(AuthorMhfu, SharedGltfSamples) {
 TEST(AuthorMhfu, CliImportWithoutLikeAuthorsAPac) {
   namespace fs = std::filesystem;
   const fs::path dir = test::cli_temp_dir("author-mhfu");
-  const std::string pmo = test::quoted(dir / "cube.pmo"), glb = test::quoted(dir / "cube.glb");
-  ASSERT_EQ(test::run_cli("demo " + pmo).status, 0);
-  ASSERT_EQ(test::run_cli("export " + pmo + " -o " + glb).status, 0);
-  const test::CliRun made = test::run_cli("import " + glb + " -o " + test::quoted(dir / "new.pac"));
-  EXPECT_EQ(made.status, 0) << made.out;
-  EXPECT_NE(made.out.find("as a new mhfu-pac"), std::string::npos) << made.out;
-  const test::CliRun info = test::run_cli("info " + test::quoted(dir / "new.pac"));
-  EXPECT_NE(info.out.find("mhfu-pac"), std::string::npos) << info.out;
-  EXPECT_EQ(test::run_cli("check " + test::quoted(dir / "new.pac")).status, 0);
-  const test::CliRun bare = test::run_cli("import " + glb + " --format mhfu-pmo -o " + test::quoted(dir / "bare.pmo"));
-  EXPECT_EQ(bare.status, 0) << bare.out;
-  EXPECT_NE(test::run_cli("info " + test::quoted(dir / "bare.pmo")).out.find("mhfu-pmo"), std::string::npos);
+  const std::string glb = test::demo_glb(dir);
+  ASSERT_FALSE(glb.empty());
+  test::expect_cli_authors(glb, "", dir / "new.pac", "mhfu-pac");
+  test::expect_cli_authors(glb, "--format mhfu-pmo", dir / "bare.pmo", "mhfu-pmo");
   fs::remove_all(dir);
 }
 

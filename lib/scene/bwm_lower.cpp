@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "scene/bwm_space.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -23,16 +24,7 @@ Error unsupported(const std::string& where, const std::string& message) {
 }
 Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
 
-// The inverse of bwm.cpp's to_gltf: negation is exact, so it inverts bit for bit.
-BwmVec3 to_bwm(const Vec3& v) { return {v.x, v.y, -v.z}; }
-
 bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-// The inverse of bwm.cpp's frame_matrix: the columns of a right-handed matrix back to D3D rows.
-BwmBone frame_of(const Mat4& m) {
-  const auto column = [&](int c) { return Vec3{m.at(0, c), m.at(1, c), m.at(2, c)}; };
-  return {to_bwm(column(2) * -1.0f), to_bwm(column(0)), to_bwm(column(1)), to_bwm(column(3))};
-}
 
 // Where each attribute of a vertex lives: stride, byte offset in the record.
 struct Place {
@@ -69,9 +61,9 @@ void put_f32(Bwm& bwm, const Place& p, std::size_t vertex, std::size_t k, float 
 
 template <std::size_t N>
 std::optional<std::array<std::uint8_t, N>> stored_name(const std::string& name) {
-  if (name.size() >= N || name.find('\0') != std::string::npos) return std::nullopt;
-  std::array<std::uint8_t, N> out{};
-  std::copy(name.begin(), name.end(), out.begin());
+  bool cut = false;
+  const std::array<std::uint8_t, N> out = bwm_name<N>(name, cut);
+  if (cut) return std::nullopt;
   return out;
 }
 

@@ -175,31 +175,14 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
   Pmo& pmo = file.pmo;
 
   // What is drawn: every visible node with a mesh; at most one skin over all of them.
+  auto drawn = drawn_nodes(scene, "a PMO", "a PMO holds one skeleton", "every section of a PMO with a skeleton follows its joints");
+  if (!drawn) return drawn.error();
+  const int skin = drawn->skin;
   std::vector<Draw> draws;
-  int skin = -1;
-  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
-    const Node& n = scene.nodes[i];
-    if (n.mesh < 0 || !n.visible) continue;
-    const std::string where = "nodes[" + num(i) + "]";
-    if (static_cast<std::size_t>(n.mesh) >= scene.meshes.size()) return at(where + ".mesh", "mesh " + std::to_string(n.mesh) + " does not exist");
-    if (n.skin >= 0 && static_cast<std::size_t>(n.skin) >= scene.skins.size()) return at(where + ".skin", "skin " + std::to_string(n.skin) + " does not exist");
-    if (n.skin >= 0 && skin >= 0 && n.skin != skin) {
-      return at(where + ".skin", "the node uses skin " + std::to_string(n.skin) + " and another node skin " + std::to_string(skin) +
-                                     ": a PMO holds one skeleton", ErrorCode::unsupported);
-    }
-    if (n.skin >= 0) skin = n.skin;
-    draws.push_back({static_cast<int>(i), &scene.meshes[static_cast<std::size_t>(n.mesh)]});
-  }
-  if (draws.empty()) return at("nodes", "no node draws a mesh: a PMO needs at least one triangle", ErrorCode::unsupported);
+  for (int d : drawn->nodes) draws.push_back({d, &scene.meshes[static_cast<std::size_t>(scene.nodes[static_cast<std::size_t>(d)].mesh)]});
   const std::vector<Mat4> world = world_matrices(scene);
   std::vector<int> bon_of;
   if (skin >= 0) {
-    for (const Draw& d : draws) {
-      if (scene.nodes[static_cast<std::size_t>(d.node)].skin < 0) {
-        return at("nodes[" + std::to_string(d.node) + "].skin", "the node draws a mesh with no skin but the model is skinned: every "
-                                                                  "section of a PMO with a skeleton follows its joints", ErrorCode::unsupported);
-      }
-    }
     auto bon = author_bon(scene, skin, world, bon_of, warnings);
     if (!bon) return bon.error();
     pmo.skeleton = std::move(*bon);

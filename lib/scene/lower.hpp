@@ -2,6 +2,7 @@
 // lift in lib/scene/. The base supplies what glTF cannot carry; the Scene supplies what it can.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct LowerInputs {
   // A KH BBS PMO for a PAM base; the MhfuSkeletonFile a bare MHFU PMO was exported with (its weights
   // name bones only through the skeleton, so without it they are not lowered).
   const Document* skeleton = nullptr;
+  std::uint32_t bwm_version = 6;  // the version a new BWM is authored in (5 or 6)
 };
 
 // A value the base format could not hold as given and was transformed the way modders expect
@@ -55,5 +57,6 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
 Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs);  // beside the PAM lower
 Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs);  // the PAC's PMO alone
+Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs);
 
 }  // namespace remodel::scene

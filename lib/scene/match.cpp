@@ -63,6 +63,17 @@ bool same_vertex(const Primitive& a, std::uint32_t va, const Primitive& b, std::
   return true;
 }
 
+std::vector<Vec3> smooth_normals(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& triangles) {
+  std::vector<Vec3> out(positions.size(), Vec3{});
+  for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
+    const Vec3 a = positions[triangles[t]], b = positions[triangles[t + 1]], c = positions[triangles[t + 2]];
+    const Vec3 n = cross(b - a, c - a);  // its length is twice the area: larger triangles weigh more
+    for (std::size_t k = 0; k < 3; ++k) out[triangles[t + k]] = out[triangles[t + k]] + n;
+  }
+  for (Vec3& n : out) n = normalize(n);
+  return out;
+}
+
 std::optional<std::vector<std::uint32_t>> match_vertices(const Primitive& base, const Primitive& incoming) {
   const std::vector<std::uint32_t> bt = drawn_triangles(base);
   const std::vector<std::uint32_t> it = drawn_triangles(incoming);

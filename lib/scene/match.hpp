@@ -16,6 +16,10 @@ namespace remodel::scene {
 // winding; triangles that repeat a vertex draw nothing and are left out (as glTF export leaves them).
 std::vector<std::uint32_t> drawn_triangles(const Primitive& p);
 
+// Smooth normals for a mesh that has none (the formats whose meshes are lit): at each vertex the
+// sum of its triangles' area-weighted face normals, normalised (zero for a vertex no triangle uses).
+std::vector<Vec3> smooth_normals(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& triangles);
+
 inline constexpr std::uint32_t kUnmatched = 0xFFFFFFFF;
 
 // Matches triangle by triangle, corner by corner (a rotated triangle is still the same one): entry v

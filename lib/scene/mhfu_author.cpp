@@ -192,26 +192,13 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
       f.count = 1, f.joint[0] = 0, f.weight[0] = 1;
       continue;
     }
-    std::vector<std::pair<float, int>> by_bone;  // weight, skin joint
-    for (std::size_t k = 0; k < p.influences; ++k) {
-      const float w = p.weights[v * p.influences + k];
-      const std::uint16_t j = p.joints[v * p.influences + k];
-      if (w <= 0.0f) continue;
-      if (j >= bones->bone_of.size()) return at(part.where + ".joints", "joint " + num(j) + " is past the skin's " + num(bones->bone_of.size()) + " joints");
-      auto it = std::find_if(by_bone.begin(), by_bone.end(), [&](const auto& b) { return b.second == j; });
-      if (it == by_bone.end()) by_bone.emplace_back(w, j);
-      else it->first += w;
-    }
-    std::sort(by_bone.begin(), by_bone.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    if (by_bone.size() > kSlots) by_bone.resize(kSlots), ++limited;
-    float sum = 0;
-    for (const auto& b : by_bone) sum += b.first;
-    if (by_bone.empty() || !(sum > 0.0f) || !std::isfinite(sum)) {
-      return at(part.where + ".weights", "vertex " + num(v) + " has no joint weight: every vertex of a skinned model follows a bone");
-    }
-    for (const auto& [w, j] : by_bone) {
+    bool cut = false;
+    auto strongest = strongest_joints(p, v, bones->bone_of.size(), kSlots, part.where, cut);
+    if (!strongest) return strongest.error();
+    limited += cut;
+    for (const auto& [w, j] : *strongest) {
       f.joint[f.count] = bones->bone_of[static_cast<std::size_t>(j)];
-      f.weight[f.count++] = w / sum;
+      f.weight[f.count++] = w;
     }
   }
   if (limited != 0) {
@@ -237,14 +224,7 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
   }
   part.triangles = drawn_triangles(p);
   // The converter always stores normals (the meshes are lit): a glTF without them gets smooth ones.
-  if (part.normals.empty()) {
-    part.normals.assign(vc, Vec3{});
-    for (std::size_t t = 0; t + 2 < part.triangles.size(); t += 3) {
-      const Vec3 a = part.positions[part.triangles[t]], b = part.positions[part.triangles[t + 1]], c = part.positions[part.triangles[t + 2]];
-      const Vec3 n = cross(b - a, c - a);
-      for (std::size_t k = 0; k < 3; ++k) part.normals[part.triangles[t + k]] = part.normals[part.triangles[t + k]] + n;
-    }
-  }
+  if (part.normals.empty()) part.normals = smooth_normals(part.positions, part.triangles);
   for (Vec3& n : part.normals) n = normalize(n);
   for (const Vec3& q : part.positions) {
     if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) return at(part.where + ".positions", "a vertex skinned to the rest pose is not finite");
@@ -500,31 +480,13 @@ struct Made {
 
 Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warnings) {
   Made out;
-  std::vector<int> draws;
-  int skin = -1;
-  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
-    const Node& n = scene.nodes[i];
-    if (n.mesh < 0 || !n.visible) continue;
-    const std::string where = "nodes[" + num(i) + "]";
-    if (static_cast<std::size_t>(n.mesh) >= scene.meshes.size()) return at(where + ".mesh", "mesh " + std::to_string(n.mesh) + " does not exist");
-    if (n.skin >= 0 && static_cast<std::size_t>(n.skin) >= scene.skins.size()) return at(where + ".skin", "skin " + std::to_string(n.skin) + " does not exist");
-    if (n.skin >= 0 && skin >= 0 && n.skin != skin) {
-      return at(where + ".skin", "the node uses skin " + std::to_string(n.skin) + " and another node skin " + std::to_string(skin) +
-                                     ": an MHFU model has one skeleton", ErrorCode::unsupported);
-    }
-    if (n.skin >= 0) skin = n.skin;
-    draws.push_back(static_cast<int>(i));
-  }
-  if (draws.empty()) return at("nodes", "no node draws a mesh: a PMO needs at least one triangle", ErrorCode::unsupported);
+  auto drawn = drawn_nodes(scene, "a PMO", "an MHFU model has one skeleton", "every group of an MHFU PMO follows the skeleton");
+  if (!drawn) return drawn.error();
+  const std::vector<int>& draws = drawn->nodes;
+  const int skin = drawn->skin;
   const std::vector<Mat4> world = world_matrices(scene);
   std::optional<Bones> bones;
   if (skin >= 0) {
-    for (int d : draws) {
-      if (scene.nodes[static_cast<std::size_t>(d)].skin < 0) {
-        return at("nodes[" + std::to_string(d) + "].skin", "the node draws a mesh with no skin but the model is skinned: every "
-                                                             "group of an MHFU PMO follows the skeleton", ErrorCode::unsupported);
-      }
-    }
     auto b = author_skeleton(scene, skin, world);
     if (!b) return b.error();
     bones = std::move(*b);

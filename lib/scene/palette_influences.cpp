@@ -1,9 +1,36 @@
 #include "scene/palette_influences.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace remodel::scene {
+
+Result<std::vector<std::pair<float, int>>> strongest_joints(const Primitive& p, std::size_t v, std::size_t joint_count, std::size_t keep,
+                                                            const std::string& where, bool& limited) {
+  std::vector<std::pair<float, int>> out;  // weight, skin joint
+  for (std::size_t k = 0; k < p.influences; ++k) {
+    const float w = p.weights[v * p.influences + k];
+    const std::uint16_t j = p.joints[v * p.influences + k];
+    if (w <= 0.0f) continue;
+    if (j >= joint_count) {
+      return Error{ErrorCode::bad_value, std::nullopt, where + ".joints", "joint " + std::to_string(j) + " is past the skin's " + std::to_string(joint_count) + " joints"};
+    }
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& b) { return b.second == j; });
+    if (it == out.end()) out.emplace_back(w, j);
+    else it->first += w;
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  limited = out.size() > keep;
+  if (limited) out.resize(keep);
+  float sum = 0;
+  for (const auto& b : out) sum += b.first;
+  if (out.empty() || !(sum > 0.0f) || !std::isfinite(sum)) {
+    return Error{ErrorCode::bad_value, std::nullopt, where + ".weights", "vertex " + std::to_string(v) + " has no joint weight: every vertex of a skinned model follows a bone"};
+  }
+  for (auto& b : out) b.first /= sum;
+  return out;
+}
 
 std::size_t narrow_triangles(std::vector<PaletteInfluences>& influences, const std::vector<std::uint32_t>& triangles) {
   std::size_t narrowed = 0;

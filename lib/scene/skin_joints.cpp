@@ -51,4 +51,31 @@ Result<SkinJoints> skin_joints_parents_first(const Scene& scene, int skin_index)
   return out;
 }
 
+Result<DrawnNodes> drawn_nodes(const Scene& scene, const std::string& file, const std::string& one_skin, const std::string& all_skinned) {
+  const auto at = [](std::string field, std::string message, ErrorCode code) { return Error{code, std::nullopt, std::move(field), std::move(message)}; };
+  DrawnNodes out;
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    const Node& n = scene.nodes[i];
+    if (n.mesh < 0 || !n.visible) continue;
+    const std::string where = "nodes[" + std::to_string(i) + "]";
+    if (static_cast<std::size_t>(n.mesh) >= scene.meshes.size()) return at(where + ".mesh", "mesh " + std::to_string(n.mesh) + " does not exist", ErrorCode::bad_value);
+    if (n.skin >= 0 && static_cast<std::size_t>(n.skin) >= scene.skins.size()) {
+      return at(where + ".skin", "skin " + std::to_string(n.skin) + " does not exist", ErrorCode::bad_value);
+    }
+    if (n.skin >= 0 && out.skin >= 0 && n.skin != out.skin) {
+      return at(where + ".skin", "the node uses skin " + std::to_string(n.skin) + " and another node skin " + std::to_string(out.skin) + ": " + one_skin,
+                ErrorCode::unsupported);
+    }
+    if (n.skin >= 0) out.skin = n.skin;
+    out.nodes.push_back(static_cast<int>(i));
+  }
+  if (out.nodes.empty()) return at("nodes", "no node draws a mesh: " + file + " needs at least one triangle", ErrorCode::unsupported);
+  for (int d : out.nodes) {
+    if (out.skin >= 0 && scene.nodes[static_cast<std::size_t>(d)].skin < 0) {
+      return at("nodes[" + std::to_string(d) + "].skin", "the node draws a mesh with no skin but the model is skinned: " + all_skinned, ErrorCode::unsupported);
+    }
+  }
+  return out;
+}
+
 }  // namespace remodel::scene

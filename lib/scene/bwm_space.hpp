@@ -1,0 +1,35 @@
+// Scene -> BWM space and fields, shared by the BWM lower (over a base) and authoring: the inverses of
+// bwm.cpp's to_gltf and frame_matrix, and names as a BWM's fixed NUL-padded fields hold them.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "model/bwm.hpp"
+#include "scene/math.hpp"
+
+namespace remodel::scene {
+
+// The inverse of bwm.cpp's to_gltf (z negated): negation is exact, so it inverts bit for bit.
+inline BwmVec3 to_bwm(const Vec3& v) { return {v.x, v.y, -v.z}; }
+
+// The inverse of bwm.cpp's frame_matrix: the columns of a right-handed matrix back to D3D rows.
+inline BwmBone frame_of(const Mat4& m) {
+  const auto column = [&](int c) { return Vec3{m.at(0, c), m.at(1, c), m.at(2, c)}; };
+  return {to_bwm(column(2) * -1.0f), to_bwm(column(0)), to_bwm(column(1)), to_bwm(column(3))};
+}
+
+// `name` in an N-byte field that ends in a NUL: its first N - 1 bytes, up to any NUL it holds;
+// `cut` says whether anything was left out.
+template <std::size_t N>
+std::array<std::uint8_t, N> bwm_name(const std::string& name, bool& cut) {
+  const std::size_t end = std::min({name.size(), N - 1, name.find('\0')});
+  cut = end != name.size();
+  std::array<std::uint8_t, N> out{};
+  std::copy(name.begin(), name.begin() + static_cast<std::ptrdiff_t>(end), out.begin());
+  return out;
+}
+
+}  // namespace remodel::scene
