@@ -1,6 +1,6 @@
 // libFuzzer target: the glTF reader over .glb bytes (no external files), with an oracle: a Scene that
-// reads must export, and that export must read back; it must author a KH BBS PMO and an MHFU PAC or
-// refuse with an error, and what it authors must write and read back.
+// reads must export, and that export must read back; it must author a KH BBS PMO, an MHFU PAC and a
+// BWM or refuse with an error, and what it authors must write and read back (a BWM byte for byte).
 #include <cstddef>
 #include <cstdint>
 
@@ -28,6 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Result<Bytes> bytes = write_document(pac->document);
     if (!bytes.ok()) fuzz::die("an authored PAC must write");
     if (!read_document(*bytes).ok()) fuzz::die("an authored PAC must read back");
+  }
+  Result<scene::Lowered> bwm = scene::author(read->scene, Format::bwm);
+  if (bwm.ok()) {
+    Result<Bytes> bytes = write_document(bwm->document);
+    if (!bytes.ok()) fuzz::die("an authored BWM must write");
+    Result<Document> back = read_document(*bytes);
+    if (!back.ok()) fuzz::die("an authored BWM must read back");
+    Result<Bytes> again = write_document(*back);
+    if (!again.ok() || *again != *bytes) fuzz::die("an authored BWM must write back to its own bytes");
   }
   return 0;
 }
