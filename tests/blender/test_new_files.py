@@ -1,6 +1,6 @@
 # Export as a new file: a Blender-made cube with a material and a two-bone skinned cylinder, each
 # exported through the add-on in every format it offers. Where remodel authors that format (today KH
-# BBS PMO, MHFU PAC and bare MHFU PMO, which must work) the file is one `remodel check` reads and
+# BBS PMO, MHFU PAC, bare MHFU PMO and BWM, which must work) the file is one `remodel check` reads and
 # writes back identically, with the cylinder's two joints; where it does not yet, the add-on's error
 # report carries remodel's own message, the same as the CLI gives for the same glTF.
 import os
@@ -15,7 +15,7 @@ from common import check  # noqa: E402
 common.install_addon()
 from remodel_blender import operators  # noqa: E402
 
-AUTHORED_TODAY = {"kh-bbs-pmo", "mhfu-pac", "mhfu-pmo"}
+AUTHORED_TODAY = {"kh-bbs-pmo", "mhfu-pac", "mhfu-pmo", "bwm"}
 JOINTS = {("cube", "kh-bbs-pmo"): 0, ("cube", "mhfu-pac"): 1, ("cube", "mhfu-pmo"): 0, ("cylinder", "mhfu-pmo"): 0}
 
 
