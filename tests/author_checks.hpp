@@ -52,6 +52,36 @@ inline std::string cut_name(const std::string& name, std::size_t bytes) {
   return name.substr(0, bytes);
 }
 
+// The meshes skinned by skin `used` moved from bind space to the pose the nodes show (each vertex by
+// the sum of weight x joint world x inverse bind): where formats that store only the skeleton's pose
+// (MHFU, BWM) put them. The tests' own copy of the rule, written apart from the library's.
+inline void pose_skinned_vertices(scene::Scene& s, int used) {
+  const scene::Skin& skin = s.skins[static_cast<std::size_t>(used)];
+  const std::vector<scene::Mat4> world = scene::world_matrices(s);
+  std::vector<scene::Mat4> to_rest(skin.joints.size());
+  bool at_rest = true;
+  for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+    const scene::Mat4& w = world[static_cast<std::size_t>(skin.joints[j])];
+    to_rest[j] = w * (skin.inverse_bind_matrices.empty() ? scene::inverse(w) : skin.inverse_bind_matrices[j]);
+    at_rest = at_rest && scene::max_abs_difference(to_rest[j], scene::Mat4::identity()) <= 1e-5f;
+  }
+  for (const scene::Node& node : s.nodes) {
+    if (node.mesh < 0 || node.skin != used || at_rest) continue;
+    for (scene::Primitive& p : s.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
+      for (std::size_t v = 0; v < p.vertex_count(); ++v) {
+        scene::Mat4 sum;
+        sum.m.fill(0);
+        for (std::size_t k = 0; k < p.influences; ++k) {
+          const float w = p.weights[v * p.influences + k];
+          if (w <= 0) continue;
+          for (std::size_t i = 0; i < 16; ++i) sum.m[i] += w * to_rest[p.joints[v * p.influences + k]].m[i];
+        }
+        p.positions[v] = scene::transform_point(sum, p.positions[v]);
+      }
+    }
+  }
+}
+
 // Every drawn triangle of the visible mesh nodes: unskinned ones placed by their world matrix,
 // skinned ones in bind space; the UV set the material uses; weights merged per joint name (cut to
 // `name_bytes`, the format's joint name field).

@@ -78,30 +78,8 @@ Scene as_authored(Scene s) {
       if (bone[j] < 0 && (parent[j] < 0 || bone[static_cast<std::size_t>(parent[j])] >= 0)) bone[j] = next++;
     }
   }
-  const std::vector<Mat4> world = scene::world_matrices(s);
-  std::vector<Mat4> to_rest(n);
-  bool at_rest = true;
-  for (std::size_t j = 0; j < n; ++j) {
-    const Mat4& w = world[static_cast<std::size_t>(skin.joints[j])];
-    to_rest[j] = w * (skin.inverse_bind_matrices.empty() ? scene::inverse(w) : skin.inverse_bind_matrices[j]);
-    at_rest = at_rest && scene::max_abs_difference(to_rest[j], Mat4::identity()) <= 1e-5f;
-  }
   for (std::size_t j = 0; j < n; ++j) s.nodes[static_cast<std::size_t>(skin.joints[j])].name = "bone" + std::to_string(bone[j]);
-  for (const scene::Node& node : s.nodes) {
-    if (node.mesh < 0 || node.skin != used || at_rest) continue;
-    for (scene::Primitive& p : s.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
-      for (std::size_t v = 0; v < p.vertex_count(); ++v) {
-        Mat4 sum;
-        sum.m.fill(0);
-        for (std::size_t k = 0; k < p.influences; ++k) {
-          const float w = p.weights[v * p.influences + k];
-          if (w <= 0) continue;
-          for (std::size_t i = 0; i < 16; ++i) sum.m[i] += w * to_rest[p.joints[v * p.influences + k]].m[i];
-        }
-        p.positions[v] = scene::transform_point(sum, p.positions[v]);
-      }
-    }
-  }
+  test::pose_skinned_vertices(s, used);
   return s;
 }
 

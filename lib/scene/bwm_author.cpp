@@ -125,7 +125,7 @@ class Author {
   }
 
   // One bone per skin joint, in skin order (a vertex's bone index is its glTF joint index): the joint's
-  // bind pose, the inverse of its inverse bind matrix, so vertices stay where glTF binds them.
+  // world matrix, the pose the glTF shows; vertices are skinned to it (a BWM keeps no inverse binds).
   std::optional<Error> author_bones() {
     if (skin_ < 0) return std::nullopt;
     const Skin& skin = scene_.skins[static_cast<std::size_t>(skin_)];
@@ -136,12 +136,14 @@ class Author {
     }
     auto joints = skin_joints_parents_first(scene_, skin_);  // the skin's checks; a BWM keeps no hierarchy
     if (!joints) return joints.error();
+    auto rest = rest_pose(scene_, skin_, world_);
+    if (!rest) return rest.error();
+    rest_ = std::move(*rest);
     for (std::size_t s = 0; s < skin.joints.size(); ++s) {
-      bool ok = true;
-      const Mat4& w = world_[static_cast<std::size_t>(skin.joints[s])];
-      const Mat4 bind = skin.inverse_bind_matrices.empty() ? w : inverse(skin.inverse_bind_matrices[s], &ok);
-      if (!ok || !finite(bind)) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite or singular inverse bind matrix");
-      out_.bones.push_back(frame_of(bind));
+      const int node = skin.joints[s];
+      const Mat4& w = world_[static_cast<std::size_t>(node)];
+      if (!finite(w)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
+      out_.bones.push_back(frame_of(w));
     }
     return std::nullopt;
   }
@@ -265,11 +267,19 @@ class Author {
     const Mat4& world = world_[static_cast<std::size_t>(d.node)];
     if (!skinned && !finite(world)) return at("nodes[" + std::to_string(d.node) + "]", "the node's world matrix is not finite");
     std::vector<Vec3> positions(vc), normals;
-    for (std::size_t v = 0; v < vc; ++v) positions[v] = skinned ? src.positions[v] : transform_point(world, src.positions[v]);
-    if (!src.normals.empty()) {
-      normals.resize(vc);
-      for (std::size_t v = 0; v < vc; ++v) normals[v] = normalize(skinned ? src.normals[v] : transform_direction(world, src.normals[v]));
-    } else if (has_normals_) {
+    const bool moved = !skinned || !rest_.at_rest;  // a skin at its bind pose keeps its vertices as given
+    if (!src.normals.empty()) normals.resize(vc);
+    for (std::size_t v = 0; v < vc; ++v) {
+      if (!moved) {
+        positions[v] = src.positions[v];
+        if (!normals.empty()) normals[v] = normalize(src.normals[v]);
+        continue;
+      }
+      const Mat4 m = skinned ? to_rest_of(src, v, rest_) : world;
+      positions[v] = transform_point(m, src.positions[v]);
+      if (!normals.empty()) normals[v] = normalize(transform_direction(m, src.normals[v]));
+    }
+    if (src.normals.empty() && has_normals_) {
       normals = smooth_normals(positions, tris);
       warnings_.push_back({where, "the primitive has no normals but others in the model do: it gets smooth ones (every BWM vertex stores the same attributes)"});
     }
@@ -361,6 +371,7 @@ class Author {
 
   const Scene& scene_;
   const std::vector<Mat4> world_;
+  RestPose rest_;  // the skin's bind pose to the nodes' pose
   std::vector<LowerWarning>& warnings_;
   Bwm out_;
   std::vector<Draw> draws_;

@@ -51,8 +51,7 @@ bool finite(const Mat4& m) {
 struct Bones {
   MhfuSkeleton skeleton;
   std::vector<int> bone_of;   // skin joint -> bone
-  std::vector<Mat4> to_rest;  // skin joint -> world * inverse bind (bind pose to rest pose)
-  bool at_rest = true;        // every to_rest is the identity (within float noise)
+  RestPose rest;             // MHFU stores vertices at the skeleton's pose
 };
 
 // Bones parents first (the game walks them in order), locals relative to the nearest ancestor joint
@@ -107,16 +106,9 @@ Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vec
     else if (p >= 0) sk.bones[static_cast<std::size_t>(p)].child = static_cast<std::int32_t>(b);
     prev = static_cast<std::int32_t>(b);
   }
-  // glTF skins vertices by world * inverse bind; MHFU stores them at the skeleton's rest pose.
-  out.to_rest.resize(n);
-  for (std::size_t s = 0; s < n; ++s) {
-    const Mat4& w = world[static_cast<std::size_t>(skin.joints[s])];
-    bool ok = true;
-    const Mat4 ibm = skin.inverse_bind_matrices.empty() ? inverse(w, &ok) : skin.inverse_bind_matrices[s];
-    if (!ok || !finite(ibm)) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite or singular inverse bind matrix");
-    out.to_rest[s] = w * ibm;
-    if (max_abs_difference(out.to_rest[s], Mat4::identity()) > 1e-5f) out.at_rest = false;
-  }
+  auto rest = rest_pose(scene, skin_index, world);
+  if (!rest) return rest.error();
+  out.rest = std::move(*rest);
   return out;
 }
 
@@ -208,17 +200,8 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
   part.positions = p.positions;
   part.normals = p.normals;
   for (std::size_t v = 0; v < vc; ++v) {
-    if (bones && bones->at_rest) break;
-    Mat4 m = node_world;
-    if (bones) {
-      m.m.fill(0);
-      for (std::size_t k = 0; k < p.influences; ++k) {
-        const float w = p.weights[v * p.influences + k];
-        if (w <= 0.0f) continue;
-        const Mat4& t = bones->to_rest[p.joints[v * p.influences + k]];
-        for (std::size_t i = 0; i < 16; ++i) m.m[i] += w * t.m[i];
-      }
-    }
+    if (bones && bones->rest.at_rest) break;
+    const Mat4 m = bones ? to_rest_of(p, v, bones->rest) : node_world;
     part.positions[v] = transform_point(m, p.positions[v]);
     if (!part.normals.empty()) part.normals[v] = transform_direction(m, p.normals[v]);
   }

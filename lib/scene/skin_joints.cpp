@@ -1,5 +1,7 @@
 #include "scene/skin_joints.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace remodel::scene {
@@ -76,6 +78,37 @@ Result<DrawnNodes> drawn_nodes(const Scene& scene, const std::string& file, cons
     }
   }
   return out;
+}
+
+Result<RestPose> rest_pose(const Scene& scene, int skin_index, const std::vector<Mat4>& world) {
+  const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
+  RestPose out;
+  out.to_rest.resize(skin.joints.size());
+  for (std::size_t s = 0; s < skin.joints.size(); ++s) {
+    const Mat4& w = world[static_cast<std::size_t>(skin.joints[s])];
+    bool ok = true;
+    const Mat4 ibm = skin.inverse_bind_matrices.empty() ? inverse(w, &ok) : skin.inverse_bind_matrices[s];
+    if (ok) (void)inverse(ibm, &ok);  // an inverse bind is the inverse of a pose: a singular one binds nothing
+    if (!ok || !std::all_of(ibm.m.begin(), ibm.m.end(), [](float f) { return std::isfinite(f); })) {
+      return Error{ErrorCode::bad_value, std::nullopt, "skins[" + std::to_string(skin_index) + "].inverse_bind_matrices[" + std::to_string(s) + "]",
+                   "a non-finite or singular inverse bind matrix"};
+    }
+    out.to_rest[s] = w * ibm;
+    if (max_abs_difference(out.to_rest[s], Mat4::identity()) > 1e-5f) out.at_rest = false;
+  }
+  return out;
+}
+
+Mat4 to_rest_of(const Primitive& p, std::size_t v, const RestPose& pose) {
+  Mat4 m;
+  m.m.fill(0);
+  for (std::size_t k = 0; k < p.influences; ++k) {
+    const float w = p.weights[v * p.influences + k];
+    const std::size_t j = p.joints[v * p.influences + k];
+    if (w <= 0.0f || j >= pose.to_rest.size()) continue;
+    for (std::size_t i = 0; i < 16; ++i) m.m[i] += w * pose.to_rest[j].m[i];
+  }
+  return m;
 }
 
 }  // namespace remodel::scene

@@ -34,4 +34,18 @@ Result<DrawnNodes> drawn_nodes(const Scene& scene, const std::string& file, cons
 // that is not a node, a node in the skin twice, a broken or cyclic hierarchy.
 Result<SkinJoints> skin_joints_parents_first(const Scene& scene, int skin_index);
 
+// glTF skins a vertex by the sum of weight x (joint world x inverse bind); a format that stores only
+// the skeleton's pose (MHFU skeleton, BWM bones) stores its vertices already skinned to that pose.
+struct RestPose {
+  std::vector<Mat4> to_rest;  // per skin joint: world x inverse bind (bind pose to the nodes' pose)
+  bool at_rest = true;        // every to_rest is the identity within float noise: vertices stay as given
+};
+
+// Errors name the skin's inverse bind matrix that is singular or not finite.
+Result<RestPose> rest_pose(const Scene& scene, int skin_index, const std::vector<Mat4>& world);
+
+// The matrix taking vertex v of a skinned primitive to the rest pose: its weights blend the joints'
+// to_rest (a joint index past the skin adds nothing; the primitive's checks refuse those).
+Mat4 to_rest_of(const Primitive& p, std::size_t v, const RestPose& pose);
+
 }  // namespace remodel::scene
