@@ -25,6 +25,8 @@ std::optional<Format> authored_format(const std::string& name, const fs::path& o
   // An MHFU PMO shares KH BBS's extension: it is authored by --format mhfu-pmo.
   static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}, {".pac", Format::mhfu_pac}, {"", Format::mhfu_pmo},
                                      {".bwm", Format::bwm}};
+  // J3D's two containers are one format: BDL adds MDL3 (scene::LowerInputs::j3d_bdl).
+  if (name.empty() ? out.extension() == ".bmd" || out.extension() == ".bdl" : name == "j3d-bmd" || name == "j3d-bdl") return Format::j3d;
   for (const Known& k : kKnown) {
     if (name.empty() ? *k.extension != '\0' && out.extension() == k.extension : name == format_name(k.format)) return k.format;
   }
@@ -47,8 +49,8 @@ int cmd_import(const Invocation& invocation) {
     if (!authored) {
       std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
                    format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
-                                            "\" names none (.pmo, .pam, .pac, .bwm)").c_str()
-                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam, mhfu-pac, mhfu-pmo, bwm)").c_str());
+                                            "\" names none (.pmo, .pam, .pac, .bmd, .bdl, .bwm)").c_str()
+                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam, mhfu-pac, mhfu-pmo, j3d-bmd, j3d-bdl, bwm)").c_str());
       return kUsage;
     }
   } else if (!format_option.empty()) {
@@ -72,6 +74,7 @@ int cmd_import(const Invocation& invocation) {
   std::optional<Document> skeleton;
   scene::LowerInputs inputs;
   if (bwm_version == "5") inputs.bwm_version = 5;
+  inputs.j3d_bdl = format_option.empty() ? out.extension() == ".bdl" : format_option == "j3d-bdl";
   if (!skeleton_path.empty()) {
     Result<Document> s = load(skeleton_path, skeleton_bytes);
     if (!s) {

@@ -84,7 +84,7 @@ const std::vector<Command>& commands() {
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
         {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"},
-        {"format", "kh-bbs-pmo|kh-bbs-pam|mhfu-pac|mhfu-pmo|bwm", "without --like: the format of the new file (default: from OUT's extension, .pmo, .pam, .pac or .bwm)"},
+        {"format", "kh-bbs-pmo|kh-bbs-pam|mhfu-pac|mhfu-pmo|j3d-bmd|j3d-bdl|bwm", "without --like: the format of the new file (default: from OUT's extension, .pmo, .pam, .pac, .bmd, .bdl or .bwm)"},
         {"bwm-version", "5|6", "the version of a new BWM (default 6)"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
        "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"

@@ -20,6 +20,20 @@
 
 namespace remodel::test {
 
+// `s` as a modder's tool hands it back: every `extras` dropped (Blender drops them unless asked).
+inline scene::Scene without_extras(scene::Scene s) {
+  s.extras = {};
+  for (auto& n : s.nodes) n.extras = {};
+  for (auto& m : s.meshes) {
+    m.extras = {};
+    for (auto& p : m.primitives) p.extras = {};
+  }
+  for (auto& m : s.materials) m.extras = {};
+  for (auto& t : s.textures) t.extras = {};
+  for (auto& k : s.skins) k.extras = {};
+  return s;
+}
+
 // One drawn corner: its position key (the format's stored integer, or the float's bits), its values.
 struct Corner {
   std::array<std::int64_t, 3> key{};

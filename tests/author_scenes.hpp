@@ -59,6 +59,25 @@ inline scene::Scene textured_quad(RgbaImage image) {
   return s;
 }
 
+// An 8x8 quad texture of three colours in diagonal stripes, the third with alpha `third_alpha`: which
+// palette or direct format holds it exactly depends on that alpha.
+inline scene::Scene three_colour_quad(std::uint8_t third_alpha) {
+  RgbaImage image(8, 8);
+  const Rgba colours[3] = {{255, 0, 0, 255}, {0, 132, 255, 255}, {24, 206, 16, third_alpha}};
+  for (std::uint32_t y = 0; y < 8; ++y) {
+    for (std::uint32_t x = 0; x < 8; ++x) std::copy(colours[(x + y) % 3].begin(), colours[(x + y) % 3].end(), image.at(x, y));
+  }
+  return textured_quad(std::move(image));
+}
+
+// The skin a drawn mesh uses, -1 for none.
+inline int used_skin(const scene::Scene& s) {
+  for (const scene::Node& n : s.nodes) {
+    if (n.mesh >= 0 && n.visible && n.skin >= 0) return n.skin;
+  }
+  return -1;
+}
+
 // A skin over a chain of `count` joints standing `step` apart on +Y, the second turned by
 // `second_turn` radians about Z; inverse binds from their world.
 inline void add_chain(scene::Scene& s, std::size_t count, float step, float second_turn = 0) {

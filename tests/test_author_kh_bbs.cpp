@@ -356,16 +356,7 @@ TEST(AuthorKhBbs, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
     ASSERT_NE(original, nullptr) << path;
     auto lifted = scene::lift_kh_bbs_pmo(*original, {});
     ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().message;
-    Scene& s = *lifted;
-    s.extras = {};
-    for (auto& n : s.nodes) n.extras = {};
-    for (auto& m : s.meshes) {
-      m.extras = {};
-      for (auto& p : m.primitives) p.extras = {};
-    }
-    for (auto& m : s.materials) m.extras = {};
-    for (auto& t : s.textures) t.extras = {};
-    for (auto& k : s.skins) k.extras = {};
+    const Scene s = test::without_extras(*lifted);
     const std::string what = path.filename().string();
     Authored a = author_checked(s, what);
     const std::size_t size = test::load_file(path).size(), authored = write_document(Document{a.file}).value().size();

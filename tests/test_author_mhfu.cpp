@@ -31,26 +31,13 @@ using test::cylinder;
 using test::grid;
 using test::one_mesh;
 using test::triangle;
+using test::used_skin;
 
 constexpr float kTurn = 0.3f;  // the chain's second joint turns about Z, so Euler angles are tested
 
 // 8x8 texels in three colours; the third's alpha is 128 (RGBA8888 palette) or 0 (RGBA5551 holds it).
-Scene textured_quad(bool translucent_texel) {
-  RgbaImage image(8, 8);
-  const Rgba colours[3] = {{255, 0, 0, 255}, {0, 132, 255, 255}, {24, 206, 16, static_cast<std::uint8_t>(translucent_texel ? 128 : 0)}};
-  for (std::uint32_t y = 0; y < 8; ++y) {
-    for (std::uint32_t x = 0; x < 8; ++x) std::copy(colours[(x + y) % 3].begin(), colours[(x + y) % 3].end(), image.at(x, y));
-  }
-  return test::textured_quad(std::move(image));
-}
+Scene textured_quad(bool translucent_texel) { return test::three_colour_quad(translucent_texel ? 128 : 0); }
 
-// The skin a drawn mesh uses, -1 for none.
-int used_skin(const Scene& s) {
-  for (const scene::Node& n : s.nodes) {
-    if (n.mesh >= 0 && n.visible && n.skin >= 0) return n.skin;
-  }
-  return -1;
-}
 
 // The input as the format holds it: the skin's joints renamed "bone<k>" in the order authoring
 // numbers bones (parents first, else skin order) as the lift names them, so weights compare by name;
@@ -377,19 +364,6 @@ TEST(AuthorMhfu, HostileScenesAreClearErrors) {
   refused(two_skins, "skin");
 }
 
-Scene without_extras(Scene s) {
-  s.extras = {};
-  for (auto& n : s.nodes) n.extras = {};
-  for (auto& m : s.meshes) {
-    m.extras = {};
-    for (auto& p : m.primitives) p.extras = {};
-  }
-  for (auto& m : s.materials) m.extras = {};
-  for (auto& t : s.textures) t.extras = {};
-  for (auto& k : s.skins) k.extras = {};
-  return s;
-}
-
 struct BlockStats {
   std::size_t vertices = 0, indices = 0, prims = 0, strips = 0, bytes = 0;
   std::set<std::uint32_t> vtypes;
@@ -438,7 +412,7 @@ TEST(AuthorMhfu, SamplesAuthoredWithoutExtrasAreLikeTheConvertersFiles) {
     ASSERT_TRUE(glb.ok()) << path << ": " << glb.error().message;
     auto read = gltf::read_gltf(*glb);
     ASSERT_TRUE(read.ok()) << path << ": " << read.error().message;
-    const Scene s = without_extras(read->scene);
+    const Scene s = test::without_extras(read->scene);
     const std::string what = path.filename().string();
     Authored a;
     EXPECT_GT(check(s, what, &a), 0u) << what;
@@ -519,7 +493,7 @@ TEST(AuthorMhfu, BarePmoSamples) {
     inputs.skeleton = skeleton;
     auto lifted = scene::lift_mhfu_pmo(*original, inputs);
     ASSERT_TRUE(lifted.ok()) << path << ": " << lifted.error().message;
-    const Scene in = without_extras(*lifted);
+    const Scene in = test::without_extras(*lifted);
     const std::string what = path.filename().string();
     auto made = scene::author(in, Format::mhfu_pmo);
     ASSERT_TRUE(made.ok()) << what << ": " << made.error().message;

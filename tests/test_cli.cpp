@@ -142,6 +142,11 @@ TEST(Cli, ImportWithoutLikeAuthorsANewFile) {
   EXPECT_EQ(run("import " + glb + " --format kh-bbs-pmo -o " + (dir / "new.bin").string()).status, 0);
   EXPECT_EQ(run("import " + glb + " --format kh-bbs-pmo --like " + pmo + " -o " + (dir / "x.pmo").string()).status, 2);
   EXPECT_EQ(run("import " + glb + " --format j3d -o " + (dir / "x.bmd").string()).status, 2);
+  CliRun bmd = run("import " + glb + " -o " + (dir / "new.bmd").string());
+  EXPECT_EQ(bmd.status, 0) << bmd.out;
+  EXPECT_NE(bmd.out.find("as a new j3d"), std::string::npos) << bmd.out;
+  EXPECT_EQ(run("check " + (dir / "new.bmd").string()).status, 0);
+  EXPECT_EQ(run("import " + glb + " --format j3d-bmd -o " + (dir / "new_bmd.bin").string()).status, 0);
   CliRun pam = run("import " + glb + " -o " + (dir / "x.pam").string() + " --skeleton " + pmo);
   EXPECT_EQ(pam.status, 1) << pam.out;
   EXPECT_NE(pam.out.find("no animations"), std::string::npos) << pam.out;

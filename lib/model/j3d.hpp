@@ -123,6 +123,7 @@ struct J3dJnt1 {
 struct J3dVertexDescriptor {
   std::uint32_t attribute = 0;  // GX attribute (0 PNMTXIDX, 1-8 TEXnMTXIDX, 9 POS, 10 NRM, 11-12 CLR, 13-20 TEX)
   std::uint32_t type = 0;       // 0 none, 1 direct, 2 8-bit index, 3 16-bit index
+  bool operator==(const J3dVertexDescriptor&) const = default;
 };
 
 struct J3dShape {  // 0x28 bytes

@@ -16,16 +16,19 @@ struct J3dColorChannel {  // 8 bytes
   std::uint8_t enable = 0, material_source = 0, light_mask = 0, diffuse_function = 0, attenuation_function = 0,
                ambient_source = 0;
   std::array<std::uint8_t, 2> unknown_0x06{0xFF, 0xFF};
+  bool operator==(const J3dColorChannel&) const = default;
 };
 
 struct J3dLight {  // 0x34 bytes
   std::array<float, 3> position{}, direction{};
   J3dColor8 color{};
   std::array<float, 3> cos_attenuation{}, distance_attenuation{};
+  bool operator==(const J3dLight&) const = default;
 };
 
 struct J3dTexGen {  // 4 bytes
   std::uint8_t type = 0, source = 0, matrix = 0, unknown_0x03 = 0xFF;
+  bool operator==(const J3dTexGen&) const = default;
 };
 
 struct J3dTexMatrix {  // 0x64 bytes
@@ -37,10 +40,12 @@ struct J3dTexMatrix {  // 0x64 bytes
   std::uint16_t unknown_0x1a = 0xFFFF;
   std::array<float, 2> translation{};
   std::array<float, 16> effect_matrix{};
+  bool operator==(const J3dTexMatrix&) const = default;
 };
 
 struct J3dTevOrder {  // 4 bytes
   std::uint8_t texcoord = 0, texmap = 0, channel = 0, unknown_0x03 = 0xFF;
+  bool operator==(const J3dTevOrder&) const = default;
 };
 
 using J3dTevColor = std::array<std::int16_t, 4>;
@@ -52,11 +57,13 @@ struct J3dTevStage {  // 20 bytes
   std::array<std::uint8_t, 4> alpha_in{};
   std::uint8_t alpha_op = 0, alpha_bias = 0, alpha_scale = 0, alpha_clamp = 0, alpha_register = 0;
   std::uint8_t unknown_0x13 = 0xFF;
+  bool operator==(const J3dTevStage&) const = default;
 };
 
 struct J3dSwapMode {  // 4 bytes
   std::uint8_t raster = 0, texture = 0;
   std::array<std::uint8_t, 2> unknown_0x02{0xFF, 0xFF};
+  bool operator==(const J3dSwapMode&) const = default;
 };
 
 using J3dSwapTable = std::array<std::uint8_t, 4>;  // R, G, B, A sources
@@ -67,25 +74,30 @@ struct J3dFog {  // 0x2C bytes
   float start_z = 0, end_z = 0, near_z = 0, far_z = 0;
   J3dColor8 color{};
   std::array<std::uint16_t, 10> range_adjustment{};
+  bool operator==(const J3dFog&) const = default;
 };
 
 struct J3dAlphaCompare {  // 8 bytes
   std::uint8_t compare0 = 0, reference0 = 0, operation = 0, compare1 = 0, reference1 = 0;
   std::array<std::uint8_t, 3> unknown_0x05{0xFF, 0xFF, 0xFF};
+  bool operator==(const J3dAlphaCompare&) const = default;
 };
 
 struct J3dBlend {  // 4 bytes
   std::uint8_t type = 0, source = 0, destination = 0, operation = 0;
+  bool operator==(const J3dBlend&) const = default;
 };
 
 struct J3dZMode {  // 4 bytes
   std::uint8_t enable = 0, function = 0, update = 0, unknown_0x03 = 0xFF;
+  bool operator==(const J3dZMode&) const = default;
 };
 
 struct J3dNbtScale {  // 0x10 bytes
   std::uint8_t enable = 0;
   std::array<std::uint8_t, 3> unknown_0x01{0xFF, 0xFF, 0xFF};
   std::array<float, 3> scale{};
+  bool operator==(const J3dNbtScale&) const = default;
 };
 
 // Indirect texturing, one 0x138-byte record per material (not per entry).
@@ -130,6 +142,7 @@ struct J3dMaterialEntry {
   std::array<std::uint16_t, 12> unknown_0x12c{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF,
                                               0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
   std::uint16_t fog = 0, alpha_compare = 0, blend = 0, nbt_scale = 0;
+  bool operator==(const J3dMaterialEntry&) const = default;
 };
 
 // The 30 tables in header order (the offset at 0x0C + 4 * id).

@@ -3,6 +3,7 @@
 // names, MAT3 names, TEX1 images here, geometry in j3d_lower_shapes.cpp.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -15,9 +16,18 @@
 
 namespace remodel::scene {
 
-namespace {
+std::array<std::int16_t, 3> j3d_s16_angles(const Quat& q) {
+  const Vec3 a = euler_xyz_of(normalize(q));
+  const float radians[3] = {a.x, a.y, a.z};
+  std::array<std::int16_t, 3> out{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto v = static_cast<std::int64_t>(std::llround(static_cast<double>(radians[i]) * 32768.0 / std::numbers::pi));
+    out[i] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v & 0xFFFF));  // +180 degrees wraps to -180
+  }
+  return out;
+}
 
-constexpr float kPi = 3.14159265358979f;
+namespace {
 
 bool finite(float f) { return std::isfinite(f); }
 bool finite(const Vec2& v) { return finite(v.x) && finite(v.y); }
@@ -33,9 +43,9 @@ std::optional<Error> all_finite(const std::vector<T>& values, const std::string&
   return std::nullopt;
 }
 
-// Every array of an incoming primitive has one entry per vertex, every index names a vertex, every
-// value is finite: what a glTF file may get wrong, said before anything is lowered.
-std::optional<Error> check_primitive(const Primitive& p, const std::string& where) {
+}  // namespace
+
+std::optional<Error> j3d_check_primitive(const Primitive& p, const std::string& where) {
   const std::size_t n = p.vertex_count();
   const auto sized = [&](std::size_t size, const char* what) -> std::optional<Error> {
     if (size != 0 && size != n) {
@@ -67,6 +77,8 @@ std::optional<Error> check_primitive(const Primitive& p, const std::string& wher
   }
   return std::nullopt;
 }
+
+namespace {
 
 // The extras key `key` as an index, when it holds one.
 std::optional<std::size_t> extras_index(const Extras& extras, const char* key) {
@@ -115,18 +127,6 @@ Matched match_items(std::size_t count, std::size_t base_count, const std::vector
   return m;
 }
 
-// A joint's rotation as JNT1 stores it: X, then Y, then Z (R = Rz * Ry * Rx), s16 with 0x8000 = 180 degrees.
-std::array<std::int16_t, 3> s16_angles(const Quat& q) {
-  const Vec3 a = euler_xyz_of(normalize(q));
-  const float radians[3] = {a.x, a.y, a.z};
-  std::array<std::int16_t, 3> out{};
-  for (std::size_t i = 0; i < 3; ++i) {
-    const auto v = static_cast<std::int64_t>(std::llround(static_cast<double>(radians[i]) * 32768.0 / static_cast<double>(kPi)));
-    out[i] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v & 0xFFFF));  // +180 degrees wraps to -180
-  }
-  return out;
-}
-
 std::optional<Error> check_name(const std::string& name, const std::string& where) {
   if (name.find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where, "holds a NUL byte, which a J3D name table cannot store"};
   return std::nullopt;
@@ -158,7 +158,7 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     if (ij.translation_moved) joint.translation = {ij.local.translation.x, ij.local.translation.y, ij.local.translation.z};
     if (ij.scale_moved) joint.scale = {ij.local.scale.x, ij.local.scale.y, ij.local.scale.z};
     // The stored s16 angles (steps of pi / 32768) stand unless the rotation moved past the noise.
-    if (ij.rotation_moved) joint.rotation = s16_angles(ij.local.rotation);
+    if (ij.rotation_moved) joint.rotation = j3d_s16_angles(ij.local.rotation);
     moved = moved || ij.translation_moved || ij.scale_moved || ij.rotation_moved;
   }
   if (!moved || evp == nullptr) return std::nullopt;
@@ -361,7 +361,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
     for (std::size_t p = 0; p < scene.meshes[m].primitives.size(); ++p) {
       const std::string where = "meshes[" + std::to_string(m) + "].primitives[" + std::to_string(p) + "]";
-      if (auto e = check_primitive(scene.meshes[m].primitives[p], where)) return *e;
+      if (auto e = j3d_check_primitive(scene.meshes[m].primitives[p], where)) return *e;
       prims.push_back({&scene.meshes[m].primitives[p], where, static_cast<int>(m), p == 0 ? scene.meshes[m].name : ""});
     }
   }

@@ -748,6 +748,21 @@ struct Geometry {
     return false;
   }
 
+  // Each VTX1 array with its format and element size.
+  void bind_codecs() {
+    static const char* what[13] = {"position", "normal", "NBT", "colour", "colour", "UV", "UV", "UV", "UV", "UV", "UV", "UV", "UV"};
+    for (std::uint8_t slot = 0; slot < 13; ++slot) {
+      ArrayCodec& c = codecs[slot];
+      c.what = what[slot];
+      c.format = format_of(vtx, slot);
+      c.element = j3d_vertex_element_size(vtx, slot);
+      for (J3dVertexArray& a : vtx.arrays) {
+        if (a.slot == slot) c.array = &a;
+      }
+      if (c.array == nullptr) c.format = nullptr;  // nothing to append to
+    }
+  }
+
   // Rebuilt shapes' packets and matrix groups in place of the old, the others kept in order.
   std::optional<Error> splice() {
     if (std::none_of(rebuilt.begin(), rebuilt.end(), [](const auto& r) { return r.has_value(); })) return std::nullopt;
@@ -807,17 +822,7 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
   Geometry g{base_scene, out, *vtx, *drw, *evp, *shp, *base_shp,
              Binds{*base_drw, *base_evp, *base_world, {}}, Binds{*drw, *evp, *world, {}}, *world, {}, warnings, false,
              std::vector<std::optional<std::pair<std::vector<J3dPacket>, std::vector<J3dMatrixGroup>>>>(shp->shapes.size())};
-  static const char* what[13] = {"position", "normal", "NBT", "colour", "colour", "UV", "UV", "UV", "UV", "UV", "UV", "UV", "UV"};
-  for (std::uint8_t slot = 0; slot < 13; ++slot) {
-    ArrayCodec& c = g.codecs[slot];
-    c.what = what[slot];
-    c.format = format_of(*vtx, slot);
-    c.element = j3d_vertex_element_size(*vtx, slot);
-    for (J3dVertexArray& a : vtx->arrays) {
-      if (a.slot == slot) c.array = &a;
-    }
-    if (c.array == nullptr) c.format = nullptr;  // nothing to append to
-  }
+  g.bind_codecs();
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     if (auto e = g.lower_shape(s, shapes[s])) return e;
   }
@@ -832,6 +837,31 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
     inf->vertex_count = static_cast<std::uint32_t>(g.codecs[0].count());
   }
   geometry_changed = g.changed;
+  return std::nullopt;
+}
+
+std::optional<Error> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFile& out, std::vector<LowerWarning>& warnings) {
+  J3dVtx1* vtx = j3d_section<J3dVtx1>(out);
+  J3dDrw1* drw = j3d_section<J3dDrw1>(out);
+  J3dEvp1* evp = j3d_section<J3dEvp1>(out);
+  J3dShp1* shp = j3d_section<J3dShp1>(out);
+  J3dInf1* inf = j3d_section<J3dInf1>(out);
+  if (vtx == nullptr || drw == nullptr || evp == nullptr || shp == nullptr || inf == nullptr || shapes.size() != shp->shapes.size()) {
+    return Error{ErrorCode::inconsistent, std::nullopt, "SHP1", "the authored file's sections do not line up with its shapes"};
+  }
+  auto world = joint_worlds(out);
+  if (!world) return world.error();
+  const Scene none;  // no base: every vertex is new
+  Geometry g{none, out, *vtx, *drw, *evp, *shp, *shp, Binds{*drw, *evp, *world, {}}, Binds{*drw, *evp, *world, {}}, *world, {}, warnings, false,
+             std::vector<std::optional<std::pair<std::vector<J3dPacket>, std::vector<J3dMatrixGroup>>>>(shp->shapes.size())};
+  g.bind_codecs();
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    if (shapes[s].incoming == nullptr) return Error{ErrorCode::inconsistent, std::nullopt, "SHP1.shape[" + std::to_string(s) + "]", "has no primitive to draw"};
+    if (auto e = g.rebuild(s, nullptr, nullptr, shapes[s], shapes[s].incoming->uvs.size())) return e;
+  }
+  if (auto e = g.splice()) return e;
+  inf->packet_count = static_cast<std::uint32_t>(shp->packets.size());
+  inf->vertex_count = static_cast<std::uint32_t>(g.codecs[0].count());
   return std::nullopt;
 }
 

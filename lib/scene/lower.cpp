@@ -31,6 +31,7 @@ Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inp
     case Format::mhfu_pac: return author_mhfu_pac(scene, inputs);
     case Format::mhfu_pmo: return author_mhfu_pmo(scene, inputs);
     case Format::bwm: return author_bwm(scene, inputs);
+    case Format::j3d: return author_j3d(scene, inputs);
     default:
       return Error{ErrorCode::unsupported, std::nullopt, "", std::string("a ") + format_name(format) +
                                                   " file cannot be authored from glTF alone yet: import it over an original with --like"};

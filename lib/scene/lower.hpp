@@ -18,6 +18,8 @@ struct LowerInputs {
   // name bones only through the skeleton, so without it they are not lowered).
   const Document* skeleton = nullptr;
   std::uint32_t bwm_version = 6;  // the version a new BWM is authored in (5 or 6)
+  // J3D authoring: a BDL (MAT3 also as MDL3 GX packets) rather than a BMD.
+  bool j3d_bdl = false;
 };
 
 // A value the base format could not hold as given and was transformed the way modders expect
@@ -58,5 +60,6 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
 Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs);  // the PAC's PMO alone
 Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs);
+Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs);  // BMD, or BDL with inputs.j3d_bdl
 
 }  // namespace remodel::scene
