@@ -1,6 +1,6 @@
 // libFuzzer target: the glTF reader over .glb bytes (no external files), with an oracle: a Scene that
-// reads must export, and that export must read back; it must author a KH BBS PMO, an MHFU PAC and a
-// BWM or refuse with an error, and what it authors must write and read back (a BWM byte for byte).
+// reads must export, and that export must read back; it must author a KH BBS PMO, an MHFU PAC, a
+// BWM and a J3D BMD or refuse with an error, and what it authors must write and read back (a BWM byte for byte).
 #include <cstddef>
 #include <cstdint>
 
@@ -37,6 +37,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!back.ok()) fuzz::die("an authored BWM must read back");
     Result<Bytes> again = write_document(*back);
     if (!again.ok() || *again != *bytes) fuzz::die("an authored BWM must write back to its own bytes");
+  }
+  Result<scene::Lowered> bmd = scene::author(read->scene, Format::j3d);
+  if (bmd.ok()) {
+    Result<Bytes> bytes = write_document(bmd->document);
+    if (!bytes.ok()) fuzz::die("an authored BMD must write");
+    if (!read_document(*bytes).ok()) fuzz::die("an authored BMD must read back");
   }
   return 0;
 }

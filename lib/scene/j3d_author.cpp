@@ -34,6 +34,7 @@ struct Joints {
   std::vector<int> node_of;        // JNT1 joint -> node (-1 = the added root)
   std::vector<int> joint_of_node;  // node -> JNT1 joint (-1 = none)
   std::vector<int> place_of_node;  // node -> the joint its shapes stand under in INF1
+  std::vector<bool> folded_above;  // node -> a folded node stands between it and its parent joint
   std::vector<int> parent;         // JNT1 joint -> parent joint
 };
 
@@ -42,7 +43,8 @@ Result<Joints> order_joints(const Scene& scene) {
   if (n == 0) return at("nodes", "the scene has no nodes, so there is nothing to draw");
   if (n >= kMaxJoints) return at("nodes", "the scene has " + num(n) + " nodes; JNT1 names joints by u16 (at most 65534 here)", ErrorCode::unsupported);
   // A leaf drawing a skinned mesh and in no skin is no joint: glTF ignores its transform, and its
-  // shapes stand under its parent joint (the lift's shape nodes).
+  // shapes stand under its parent joint (the lift's shape nodes). Nor is a node drawing nothing whose
+  // children are all skin joints or such leaves (Blender's armature): it folds into its children.
   std::vector<bool> in_skin(n, false), has_child(n, false), skip(n, false);
   for (const Skin& k : scene.skins) {
     for (int j : k.joints) {
@@ -58,15 +60,32 @@ Result<Joints> order_joints(const Scene& scene) {
   for (std::size_t i = 0; i < n; ++i) {
     const Node& node = scene.nodes[i];
     skip[i] = node.mesh >= 0 && node.skin >= 0 && !has_child[i] && !in_skin[i];
+  }
+  std::vector<bool> folds(n, true);  // every child is a skin joint or a skipped leaf
+  for (std::size_t i = 0; i < n; ++i) {
+    const int p = scene.nodes[i].parent;
+    if (p >= 0 && !in_skin[i] && !skip[i]) folds[static_cast<std::size_t>(p)] = false;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (scene.nodes[i].mesh < 0 && !in_skin[i] && has_child[i] && folds[i]) skip[i] = true;
     kept += skip[i] ? 0 : 1;
   }
   if (kept == 0) skip.assign(n, false);
+  // Each node's nearest ancestor that is a joint (-1 none), walked at most n steps: more is a cycle.
+  std::vector<int> up(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    int p = scene.nodes[i].parent;
+    for (std::size_t steps = 0; p >= 0 && skip[static_cast<std::size_t>(p)]; ++steps) {
+      if (steps > n) return at("nodes[" + num(i) + "].parent", "the node hierarchy holds a cycle above node " + num(i));
+      p = scene.nodes[static_cast<std::size_t>(p)].parent;
+    }
+    up[i] = p;
+  }
   std::vector<std::vector<int>> children(n);
   std::vector<int> roots;
   for (std::size_t i = 0; i < n; ++i) {
     if (skip[i]) continue;
-    const int p = scene.nodes[i].parent;
-    (p < 0 ? roots : children[static_cast<std::size_t>(p)]).push_back(static_cast<int>(i));
+    (up[i] < 0 ? roots : children[static_cast<std::size_t>(up[i])]).push_back(static_cast<int>(i));
   }
   Joints j;
   j.joint_of_node.assign(n, -1);
@@ -91,10 +110,10 @@ Result<Joints> order_joints(const Scene& scene) {
     if (j.joint_of_node[i] < 0 && !skip[i]) return at("nodes[" + num(i) + "].parent", "the node hierarchy holds a cycle, so node " + num(i) + " has no root");
   }
   j.place_of_node = j.joint_of_node;  // a skipped node's shapes: under its nearest joint ancestor, else the root
+  j.folded_above.assign(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!skip[i]) continue;
-    const int p = scene.nodes[i].parent;
-    j.place_of_node[i] = p >= 0 && j.joint_of_node[static_cast<std::size_t>(p)] >= 0 ? j.joint_of_node[static_cast<std::size_t>(p)] : 0;
+    if (skip[i]) j.place_of_node[i] = up[i] >= 0 ? j.joint_of_node[static_cast<std::size_t>(up[i])] : 0;
+    j.folded_above[i] = up[i] != scene.nodes[i].parent;
   }
   return j;
 }
@@ -352,7 +371,10 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
     }
     const Node& node = scene.nodes[static_cast<std::size_t>(n)];
     const std::string where = "nodes[" + std::to_string(n) + "]";
-    const Trs& t = node.local;
+    // Under a folded node: the local transform relative to the parent joint (the fold taken in).
+    const int pj = joints->parent[j] >= 0 ? joints->node_of[static_cast<std::size_t>(joints->parent[j])] : -1;
+    const Trs t = !joints->folded_above[static_cast<std::size_t>(n)] ? node.local
+                  : decompose(pj >= 0 ? inverse(world[static_cast<std::size_t>(pj)]) * world[static_cast<std::size_t>(n)] : world[static_cast<std::size_t>(n)]);
     const float values[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z};
     if (!std::all_of(std::begin(values), std::end(values), [](float f) { return std::isfinite(f); })) return at(where, "has a transform that is not finite");
     if (node.name.find('\0') != std::string::npos) return at(where + ".name", "holds a NUL byte, which a J3D name table cannot store");
