@@ -108,10 +108,8 @@ Authored written_back(const scene::Lowered& made, const std::string& what) {
   return out;
 }
 
-Authored author_checked(const Scene& in, const std::string& what, bool bdl = false) {
-  scene::LowerInputs inputs;
-  inputs.j3d_bdl = bdl;
-  auto made = scene::author(in, Format::j3d, inputs);
+Authored author_checked(const Scene& in, const std::string& what) {
+  auto made = scene::author(in, Format::j3d);
   EXPECT_TRUE(made.ok()) << what << ": " << (made ? "" : made.error().field + ": " + made.error().message);
   if (!made) return {};
   return written_back(*made, what);
@@ -246,8 +244,8 @@ float position_tolerance(const Authored& a, const Scene& in) {
   return step_of(a.file, 9) * scale + 2e-5f * extent;
 }
 
-std::size_t check(const Scene& raw, const std::string& what, Authored* keep = nullptr, bool bdl = false) {
-  Authored a = author_checked(raw, what, bdl);
+std::size_t check(const Scene& raw, const std::string& what, Authored* keep = nullptr) {
+  Authored a = author_checked(raw, what);
   if (!a.ok) return 0;
   const Scene in = as_authored(raw);
   test::Tolerance tol;
@@ -275,6 +273,16 @@ TEST(AuthorJ3d, Triangle) {
   ASSERT_FALSE(vtx->formats.empty());
   EXPECT_EQ(vtx->formats[0].type, 3u) << "positions in s16";
   EXPECT_EQ(vtx->formats[0].frac, 14u) << "|1| fits s16 with 14 fractional bits (32000 / 2^14 = 1.95)";
+}
+
+// A BDL is refused naming what it lacks (MDL3 is not generated from MAT3), never written as a BMD.
+TEST(AuthorJ3d, BdlIsRefusedNamingMdl3) {
+  scene::LowerInputs inputs;
+  inputs.j3d_bdl = true;
+  auto made = scene::author(triangle(), Format::j3d, inputs);
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.error().code, ErrorCode::unsupported);
+  EXPECT_EQ(made.error().field, "MDL3");
 }
 
 TEST(AuthorJ3d, TexturedQuadKeepsItsTexelsAndColours) {

@@ -22,9 +22,6 @@ struct J3dAuthoredMaterials {
 // entries and pools de-duplicated; TEX1 with each used texture in a GX format chosen from its texels.
 Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<LowerWarning>& warnings);
 
-// MDL3 (j3d_author_mdl.cpp): each MAT3 material as the GX command packet a BDL loads.
-Result<J3dMdl3> author_j3d_mdl3(const J3dMat3& mat3, const J3dTex1& tex1);
-
 // DRW1 as Nintendo's files order it (j3d_author.cpp): rigid entries first, then the envelope run twice.
 void j3d_nintendo_draw_order(J3dFile& file);
 
