@@ -305,6 +305,26 @@ TEST(AuthorJ3d, TexturedQuadKeepsItsTexelsAndColours) {
   }
 }
 
+// Exporters write one glTF texture per material: two with the same name, sampler and texels are one
+// TEX1 texture (as Nintendo's converter stores one), a third with other texels its own.
+TEST(AuthorJ3d, TexturesAlikeAreStoredOnce) {
+  Scene s = textured_quad(false);
+  s.textures.push_back(s.textures[0]);  // the same texture again
+  s.textures.push_back(s.textures[0]);
+  s.textures[2].image.rgba[0] ^= 0xFF;  // other texels, same name
+  for (int t : {1, 2}) {
+    scene::Material m = s.materials[0];
+    m.texture = t;
+    s.materials.push_back(m);
+    s.meshes[0].primitives.push_back(s.meshes[0].primitives[0]);
+    s.meshes[0].primitives.back().material = t;
+  }
+  auto made = scene::author(s, Format::j3d);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  const J3dTex1* tex = j3d_section<J3dTex1>(std::get<J3dFile>(made->document));
+  ASSERT_EQ(tex->textures.size(), 2u) << "textures 0 and 1 are one";
+}
+
 TEST(AuthorJ3d, MaterialStateComesBack) {
   Scene s = triangle();
   scene::Material m;

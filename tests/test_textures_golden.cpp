@@ -69,6 +69,17 @@ TEST(GxGolden, Rgb5a3TopBitChoosesOpaque555OrTranslucent4443) {
   expect_gx(gx_rgb5a3, 4, 4, d, {{{0, 0}, {255, 0, 0, 255}}, {{1, 0}, {255, 0, 0, 0x6D}}, {{2, 0}, {0, 8, 8, 255}}});
 }
 
+// Alpha 7 in the 4443 mode is also opaque (expand3(7) = 255): Nintendo's sky textures store opaque
+// 4-bit colours that way, and a fresh encode must keep them there, not round them into RGB555.
+TEST(GxGolden, Rgb5a3KeepsOpaqueFourBitColoursIn4443) {
+  Bytes d(32, 0);
+  d[0] = 0x7B, d[1] = 0xCF;  // 0 111 1011 1100 1111: alpha 255, (0xBB, 0xCC, 0xFF)
+  d[2] = 0x80, d[3] = 0x21;  // opaque 555 still wins where it is exact: (0, 8, 8)
+  d[4] = 0xFF, d[5] = 0xFF;  // white: 555 (both modes hold it; 555 is the one the top bit names opaque)
+  expect_gx(gx_rgb5a3, 4, 4, d, {{{0, 0}, {0xBB, 0xCC, 0xFF, 255}}, {{1, 0}, {0, 8, 8, 255}}, {{2, 0}, {255, 255, 255, 255}}});
+  EXPECT_EQ(gx_palette_representable({0xBB, 0xCC, 0xFF, 255}, gx_palette_rgb5a3), (Rgba{0xBB, 0xCC, 0xFF, 255}));
+}
+
 TEST(GxGolden, Rgba8IsArPairsThenGbPairs) {
   Bytes d(64, 0);
   d[0] = 0x11, d[1] = 0x22, d[32] = 0x33, d[33] = 0x44;  // texel 0: A R ... G B

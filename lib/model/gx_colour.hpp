@@ -29,8 +29,15 @@ inline std::uint8_t luma(const std::uint8_t* rgba) {
 
 inline std::uint16_t encode_rgb565(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] >> 3) << 11 | (p[1] >> 2) << 5 | p[2] >> 3); }
 
+// An opaque texel whose channels are 4-bit values RGB555 cannot hold (0x11 x n but not 0 or 255)
+// takes A3 RGB444 with alpha 7, which also decodes opaque, as Nintendo's files store such texels:
+// so every texel an RGB5A3 texture decodes to encodes back to itself.
 inline std::uint16_t encode_rgb5a3(const std::uint8_t* p) {
-  if (p[3] == 255) return static_cast<std::uint16_t>(0x8000 | (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | p[2] >> 3);
+  const auto exact5 = [](std::uint8_t c) { return expand5(c >> 3) == c; };
+  const auto exact4 = [](std::uint8_t c) { return expand4(c >> 4) == c; };
+  const bool as_555 = exact5(p[0]) && exact5(p[1]) && exact5(p[2]);
+  const bool as_444 = exact4(p[0]) && exact4(p[1]) && exact4(p[2]);
+  if (p[3] == 255 && (as_555 || !as_444)) return static_cast<std::uint16_t>(0x8000 | (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | p[2] >> 3);
   return static_cast<std::uint16_t>((p[3] >> 5) << 12 | (p[0] >> 4) << 8 | (p[1] >> 4) << 4 | p[2] >> 4);
 }
 

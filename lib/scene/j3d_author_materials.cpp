@@ -261,6 +261,15 @@ Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vecto
       }
       if (in.uv_set < 0 || in.uv_set >= 8) return Error{ErrorCode::unsupported, std::nullopt, where + ".uv_set", "GX samples UV sets 0 to 7 (TEX0-7)"};
       int& t = tex1_of[static_cast<std::size_t>(in.texture)];
+      const Texture& wanted = scene.textures[static_cast<std::size_t>(in.texture)];
+      for (std::size_t o = 0; o < scene.textures.size() && t < 0; ++o) {
+        // Exporters write a glTF texture per material: the same name, sampler and texels are one TEX1 texture.
+        const Texture& other = scene.textures[o];
+        if (tex1_of[o] >= 0 && other.name == wanted.name && other.sampler == wanted.sampler && other.image.width == wanted.image.width &&
+            other.image.height == wanted.image.height && other.image.rgba == wanted.image.rgba) {
+          t = tex1_of[o];
+        }
+      }
       if (t < 0) {
         auto made = author_texture(scene, static_cast<std::size_t>(in.texture), out.tex1, warnings);
         if (!made) return made.error();
