@@ -24,10 +24,6 @@ std::string num(std::size_t n) { return std::to_string(n); }
 
 Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) { return Error{code, std::nullopt, std::move(field), std::move(message)}; }
 
-bool finite(const Mat4& m) {
-  return std::all_of(m.m.begin(), m.m.end(), [](float f) { return std::isfinite(f); });
-}
-
 // Joints: every node, depth first from the roots (INF1's and JNT1's order); several roots stand under
 // a "root" joint, as a J3D model has one.
 struct Joints {
@@ -136,21 +132,16 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
     if (static_cast<std::size_t>(node.mesh) >= scene.meshes.size()) return at("nodes[" + num(n) + "].mesh", "names mesh " + std::to_string(node.mesh) + ", which does not exist");
     const Mesh& mesh = scene.meshes[static_cast<std::size_t>(node.mesh)];
     std::vector<std::uint16_t> skin_map;
-    std::vector<Mat4> to_rest;
-    bool at_rest = true;
+    RestPose pose;  // glTF skins vertices by world * inverse bind; J3D stores them at the joints' rest pose
     if (node.skin >= 0) {
       if (static_cast<std::size_t>(node.skin) >= scene.skins.size()) return at("nodes[" + num(n) + "].skin", "names skin " + std::to_string(node.skin) + ", which does not exist");
       auto checked = skin_joints_parents_first(scene, node.skin);  // joints exist, once each; inverse binds one per joint
       if (!checked) return checked.error();
+      auto rest = rest_pose(scene, node.skin, world);
+      if (!rest) return rest.error();
+      pose = std::move(*rest);
       const Skin& skin = scene.skins[static_cast<std::size_t>(node.skin)];
       for (std::size_t s = 0; s < skin.joints.size(); ++s) {
-        const Mat4& w = world[static_cast<std::size_t>(skin.joints[s])];
-        bool ok = true;
-        const Mat4 ibm = skin.inverse_bind_matrices.empty() ? inverse(w, &ok) : skin.inverse_bind_matrices[s];
-        if (!ok || !finite(ibm)) return at("skins[" + std::to_string(node.skin) + "].inverse_bind_matrices[" + num(s) + "]", "a non-finite or singular inverse bind matrix");
-        // glTF skins vertices by world * inverse bind; J3D stores them at the joints' rest pose.
-        to_rest.push_back(w * ibm);
-        at_rest = at_rest && max_abs_difference(to_rest.back(), Mat4::identity()) <= 1e-5f;
         skin_map.push_back(static_cast<std::uint16_t>(joints.joint_of_node[static_cast<std::size_t>(skin.joints[s])]));
       }
     }
@@ -197,8 +188,8 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
             return at(part.where + ".joints", "vertex " + num(v) + " names joint " + std::to_string(j) + ", past the skin's " + num(part.joint_map.size()));
           }
           inf.emplace_back(part.joint_map[j], wt);
-          if (!at_rest) {
-            for (std::size_t i = 0; i < 16; ++i) blend.m[i] += wt * to_rest[j].m[i];
+          if (!pose.at_rest) {
+            for (std::size_t i = 0; i < 16; ++i) blend.m[i] += wt * pose.to_rest[j].m[i];
           }
           sum += wt;
         }
@@ -207,7 +198,7 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
         if (node.skin < 0) {
           prim.positions[v] = transform_point(w, prim.positions[v]);
           if (!prim.normals.empty()) prim.normals[v] = normalize(transform_direction(normal_w, prim.normals[v]));
-        } else if (!at_rest && sum > 0) {
+        } else if (!pose.at_rest && sum > 0) {
           for (float& f : blend.m) f /= sum;
           prim.positions[v] = transform_point(blend, prim.positions[v]);
           if (!prim.normals.empty()) prim.normals[v] = normalize(transform_direction(blend, prim.normals[v]));
