@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "bwm_skin.hpp"
+#include "j3d_large.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
 #include "model/mhfu_demo.hpp"
@@ -31,6 +32,7 @@ void add_file(const std::string& name, const Bytes& bytes) {
       benchmark::ClobberMemory();
     }
     state.SetBytesProcessed(state.iterations() * size);
+    state.counters["file_bytes"] = static_cast<double>(size);
   });
   benchmark::RegisterBenchmark(("read/" + name).c_str(), [data, size](benchmark::State& state) {
     for (auto _ : state) {
@@ -79,6 +81,7 @@ int main(int argc, char** argv) {
   add_file("demo.pam", remodel::write_pam(remodel::build_demo_pam()).value());
   add_file("demo.pac", remodel::write_pac(remodel::build_demo_mhfu_pac()).value());
   add_file("generated-120k.bwm", remodel::write_bwm(large_bwm()).value());
+  add_file("generated-large.bmd", remodel::bench::large_j3d_file());
   const char* env = std::getenv("REMODEL_SAMPLES");
   const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(REMODEL_DEFAULT_SAMPLES);
   std::vector<fs::path> files;
