@@ -2,22 +2,17 @@
 // memory, beside a memcpy of the same bytes in the same run.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "bwm_skin.hpp"
 #include "j3d_large.hpp"
+#include "sample_files.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs_demo.hpp"
 #include "model/mhfu_demo.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using remodel::Bytes;
 
 void add_file(const std::string& name, const Bytes& bytes) {
@@ -82,18 +77,8 @@ int main(int argc, char** argv) {
   add_file("demo.pac", remodel::write_pac(remodel::build_demo_mhfu_pac()).value());
   add_file("generated-120k.bwm", remodel::write_bwm(large_bwm()).value());
   add_file("generated-large.bmd", remodel::bench::large_j3d_file());
-  const char* env = std::getenv("REMODEL_SAMPLES");
-  const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(REMODEL_DEFAULT_SAMPLES);
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam", "mhfu", "j3d"}) {
-    for (const auto& e : fs::directory_iterator(root / sub, ec)) files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    Bytes b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (remodel::read_document(b).ok()) add_file(f.filename().string(), b);
+  for (const auto& [name, bytes] : remodel::bench::sample_files(REMODEL_DEFAULT_SAMPLES)) {
+    if (remodel::read_document(bytes).ok()) add_file(name, bytes);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
