@@ -1,5 +1,7 @@
 #include "writer/byte_writer.hpp"
 
+#include <algorithm>
+
 namespace remodel {
 
 void ByteWriter::pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte,
@@ -13,18 +15,23 @@ void ByteWriter::pad(std::size_t alignment, std::size_t base, std::uint8_t fill_
   }
 }
 
-void ByteWriter::patch_u32(std::size_t at, std::uint32_t v) {
-  for (std::size_t i = 0; i < 4; ++i) {
-    std::size_t shift = 8 * (endian_ == Endian::little ? i : 3 - i);
-    out_[at + i] = static_cast<std::uint8_t>(v >> shift);
-  }
+// Room for small values comes in chunks of at most 4 KiB, so only what they write is zero-filled
+// first; the vector's own growth (doubling) keeps reallocation amortised.
+void ByteWriter::grow(std::size_t n) {
+  std::size_t size = len_ + std::max(n, std::clamp<std::size_t>(out_.size(), 256, 4096));
+  if (size > out_.capacity() && len_ + n <= out_.capacity()) size = out_.capacity();  // the reserve first
+  out_.resize(size);
 }
 
-void ByteWriter::patch_u16(std::size_t at, std::uint16_t v) {
-  for (std::size_t i = 0; i < 2; ++i) {
-    std::size_t shift = 8 * (endian_ == Endian::little ? i : 1 - i);
-    out_[at + i] = static_cast<std::uint8_t>(v >> shift);
-  }
+// A copy larger than the room appends to the trimmed vector, which copies without zero-filling first.
+void ByteWriter::append_copy(std::span<const std::uint8_t> b) {
+  out_.resize(len_);
+  out_.insert(out_.end(), b.begin(), b.end());
+  len_ = out_.size();
 }
+
+void ByteWriter::patch_u32(std::size_t at, std::uint32_t v) { store(out_.data() + at, v, 4); }
+
+void ByteWriter::patch_u16(std::size_t at, std::uint16_t v) { store(out_.data() + at, v, 2); }
 
 }  // namespace remodel

@@ -20,29 +20,60 @@ struct WriteFailure {
   Error error;
 };
 
+// Writes in place into a buffer that grows geometrically (within `reserve` first): out_ holds the
+// bytes written (len_) and a few KiB of zeroed room for small values; take() trims the room off.
 class ByteWriter {
  public:
   explicit ByteWriter(Endian endian, std::size_t reserve = 0) : endian_(endian) { out_.reserve(reserve); }
 
-  std::size_t pos() const { return out_.size(); }
-  const Bytes& bytes() const { return out_; }
-  Bytes take() { return std::move(out_); }
+  std::size_t pos() const { return len_; }
+  // The bytes written so far (the room past them is trimmed).
+  const Bytes& bytes() {
+    out_.resize(len_);
+    return out_;
+  }
+  Bytes take() {
+    out_.resize(len_);
+    len_ = 0;
+    return std::move(out_);
+  }
 
-  void u8(std::uint8_t v) { out_.push_back(v); }
+  // Appends `n` bytes to be written in place; the pointer holds until the next append.
+  std::uint8_t* append(std::size_t n) {
+    if (out_.size() - len_ < n) grow(n);
+    std::uint8_t* p = out_.data() + len_;
+    len_ += n;
+    return p;
+  }
+  // Stores `v` at `p` in `n` bytes in the writer's byte order.
+  void store(std::uint8_t* p, std::uint64_t v, std::size_t n) const {
+    // Byte by byte (no memcpy for g++ 12 to misjudge) with constant shifts, which g++ merges into one store.
+    if (endian_ == Endian::little) {
+      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+    } else {
+      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (n - 1 - i)));
+    }
+  }
+
+  void u8(std::uint8_t v) { *append(1) = v; }
   void i8(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
-  void u16(std::uint16_t v) { put_uint(v, 2); }
+  void u16(std::uint16_t v) { store(append(2), v, 2); }
   void i16(std::int16_t v) { u16(static_cast<std::uint16_t>(v)); }
-  void u32(std::uint32_t v) { put_uint(v, 4); }
+  void u32(std::uint32_t v) { store(append(4), v, 4); }
   void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
-  void u64(std::uint64_t v) { put_uint(v, 8); }
+  void u64(std::uint64_t v) { store(append(8), v, 8); }
   void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
   void bytes(std::span<const std::uint8_t> b) {
-    if (b.empty()) return;
-    const std::size_t at = out_.size();
-    out_.resize(at + b.size());
-    std::memcpy(out_.data() + at, b.data(), b.size());
+    if (out_.size() - len_ >= b.size()) {
+      if (!b.empty()) std::memcpy(out_.data() + len_, b.data(), b.size());
+      len_ += b.size();
+    } else {
+      append_copy(b);
+    }
   }
-  void fill(std::size_t n, std::uint8_t value) { out_.resize(out_.size() + n, value); }
+  void fill(std::size_t n, std::uint8_t value) {
+    if (n != 0) std::memset(append(n), value, n);
+  }
 
   // Pads to the next multiple of `alignment` relative to `base` with `fill`; or writes the verbatim gap
   // the reader kept instead, when the structure after it still lands on the alignment.
@@ -77,17 +108,11 @@ class ByteWriter {
   }
 
  private:
-  void put_uint(std::uint64_t v, std::size_t n) {
-    const std::size_t at = out_.size();
-    out_.resize(at + n);
-    std::uint8_t* p = out_.data() + at;  // stored byte by byte: no memcpy for g++ 12 to misjudge
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t shift = 8 * (endian_ == Endian::little ? i : n - 1 - i);
-      p[i] = static_cast<std::uint8_t>(v >> shift);
-    }
-  }
+  void grow(std::size_t n);
+  void append_copy(std::span<const std::uint8_t> b);
 
   Bytes out_;
+  std::size_t len_ = 0;
   Endian endian_;
   bool marking_ = false;
   std::vector<FieldMark> marks_;

@@ -8,6 +8,32 @@ namespace remodel {
 
 namespace {
 
+// The bulk of a file (vertex arrays, display lists, texture data, raw sections) plus room for its
+// tables, so the output is sized once rather than grown through every section.
+std::size_t bulk_size(const J3dFile& f) {
+  std::size_t n = 0x20 + 0x1000 * f.sections.size();
+  for (const J3dSection& s : f.sections) {
+    if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {
+      for (const J3dVertexArray& a : vtx->arrays) n += a.data.size() + 32;
+    } else if (const auto* shp = std::get_if<J3dShp1>(&s)) {
+      for (const J3dPacket& p : shp->packets) {
+        n += p.raw ? p.raw->size() : p.stored_size.value_or(32);
+        for (const J3dPrimitive& prim : p.primitives) n += 3 + 2 * prim.values.size();
+      }
+    } else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
+      for (const J3dMdlPacket& p : mdl->packets) {
+        n += p.raw ? p.raw->size() : p.stored_size.value_or(32);
+        for (const J3dGxCommand& c : p.commands) n += 1 + c.args.size();
+      }
+    } else if (const auto* tex = std::get_if<J3dTex1>(&s)) {
+      n += 0x20 * tex->textures.size();
+      for (const J3dTexBlock& b : tex->blocks) n += b.data.size() + 32;
+    } else if (const auto* raw = std::get_if<J3dRawSection>(&s)) {
+      n += raw->body.size();
+    }
+  }
+  return n;
+}
 
 void write_nodes(ByteWriter& w, const std::vector<J3dNode>& nodes, std::size_t depth) {
   if (depth > kJ3dMaxDepth) w.fail("INF1.hierarchy", "deeper than 256 levels");
@@ -186,7 +212,7 @@ void write_j3d_names(ByteWriter& w, const J3dNameTable& t) {
 
 Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
   return guarded_write([&] {
-    ByteWriter w(Endian::big);
+    ByteWriter w(Endian::big, bulk_size(f));
     if (marks) w.enable_marks();
     w.mark([] { return std::string("header"); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>("J3D2"), 4));

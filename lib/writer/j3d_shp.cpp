@@ -1,4 +1,5 @@
 // Writes SHP1: every offset, the descriptor list offsets, packet sizes and offsets from the layout.
+#include <cstring>
 #include <string>
 
 #include "writer/j3d_common.hpp"
@@ -7,36 +8,47 @@ namespace remodel {
 
 namespace {
 
+// Sizes the packet's draw commands first and stores them in place: packets hold most of a model's bytes.
 void write_packet(ByteWriter& w, const J3dPacket& p, const std::vector<J3dVertexDescriptor>& descriptors, std::size_t index) {
-  const std::size_t start = w.pos();
   if (p.raw) {
     w.bytes(*p.raw);
     return;
   }
-  std::size_t present = 0;
-  for (const J3dVertexDescriptor& d : descriptors) present += d.type != 0;
+  std::vector<std::uint8_t> wide;  // per present descriptor: a 16-bit index (else one byte)
+  wide.reserve(descriptors.size());
+  for (const J3dVertexDescriptor& d : descriptors) {
+    if (d.type != 0) wide.push_back(d.type == 3);
+  }
+  const std::size_t present = wide.size();
+  std::size_t vertex_bytes = 0;
+  for (std::uint8_t w16 : wide) vertex_bytes += 1 + w16;
+  std::size_t used = 0;
   for (const J3dPrimitive& prim : p.primitives) {
     if (prim.values.size() != std::size_t{prim.vertex_count} * present) {
       w.fail("SHP1.packet[" + std::to_string(index) + "]", "a primitive needs one value per present descriptor per vertex");
     }
-    w.u8(prim.opcode);
-    w.u16(prim.vertex_count);
-    std::size_t k = 0;
+    used += 3 + std::size_t{prim.vertex_count} * vertex_bytes;
+  }
+  const std::size_t size = p.stored_size.value_or(used + (32 - used % 32) % 32);
+  if (size < used) w.fail("SHP1.packet[" + std::to_string(index) + "]", "its stored size is smaller than its primitives");
+  std::uint8_t* out = w.append(size);
+  for (const J3dPrimitive& prim : p.primitives) {
+    out[0] = prim.opcode;
+    w.store(out + 1, prim.vertex_count, 2);
+    out += 3;
+    const std::uint16_t* value = prim.values.data();
     for (std::size_t v = 0; v < prim.vertex_count; ++v) {
-      for (const J3dVertexDescriptor& d : descriptors) {
-        if (d.type == 0) continue;
-        if (d.type == 3) {
-          w.u16(prim.values[k++]);
+      for (std::size_t k = 0; k < present; ++k, ++value) {
+        if (wide[k]) {
+          w.store(out, *value, 2);
+          out += 2;
         } else {
-          w.u8(static_cast<std::uint8_t>(prim.values[k++]));
+          *out++ = static_cast<std::uint8_t>(*value);
         }
       }
     }
   }
-  const std::size_t used = w.pos() - start;
-  const std::size_t size = p.stored_size.value_or(used + (32 - used % 32) % 32);
-  if (size < used) w.fail("SHP1.packet[" + std::to_string(index) + "]", "its stored size is smaller than its primitives");
-  w.fill(size - used, 0);  // GX NOPs
+  std::memset(out, 0, size - used);  // GX NOPs
 }
 
 }  // namespace

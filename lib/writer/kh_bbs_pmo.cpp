@@ -37,23 +37,25 @@ void write_texture_info(ByteWriter& w, const PmoTextureInfo& t, const std::strin
   w.bytes(t.unknown_0x18);
 }
 
-void write_section(ByteWriter& w, const PmoSection& s, std::size_t base, bool has_skeleton, const std::string& field) {
-  w.mark([&] { return field; });
+// `list` and `index` name the section; the name is built only for a mark or an error.
+void write_section(ByteWriter& w, const PmoSection& s, std::size_t base, bool has_skeleton, const std::string& list, std::size_t index) {
+  const auto name = [&] { return list + ".section[" + std::to_string(index) + "]"; };
+  w.mark(name);
   const std::uint8_t vertex_size = s.vertex_size();
   if (vertex_size == 0 || s.vertices.size() % vertex_size != 0) {
-    w.fail(field + ".vertices", "holds " + std::to_string(s.vertices.size()) + " bytes, not a whole number of " +
+    w.fail(name() + ".vertices", "holds " + std::to_string(s.vertices.size()) + " bytes, not a whole number of " +
                                     std::to_string(vertex_size) + "-byte vertices");
   }
   const std::size_t vertex_count = s.vertices.size() / vertex_size;
   if (vertex_count == 0 || vertex_count > 0xFFFF) {
-    w.fail(field + ".vertices", "a section holds 1 to 65535 vertices, not " + std::to_string(vertex_count));
+    w.fail(name() + ".vertices", "a section holds 1 to 65535 vertices, not " + std::to_string(vertex_count));
   }
-  if (s.strip_lengths.size() > 0xFF) w.fail(field + ".strip_lengths", "a section holds at most 255 strips");
+  if (s.strip_lengths.size() > 0xFF) w.fail(name() + ".strip_lengths", "a section holds at most 255 strips");
   if (s.joints.has_value() != has_skeleton) {
-    w.fail(field + ".joints", has_skeleton ? "is missing, but the PMO has a skeleton" : "is set, but the PMO has no skeleton");
+    w.fail(name() + ".joints", has_skeleton ? "is missing, but the PMO has a skeleton" : "is set, but the PMO has no skeleton");
   }
   if (s.diffuse.has_value() != ((s.vertex_flags & PmoSection::kUniformDiffuse) != 0)) {
-    w.fail(field + ".diffuse", "must be present exactly when vertex_flags bit 24 (uniform diffuse) is set");
+    w.fail(name() + ".diffuse", "must be present exactly when vertex_flags bit 24 (uniform diffuse) is set");
   }
   w.u16(static_cast<std::uint16_t>(vertex_count));
   w.u8(s.texture);
@@ -65,7 +67,7 @@ void write_section(ByteWriter& w, const PmoSection& s, std::size_t base, bool ha
   if (s.joints) w.bytes(*s.joints);
   if (s.diffuse) w.u32(*s.diffuse);
   for (std::uint16_t len : s.strip_lengths) w.u16(len);
-  w.mark([&] { return field + ".vertices"; });
+  w.mark([&] { return name() + ".vertices"; });
   w.bytes(s.vertices);
   w.pad(4, base, 0, s.end_padding);
 }
@@ -73,7 +75,7 @@ void write_section(ByteWriter& w, const PmoSection& s, std::size_t base, bool ha
 void write_mesh_list(ByteWriter& w, const PmoMeshList& list, std::size_t base, bool has_skeleton,
                      const std::string& field) {
   for (std::size_t i = 0; i < list.sections.size(); ++i) {
-    write_section(w, list.sections[i], base, has_skeleton, field + ".section[" + std::to_string(i) + "]");
+    write_section(w, list.sections[i], base, has_skeleton, field, i);
   }
   w.mark([&] { return field + ".end"; });
   const std::size_t rel = w.pos() - base;

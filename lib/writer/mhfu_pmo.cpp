@@ -18,16 +18,16 @@ struct BlockPlacement {
 void pad16(ByteWriter& w, const Bytes& verbatim) { w.pad(16, 0, 0, verbatim); }
 
 BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geometry, std::size_t i) {
-  const std::string name = "block[" + std::to_string(i) + "]";
+  const auto name = [i] { return "block[" + std::to_string(i) + "]"; };  // built only for a mark or an error
   Result<MhfuListPlan> plan = plan_mhfu_list(b.commands);
-  if (!plan) w.fail(name + "." + plan.error().field, plan.error().message);
+  if (!plan) w.fail(name() + "." + plan.error().field, plan.error().message);
   const std::size_t index_size = plan->index_size();
   if (b.indices.size() != plan->index_count() * index_size) {
-    w.fail(name + ".indices", "the PRIMs draw " + std::to_string(plan->index_count()) + " indices but the buffer holds " +
+    w.fail(name() + ".indices", "the PRIMs draw " + std::to_string(plan->index_count()) + " indices but the buffer holds " +
                                   std::to_string(index_size ? b.indices.size() / index_size : b.indices.size()) + " bytes' worth");
   }
   const std::size_t start = w.pos();
-  w.mark([&] { return name + ".commands"; });
+  w.mark([&] { return name() + ".commands"; });
   std::vector<std::size_t> vaddr_at, iaddr_at;
   for (const psp::GeCommand& c : b.commands) {
     if (c.op() == psp::ge::kVaddr) vaddr_at.push_back(w.pos());
@@ -37,18 +37,18 @@ BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geomet
   }
   pad16(w, b.gap_after_list);
   const std::size_t vertex = w.pos();
-  w.mark([&] { return name + ".vertices"; });
+  w.mark([&] { return name() + ".vertices"; });
   w.bytes(b.vertices);
   std::size_t index = 0;
   if (index_size != 0) {
     pad16(w, b.gap_after_vertices);
     index = w.pos();
-    w.mark([&] { return name + ".indices"; });
+    w.mark([&] { return name() + ".indices"; });
     w.bytes(b.indices);
   }
   const auto patch = [&](const std::vector<std::size_t>& at, std::uint8_t op, std::size_t target, const char* what) {
     const std::size_t rel = target - start;
-    if (rel > 0xFFFFFF) w.fail(name + "." + what, "the buffer is more than 16 MiB past its list");
+    if (rel > 0xFFFFFF) w.fail(name() + "." + what, "the buffer is more than 16 MiB past its list");
     for (std::size_t a : at) w.patch_u32(a, psp::GeCommand::make(op, static_cast<std::uint32_t>(rel)).word);
   };
   patch(vaddr_at, psp::ge::kVaddr, vertex, "vaddr");
