@@ -78,5 +78,28 @@ TEST(ByteWriter, PatchesAndPads) {
   EXPECT_EQ(w.bytes(), (Bytes{1, 2, 3, 4, 0xAA, 0xFF, 0xFF, 0xFF, 0xAA, 5, 6, 7, 0xAA, 0, 0, 0}));
 }
 
+// Small values go into a zeroed room, large spans are appended past it, a reserve is used up before
+// growing: whichever path a value takes, the bytes come out in order, and nothing of the room is left.
+TEST(ByteWriter, RoomAndLargeSpansKeepTheOrder) {
+  for (std::size_t reserve : {std::size_t{0}, std::size_t{10}, std::size_t{20000}}) {
+    ByteWriter w(Endian::little, reserve);
+    Bytes expected;
+    const Bytes large(9000, 0x5C);
+    for (int round = 0; round < 3; ++round) {
+      for (std::uint16_t i = 0; i < 3000; ++i) {
+        w.u16(i);
+        expected.insert(expected.end(), {static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 8)});
+      }
+      w.bytes(large);
+      expected.insert(expected.end(), large.begin(), large.end());
+      std::uint8_t* p = w.append(3);
+      p[0] = 1, p[1] = 2, p[2] = 3;
+      expected.insert(expected.end(), {1, 2, 3});
+    }
+    EXPECT_EQ(w.pos(), expected.size());
+    EXPECT_EQ(w.take(), expected) << "reserve " << reserve;
+  }
+}
+
 }  // namespace
 }  // namespace remodel
