@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -17,6 +18,23 @@
 #include "scene/scene.hpp"
 
 namespace remodel::test {
+
+// A primitive's drawn triangles as position triples, each rotated to start at its smallest corner
+// (winding kept), sorted: the same surface whatever the vertex order, strips or triangle order.
+inline std::vector<std::array<float, 9>> primitive_surface(const scene::Primitive& p) {
+  std::vector<std::array<float, 9>> out;
+  const std::vector<std::uint32_t> t = scene::drawn_triangles(p);
+  for (std::size_t i = 0; i + 2 < t.size(); i += 3) {
+    std::array<std::array<float, 3>, 3> c;
+    for (std::size_t k = 0; k < 3; ++k) c[k] = {p.positions[t[i + k]].x, p.positions[t[i + k]].y, p.positions[t[i + k]].z};
+    const auto first = static_cast<std::size_t>(std::min_element(c.begin(), c.end()) - c.begin());
+    std::array<float, 9> tri;
+    for (std::size_t k = 0; k < 3; ++k) std::copy(c[(first + k) % 3].begin(), c[(first + k) % 3].end(), tri.begin() + static_cast<std::ptrdiff_t>(3 * k));
+    out.push_back(tri);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // The Scene as a glTF export carries it: degenerate triangles dropped (a strip or fan holding one
 // becomes a list), normals and rotations unit length (gltf::unit_normal, unit_rotation), colours and base colours clamped to 0-1, weights merged per

@@ -2,15 +2,19 @@
 // unedited Scenes give the original bytes; each edit changes only what it reaches; hostile Scenes fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "bwm_golden.hpp"
 #include "error_checks.hpp"
+#include "model/diff.hpp"
 #include "model/document.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene_compare.hpp"
 
 namespace remodel {
 namespace {
@@ -205,6 +209,69 @@ TEST(LowerBwm, MoreThanFourWeightsKeepTheStrongestWithAWarning) {
   EXPECT_NEAR(v.weights[0][1], 0.4f, 1e-6f);
 }
 
+// Two triangles added to the first primitive over a new vertex (as exported: drawn triangles), its
+// last base triangle removed: the reference's indices are rebuilt (a list for a model, a strip for a
+// skin), the new vertex goes after the file's others, and nothing else changes: every base vertex keeps
+// its bytes, every other primitive lifts as before, and the diff names only the reference, its mesh's
+// counts, the vertex count, the strides' vertices and the indices.
+TEST(LowerBwm, ChangedTopologyRebuildsTheReference) {
+  for (const golden::BwmGolden& g : bwm_goldens()) {
+    SCOPED_TRACE(g.name);
+    const Document doc = read_ok(g.bytes);
+    const Bwm& base = std::get<Bwm>(doc);
+    const Scene lifted = lift_ok(doc);
+    Scene s = lifted;
+    scene::Primitive& p = s.meshes[0].primitives[0];
+    p.indices = scene::drawn_triangles(p);
+    p.topology = scene::Topology::triangles;
+    const std::uint32_t a = p.indices[0], b = p.indices[1], c = p.indices[2];
+    const auto n = static_cast<std::uint32_t>(p.vertex_count());
+    p.positions.push_back({2.0f, 3.0f, -0.5f});
+    if (!p.normals.empty()) p.normals.push_back({0, 0, 1});
+    for (auto& set : p.uvs) set.push_back({0.25f, 0.75f});
+    for (std::size_t k = 0; k < p.influences; ++k) {
+      p.joints.push_back(k == 0 ? 1 : 0);
+      p.weights.push_back(k == 0 ? 1.0f : 0.0f);
+    }
+    if (p.indices.size() > 3) p.indices.resize(p.indices.size() - 3);
+    p.indices.insert(p.indices.end(), {a, n, b, b, n, c});
+    std::vector<scene::LowerWarning> warnings;
+    Result<Bytes> out = lower_write(s, doc, &warnings);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    EXPECT_TRUE(warnings.empty());
+    const Scene back = reread(*out);
+    const Document written = read_ok(*out);
+    const Bwm& bwm = std::get<Bwm>(written);
+    // The edit shows: the primitive draws the incoming triangles; the new vertex has its values.
+    EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives[0]), test::primitive_surface(p));
+    EXPECT_EQ(bwm.vertex_count, base.vertex_count + 1);
+    const BwmVertices v = *decode_bwm_vertices(bwm);
+    EXPECT_EQ(v.positions.back(), (BwmVec3{2.0f, 3.0f, 0.5f}));
+    if (!v.joints.empty()) {
+      EXPECT_EQ(v.joints.back()[0], 1);
+      EXPECT_EQ(v.weights.back()[0], 1.0f);
+    }
+    // Nothing else: base vertices keep their bytes, other primitives lift as before.
+    for (std::size_t k = 0; k < base.strides.size(); ++k) {
+      EXPECT_TRUE(std::equal(base.strides[k].vertices.begin(), base.strides[k].vertices.end(), bwm.strides[k].vertices.begin())) << "stride " << k;
+    }
+    for (std::size_t m = 0; m < lifted.meshes.size(); ++m) {
+      for (std::size_t q = m == 0 ? 1 : 0; q < lifted.meshes[m].primitives.size(); ++q) {
+        EXPECT_EQ(test::primitive_surface(back.meshes[m].primitives[q]), test::primitive_surface(lifted.meshes[m].primitives[q])) << "mesh " << m << " primitive " << q;
+      }
+    }
+    std::vector<FieldDifference> fields;
+    diff_documents(doc, written, fields);
+    EXPECT_FALSE(fields.empty());
+    for (const FieldDifference& f : fields) {
+      const bool ok = f.field.find("meshes[0].") != std::string::npos || f.field.find("indices") != std::string::npos ||
+                      f.field.find("vertex_count") != std::string::npos || f.field.find(".vertices") != std::string::npos ||
+                      f.field.find("_offset") != std::string::npos;
+      EXPECT_TRUE(ok) << f.field << " changed";
+    }
+  }
+}
+
 TEST(LowerBwm, HostileScenesAreClearErrors) {
   const Bytes bytes = golden::bwm_skin();
   const Document doc = read_ok(bytes);
@@ -226,7 +293,7 @@ TEST(LowerBwm, HostileScenesAreClearErrors) {
   s.meshes[0].primitives[0].normals.pop_back();
   expect_error(s, ErrorCode::bad_value, "normals");
   s = base;
-  s.meshes[0].primitives[0].indices = {0, 1, 2};
+  s.meshes[0].primitives[0].indices = {0, 0, 1};  // draws nothing: removing a reference is refused
   expect_error(s, ErrorCode::unsupported, "primitives[0]");
   s = base;
   s.meshes[0].primitives[0].indices.push_back(99);

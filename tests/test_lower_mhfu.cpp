@@ -15,6 +15,7 @@
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene_compare.hpp"
 
 namespace remodel {
 namespace {
@@ -405,23 +406,6 @@ TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
   EXPECT_GE(edited, 1u);
 }
 
-// A primitive's triangles as position triples, each rotated to start at its smallest corner, sorted:
-// the same drawn surface whatever the vertex order, strip structure or triangle order.
-std::vector<std::array<float, 9>> surface(const scene::Primitive& p) {
-  std::vector<std::array<float, 9>> out;
-  const std::vector<std::uint32_t> t = scene::drawn_triangles(p);
-  for (std::size_t i = 0; i + 2 < t.size(); i += 3) {
-    std::array<std::array<float, 3>, 3> c;
-    for (std::size_t k = 0; k < 3; ++k) c[k] = {p.positions[t[i + k]].x, p.positions[t[i + k]].y, p.positions[t[i + k]].z};
-    const std::size_t first = static_cast<std::size_t>(std::min_element(c.begin(), c.end()) - c.begin());
-    std::array<float, 9> tri;
-    for (std::size_t k = 0; k < 3; ++k) std::copy(c[(first + k) % 3].begin(), c[(first + k) % 3].end(), tri.begin() + static_cast<std::ptrdiff_t>(3 * k));
-    out.push_back(tri);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // A triangle removed and one corner's triangle flipped: the group's block is re-stripped and draws
 // exactly the incoming triangles; other groups keep their bytes.
 TEST(LowerMhfu, ChangedTopologyRestripsTheGroup) {
@@ -443,7 +427,7 @@ TEST(LowerMhfu, ChangedTopologyRestripsTheGroup) {
     EXPECT_TRUE(*again == *out);
     Sample edited{s.path, *out, std::move(*back), s.skeleton, s.bank};
     const Scene lifted = lift_ok(edited);
-    EXPECT_EQ(surface(lifted.meshes[0].primitives[0]), surface(p));
+    EXPECT_EQ(test::primitive_surface(lifted.meshes[0].primitives[0]), test::primitive_surface(p));
     for (std::size_t k = 1; k < scene.meshes[0].primitives.size(); ++k) {
       EXPECT_EQ(lifted.meshes[0].primitives[k].positions, lift_ok(s).meshes[0].primitives[k].positions);
     }
@@ -451,6 +435,101 @@ TEST(LowerMhfu, ChangedTopologyRestripsTheGroup) {
     diff_documents(s.doc, edited.doc, fields);
     for (const FieldDifference& f : fields) EXPECT_NE(f.field.find("blocks[0]"), std::string::npos) << f.field;
   }
+}
+
+// A drawn vertex of a group now weighs only a bone its palette does not hold: the group keeps its
+// palette and the triangles that still fit it; the others go to new groups after it whose palettes
+// hold their bones. Every base group still draws with its base palette and keeps its block, but for
+// the edited one; the new vertex reads back on the new bone.
+TEST(LowerMhfu, WeightsOutsideThePaletteAddGroups) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t edited = 0;
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    as_exported(scene);
+    // The first primitive of four triangles or more, and the lowest bone outside its weighed slots.
+    std::size_t mesh = 0, prim = 0;
+    int outside = -1;
+    for (std::size_t m = 0; m < scene.meshes.size() && outside < 0; ++m) {
+      for (std::size_t p = 0; p < scene.meshes[m].primitives.size() && outside < 0; ++p) {
+        const scene::Primitive& pr = scene.meshes[m].primitives[p];
+        const psp::VertexFormat f = psp::VertexFormat::parse(pr.extras["vtype"].get<std::uint32_t>());
+        const std::size_t slots = f.weight == psp::NumFormat::none ? 1 : f.weight_count;
+        if (pr.influences == 0 || scene::drawn_triangles(pr).size() < 12) continue;
+        for (int b = 0; b < static_cast<int>(scene.skins[0].joints.size()) && outside < 0; ++b) {
+          bool held = false;
+          for (std::size_t k = 0; k < slots; ++k) held = held || pr.extras["palette"][k].get<int>() == b;
+          if (!held) outside = b, mesh = m, prim = p;
+        }
+      }
+    }
+    ASSERT_GE(outside, 0);
+    scene::Primitive& pr = scene.meshes[mesh].primitives[prim];
+    const std::uint32_t v = scene::drawn_triangles(pr).at(0);
+    for (std::size_t k = 0; k < pr.influences; ++k) {
+      pr.joints[v * pr.influences + k] = k == 0 ? static_cast<std::uint16_t>(outside) : 0;
+      pr.weights[v * pr.influences + k] = k == 0 ? 1.0f : 0.0f;
+    }
+    ++edited;
+    const std::size_t group = pr.extras["group"].get<std::size_t>();
+    const MhfuPmo& base = std::get<MhfuPmoFile>(std::get<Pac>(s.doc).entries[0].content).pmo;
+    const std::uint32_t block = base.groups[group].block;
+
+    std::vector<scene::LowerWarning> warnings;
+    const Edited e = lower_diff(scene, s, &warnings);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].message.find("new groups after it"), std::string::npos) << warnings[0].message;
+    const MhfuPmo& out = std::get<MhfuPmoFile>(std::get<Pac>(e.doc).entries[0].content).pmo;
+    ASSERT_GT(out.groups.size(), base.groups.size());
+    const std::size_t added = out.groups.size() - base.groups.size();
+    EXPECT_EQ(out.blocks.size(), base.blocks.size() + added);
+    // Nothing changed but the tables around the groups, the edited group's block and the new blocks.
+    for (const FieldDifference& f : e.fields) {
+      const bool ok = f.field.find(".groups") != std::string::npos || f.field.find(".bone_palette") != std::string::npos ||
+                      f.field.find(".meshes[") != std::string::npos || f.field.find(".blocks[" + std::to_string(block) + "]") != std::string::npos ||
+                      f.field.find(".blocks[" + std::to_string(base.blocks.size())) != std::string::npos;
+      EXPECT_TRUE(ok) << f.field << " changed";
+    }
+    // Every base group draws with its own palette and block; the new ones follow the edited group.
+    const auto before = mhfu_group_palettes(base), after = mhfu_group_palettes(out);
+    ASSERT_TRUE(before.ok() && after.ok());
+    for (std::size_t g = 0; g < base.groups.size(); ++g) {
+      const std::size_t at = g <= group ? g : g + added;
+      for (std::size_t k = 0; k < GeBonePalette::kSlots; ++k) {
+        if ((*before)[g][k]) {
+          EXPECT_EQ((*after)[at][k], (*before)[g][k]) << "group " << g << " slot " << k;
+        }
+      }
+      EXPECT_EQ(out.groups[at].block, base.groups[g].block);
+      EXPECT_EQ(out.groups[at].material_offset, base.groups[g].material_offset);
+    }
+    // The mesh draws the same surface, and the edited vertex is on the new bone.
+    const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+    ASSERT_EQ(back.meshes[mesh].primitives.size(), scene.meshes[mesh].primitives.size() + added);
+    std::vector<std::array<float, 9>> drawn, expected = test::primitive_surface(pr);
+    for (std::size_t k = prim; k <= prim + added; ++k) {
+      const auto part = test::primitive_surface(back.meshes[mesh].primitives[k]);
+      drawn.insert(drawn.end(), part.begin(), part.end());
+    }
+    std::sort(drawn.begin(), drawn.end());
+    EXPECT_EQ(drawn, expected);
+    bool moved = false;
+    for (std::size_t k = prim + 1; k <= prim + added; ++k) {
+      const scene::Primitive& q = back.meshes[mesh].primitives[k];
+      for (std::size_t i = 0; i < q.vertex_count(); ++i) {
+        if (std::abs(q.positions[i].x - pr.positions[v].x) > 1e-3f || std::abs(q.positions[i].y - pr.positions[v].y) > 1e-3f ||
+            std::abs(q.positions[i].z - pr.positions[v].z) > 1e-3f) {
+          continue;
+        }
+        for (std::size_t k2 = 0; k2 < q.influences; ++k2) {
+          moved = moved || (q.joints[i * q.influences + k2] == outside && q.weights[i * q.influences + k2] > 0.99f);
+        }
+      }
+    }
+    EXPECT_TRUE(moved);
+  }
+  EXPECT_GE(edited, 1u);
 }
 
 // MHFU stores no joint or material names: a renamed one changes no byte, and matching says it fell
@@ -505,7 +584,7 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
     e = base;
     e.meshes[0].primitives[0].positions[v].x = 1e9f;
     expect_error(e, ErrorCode::unsupported, "positions");
-    // A bone the group's palette does not hold.
+    // Every vertex on a bone the group's palette does not hold: the group would draw nothing.
     e = base;
     scene::Primitive& q = e.meshes[0].primitives[0];
     std::vector<std::uint16_t> held;
@@ -513,7 +592,10 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
     std::uint16_t other = 0;
     while (std::find(held.begin(), held.end(), other) != held.end()) ++other;
     ASSERT_LT(other, e.skins[0].joints.size());
-    q.joints[std::size_t{v} * q.influences] = other;
+    for (std::size_t i = 0; i < q.joints.size(); ++i) {
+      q.joints[i] = other;
+      q.weights[i] = i % q.influences == 0 ? 1.0f : 0.0f;
+    }
     expect_error(e, ErrorCode::unsupported, "joints");
   }
 }

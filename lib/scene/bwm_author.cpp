@@ -310,26 +310,17 @@ class Author {
     if (limited != 0) {
       warnings_.push_back({where, num(limited) + " vertices lean on more than 4 joints: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});
     }
-    // Reversed windings over the local vertices: the lift mirrors z and reverses them back.
-    std::vector<std::uint32_t> reversed;
-    reversed.reserve(tris.size());
-    for (std::size_t t = 0; t + 2 < tris.size(); t += 3) reversed.insert(reversed.end(), {local[tris[t]], local[tris[t + 2]], local[tris[t + 1]]});
-    std::vector<std::uint32_t> ix = std::move(reversed);
-    if (skinned) {
-      // One strip per reference, its pieces joined by degenerate triangles (meshoptimizer's restart 0).
-      std::vector<unsigned> strip(meshopt_stripifyBound(ix.size()));
-      strip.resize(meshopt_stripify(strip.data(), ix.data(), ix.size(), used, 0));
-      ix.assign(strip.begin(), strip.end());
-    }
+    std::vector<std::uint32_t> over_local(tris.size());
+    for (std::size_t k = 0; k < tris.size(); ++k) over_local[k] = local[tris[k]];
+    const BwmIndexRun run = bwm_index_run(over_local, used, skinned);
     ref.material = material_of(src.material);
     ref.indices_offset = static_cast<std::uint32_t>(out_.indices.size());
-    for (std::uint32_t i : ix) out_.indices.push_back(static_cast<std::uint16_t>(base + i));
-    // A strip's size counts its triangles (its length - 2), as bwm-blender writes and our reader reads.
-    ref.indices_size = static_cast<std::uint32_t>(skinned ? ix.size() - 2 : ix.size());
+    for (std::uint32_t i : run.indices) out_.indices.push_back(static_cast<std::uint16_t>(base + i));
+    ref.indices_size = run.indices_size;
     ref.vertex_offset = static_cast<std::uint32_t>(base);
     ref.vertex_size = used;
     ref.faces_offset = faces_;
-    ref.faces_size = static_cast<std::uint32_t>(skinned ? ix.size() - 2 : ix.size() / 3);
+    ref.faces_size = run.faces_size;
     faces_ += ref.faces_size;
     return ref;
   }
@@ -384,6 +375,23 @@ class Author {
 };
 
 }  // namespace
+
+BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size_t vertex_count, bool strip) {
+  // Reversed windings: the lift mirrors z and reverses them back.
+  BwmIndexRun run;
+  run.indices.reserve(triangles.size());
+  for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) run.indices.insert(run.indices.end(), {triangles[t], triangles[t + 2], triangles[t + 1]});
+  if (strip && !run.indices.empty()) {
+    // meshoptimizer's restart index 0: the strip's pieces are joined by degenerate triangles.
+    std::vector<unsigned> s(meshopt_stripifyBound(run.indices.size()));
+    s.resize(meshopt_stripify(s.data(), run.indices.data(), run.indices.size(), vertex_count, 0));
+    run.indices.assign(s.begin(), s.end());
+  }
+  const auto n = static_cast<std::uint32_t>(run.indices.size());
+  run.indices_size = strip ? (n >= 2 ? n - 2 : 0) : n;
+  run.faces_size = strip ? run.indices_size : n / 3;
+  return run;
+}
 
 Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs) {
   if (inputs.skeleton != nullptr) return at("skeleton", "a BWM holds its own bones: pass a skeleton only with a PAM", ErrorCode::unsupported);

@@ -14,6 +14,7 @@
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
+#include "scene/palette_influences.hpp"
 
 namespace remodel::scene {
 
@@ -97,6 +98,17 @@ std::string extra_string(const Extras& e, const char* key) {
   if (!e.is_object() || !e.contains(key)) return {};
   return e[key].is_string() ? e[key].get<std::string>() : e[key].dump();
 }
+
+constexpr std::size_t kMaxVertices = 65535;  // u16 indices, absolute into the file's one vertex array
+
+// A reference whose indices are rebuilt: its mesh record and place, its new indices (into the file's
+// vertices) and counts, and the vertices they reach.
+struct Rebuilt {
+  std::size_t record = 0, ref = 0;
+  std::vector<std::uint16_t> indices;
+  std::uint32_t indices_size = 0, faces_size = 0;
+  std::uint32_t first_vertex = 0, last_vertex = 0;
+};
 
 class Lowerer {
  public:
@@ -247,7 +259,8 @@ class Lowerer {
           if (e.is_object() && e.contains("ref") && e["ref"] == bmesh.primitives[p].extras["ref"]) ip = q;
         }
         const std::string pwhere = where + ".primitives[" + std::to_string(ip) + "]";
-        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[ip], *bones, pwhere, next_id++)) return e;
+        const std::size_t r = bmesh.primitives[p].extras["ref"].get<std::size_t>();
+        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[ip], *bones, pwhere, next_id++, records[bm], r)) return e;
         // The reference's material: the base material the incoming one stands for.
         const int im_mat = imesh.primitives[ip].material;
         const auto it = std::find(materials_.begin(), materials_.end(), im_mat);
@@ -255,10 +268,11 @@ class Lowerer {
           return unsupported(pwhere + ".material", "the primitive's material is none of the base's materials (a BWM reference names one)");
         }
         const auto mat = static_cast<std::uint32_t>(it - materials_.begin());
-        BwmMaterialRef& ref = out_.meshes[records[bm]].material_refs[bmesh.primitives[p].extras["ref"].get<std::size_t>()];
+        BwmMaterialRef& ref = out_.meshes[records[bm]].material_refs[r];
         if (mat != static_cast<std::uint32_t>(bmesh.primitives[p].material)) ref.material = mat;
       }
     }
+    for (const Rebuilt& rebuilt : rebuilt_) place_run(rebuilt);
     return std::nullopt;
   }
 
@@ -283,7 +297,8 @@ class Lowerer {
     return *m;
   }
 
-  std::optional<Error> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id) {
+  std::optional<Error> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
+                                       std::size_t record, std::size_t r) {
     const std::size_t n = ip.vertex_count();
     const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
       if (have == 0 || have == n * per) return std::nullopt;
@@ -312,7 +327,7 @@ class Lowerer {
       }
     }
     std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
-    if (!match) return unsupported(where, "the primitive's triangles differ from its base material reference's: changing a BWM's topology is not supported");
+    if (!match) return rebuild_ref(bp, ip, bones, where, id, record, r);
     const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
     for (std::size_t v = 0; v < match->size(); ++v) {
       const std::uint32_t m = (*match)[v];
@@ -344,6 +359,146 @@ class Lowerer {
       }
     }
     return std::nullopt;
+  }
+
+  // A primitive whose triangles changed: its reference's indices rebuilt as the file draws (a list for
+  // a model, one strip for a skin: bwm_index_run), over the base's vertex where an incoming vertex
+  // holds the same values and over a new vertex after the file's others where none does. The old
+  // indices are replaced by place_run once every primitive is lowered.
+  std::optional<Error> rebuild_ref(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
+                                   std::size_t record, std::size_t r) {
+    const std::vector<std::uint32_t> tris = drawn_triangles(ip);
+    if (tris.empty()) return unsupported(where, "the primitive draws no triangle: removing a BWM material reference is not supported");
+    if (!places_.position) return unsupported("strides", "no stride holds vertex positions (attribute 0 as f32x3): a new vertex cannot be stored");
+    for (std::size_t s = 0; s < out_.strides.size(); ++s) {
+      for (const BwmAttribute& a : out_.strides[s].attributes) {
+        const bool known = (a.id <= 1 && a.format == BwmFormat::f32x3) || (a.id == 2 && a.format == BwmFormat::f32x2) ||
+                           (a.id == 6 && a.format == BwmFormat::u8) || (a.id == 7 && a.format == BwmFormat::f32);
+        if (!known) {
+          return unsupported(where, "stride " + std::to_string(s) + " holds attribute " + std::to_string(a.id) + " (format " +
+                                        std::to_string(static_cast<std::uint32_t>(a.format)) + "), which a new vertex cannot be given: the topology cannot change");
+        }
+      }
+    }
+    if (!places_.joints.empty() && (bones.empty() || ip.influences == 0)) {
+      return unsupported(where + ".joints", "the base is a skin: the primitive's new vertices need joints and weights");
+    }
+    const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
+    // Base vertices by position, to find one holding an incoming vertex's values.
+    std::multimap<std::array<float, 3>, std::uint32_t> at;
+    for (std::uint32_t v = 0; v < bp.vertex_count(); ++v) at.emplace(std::array<float, 3>{bp.positions[v].x, bp.positions[v].y, bp.positions[v].z}, v);
+    const std::vector<Vec3> smooth = ip.normals.empty() && places_.normal ? smooth_normals(ip.positions, tris) : std::vector<Vec3>{};
+    std::vector<std::uint32_t> local(ip.vertex_count(), kUnmatched), used, over_local(tris.size());
+    for (std::size_t k = 0; k < tris.size(); ++k) {
+      const std::uint32_t i = tris[k];
+      if (local[i] == kUnmatched) {
+        std::optional<std::size_t> g;
+        const auto [lo, hi] = at.equal_range({ip.positions[i].x, ip.positions[i].y, ip.positions[i].z});
+        for (auto it = lo; it != hi && !g; ++it) {
+          const std::size_t file = first + it->second;
+          if (same_vertex(bp, it->second, ip, i) && (owner_[file] < 0 || owner_[file] == id)) g = file;
+        }
+        if (!g) {
+          auto added = add_vertex(ip, i, smooth, bones, where);
+          if (!added) return added.error();
+          g = *added;
+        }
+        owner_[*g] = id;  // drawn as it is: another primitive changing it is an error
+        local[i] = static_cast<std::uint32_t>(used.size());
+        used.push_back(static_cast<std::uint32_t>(*g));
+      }
+      over_local[k] = local[i];
+    }
+    BwmIndexRun run = bwm_index_run(over_local, used.size(), out_.type == 3);
+    Rebuilt out{record, r, {}, run.indices_size, run.faces_size, *std::min_element(used.begin(), used.end()), *std::max_element(used.begin(), used.end())};
+    for (std::uint32_t i : run.indices) out.indices.push_back(static_cast<std::uint16_t>(used[i]));
+    rebuilt_.push_back(std::move(out));
+    return std::nullopt;
+  }
+
+  // Incoming vertex i as a new record after the file's vertices, in every stride (attributes the
+  // incoming primitive lacks: smooth normals, zero UVs); its index in the file.
+  Result<std::size_t> add_vertex(const Primitive& ip, std::size_t i, const std::vector<Vec3>& smooth, const std::vector<int>& bones,
+                                 const std::string& where) {
+    const std::size_t g = out_.vertex_count;
+    if (g >= kMaxVertices) {
+      return unsupported(where, "the file would hold more than 65,535 vertices: a BWM's u16 indices number every vertex of its one vertex array");
+    }
+    for (BwmStride& s : out_.strides) s.vertices.resize(s.vertices.size() + s.size(), 0);
+    ++out_.vertex_count;
+    owner_.push_back(-1);
+    const auto put3 = [&](const Place& p, const BwmVec3& v) {
+      for (std::size_t k = 0; k < 3; ++k) put_f32(out_, p, g, k, v[k]);
+    };
+    put3(*places_.position, to_bwm(ip.positions[i]));
+    if (places_.normal) put3(*places_.normal, to_bwm(normalize(ip.normals.empty() ? smooth[i] : ip.normals[i])));
+    for (std::size_t s = 0; s < places_.uv_sets.size(); ++s) {
+      const Vec2 uv = s < ip.uvs.size() ? ip.uvs[s][i] : Vec2{0, 0};
+      put_f32(out_, places_.uv_sets[s], g, 0, uv.x);
+      put_f32(out_, places_.uv_sets[s], g, 1, uv.y);
+    }
+    if (places_.joints.empty()) return g;
+    bool cut = false;
+    auto strongest = strongest_joints(ip, i, bones.size(), std::min(places_.joints.size(), places_.weights.size()), where, cut);
+    if (!strongest) return strongest.error();
+    if (cut) warnings_.push_back({where, "vertex " + std::to_string(i) + " weighs more bones than the base's strides store: the strongest are kept and renormalised"});
+    for (std::size_t k = 0; k < strongest->size(); ++k) {
+      const int bone = bones[static_cast<std::size_t>((*strongest)[k].second)];
+      if (bone < 0 || bone > 0xFF) return unsupported(where + ".joints", "vertex " + std::to_string(i) + " weighs a joint no BWM bone index (a byte) names");
+      const Place& p = places_.joints[k];
+      out_.strides[p.stride].vertices[g * out_.strides[p.stride].size() + p.offset] = static_cast<std::uint8_t>(bone);
+      put_f32(out_, places_.weights[k], g, 0, (*strongest)[k].first);
+    }
+    return g;
+  }
+
+  // A rebuilt reference's indices in place of its old ones when no other reference draws from them
+  // (later offsets move by the difference), else after the file's indices; its mesh's counts and
+  // vertex ranges follow.
+  void place_run(const Rebuilt& rb) {
+    const bool strip = out_.type == 3;
+    const auto length = [&](const BwmMaterialRef& ref) -> std::uint64_t { return ref.indices_size == 0 ? 0 : ref.indices_size + (strip ? 2 : 0); };
+    BwmMesh& mesh = out_.meshes[rb.record];
+    BwmMaterialRef& ref = mesh.material_refs[rb.ref];
+    const std::uint64_t start = ref.indices_offset, end = start + length(ref);
+    const std::uint32_t old_faces_end = ref.faces_offset + ref.faces_size;
+    bool shared = false;
+    std::uint32_t faces_end = 0;
+    for (const BwmMesh& m : out_.meshes) {
+      for (const BwmMaterialRef& o : m.material_refs) {
+        faces_end = std::max(faces_end, o.faces_offset + o.faces_size);
+        if (&o == &ref || length(o) == 0) continue;
+        shared = shared || (o.indices_offset < end && o.indices_offset + length(o) > start);
+      }
+    }
+    const auto grow = [](std::uint32_t& field, std::uint32_t from, std::uint32_t to) { field = field - from + to; };
+    grow(mesh.faces_count, ref.faces_size, rb.faces_size);
+    grow(mesh.indices_size, ref.indices_size, rb.indices_size);
+    if (shared) {
+      ref.indices_offset = static_cast<std::uint32_t>(out_.indices.size());
+      out_.indices.insert(out_.indices.end(), rb.indices.begin(), rb.indices.end());
+      ref.faces_offset = faces_end;
+    } else {
+      const auto at = out_.indices.begin() + static_cast<std::ptrdiff_t>(start);
+      out_.indices.erase(at, out_.indices.begin() + static_cast<std::ptrdiff_t>(end));
+      out_.indices.insert(out_.indices.begin() + static_cast<std::ptrdiff_t>(start), rb.indices.begin(), rb.indices.end());
+      for (BwmMesh& m : out_.meshes) {
+        if (&m != &mesh && m.indices_offset >= end) grow(m.indices_offset, static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(start + rb.indices.size()));
+        for (BwmMaterialRef& o : m.material_refs) {
+          if (&o == &ref) continue;
+          if (o.indices_offset >= end) grow(o.indices_offset, static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(start + rb.indices.size()));
+          if (o.faces_offset >= old_faces_end) grow(o.faces_offset, old_faces_end, ref.faces_offset + rb.faces_size);
+        }
+      }
+    }
+    ref.indices_size = rb.indices_size;
+    ref.faces_size = rb.faces_size;
+    ref.vertex_offset = rb.first_vertex;
+    ref.vertex_size = rb.last_vertex - rb.first_vertex + 1;
+    const std::uint32_t lo = std::min(mesh.vertex_offset, rb.first_vertex);
+    const std::uint32_t hi = std::max(mesh.vertex_offset + mesh.vertex_size, rb.last_vertex + 1);
+    mesh.vertex_offset = lo;
+    mesh.vertex_size = hi - lo;
   }
 
   // Four bone indices (u8) and four f32 weights per vertex: the strongest four, renormalised.
@@ -394,6 +549,7 @@ class Lowerer {
   Places places_;
   std::vector<int> materials_;  // base material -> incoming material
   std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
+  std::vector<Rebuilt> rebuilt_;
 };
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Scene -> BWM space and fields, shared by the BWM lower (over a base) and authoring: the inverses of
-// bwm.cpp's to_gltf and frame_matrix, and names as a BWM's fixed NUL-padded fields hold them.
+// bwm.cpp's to_gltf and frame_matrix, names as a BWM's fixed NUL-padded fields hold them, and a
+// material reference's index run.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/bwm.hpp"
 #include "scene/math.hpp"
@@ -31,5 +33,15 @@ std::array<std::uint8_t, N> bwm_name(const std::string& name, bool& cut) {
   std::copy(name.begin(), name.begin() + static_cast<std::ptrdiff_t>(end), out.begin());
   return out;
 }
+
+// A material reference's indices from triangles over its own vertices (glTF winding): windings
+// reversed (z is mirrored), a list for a model, one strip for a skin (its pieces joined by degenerate
+// triangles); indices_size and faces_size as the reference stores them (a strip's count its length - 2,
+// as bwm-blender writes and our reader reads). Defined in bwm_author.cpp.
+struct BwmIndexRun {
+  std::vector<std::uint32_t> indices;  // over the reference's vertices
+  std::uint32_t indices_size = 0, faces_size = 0;
+};
+BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size_t vertex_count, bool strip);
 
 }  // namespace remodel::scene

@@ -17,6 +17,15 @@
 
 namespace remodel::scene {
 
+namespace mhfu {
+
+Error unsupported(const std::string& where, const std::string& message) {
+  return Error{ErrorCode::unsupported, std::nullopt, where, message};
+}
+Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
+
+}  // namespace mhfu
+
 namespace {
 
 using mhfu::bad;
@@ -263,7 +272,9 @@ class Lowerer {
         }
       }
     }
-    return std::nullopt;
+    std::vector<mhfu::AddedGroup> added = std::move(groups_.added);
+    groups_.added.clear();
+    return mhfu::place_groups(pmo, *palettes, std::move(added));
   }
 
 

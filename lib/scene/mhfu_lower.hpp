@@ -1,5 +1,5 @@
-// Shared by the MHFU lowers over a base (mhfu_lower*.cpp): one value in a GE vertex element format,
-// and the group-level lower (a block's vertices re-encoded in place, or its group rebuilt).
+// Shared by the MHFU lowers over a base (mhfu_lower*.cpp): the group-level lower (a block's vertices
+// re-encoded in place, or its group rebuilt) that the scene-level one runs per group.
 #pragma once
 
 #include <array>
@@ -21,25 +21,22 @@ namespace remodel::scene::mhfu {
 Error unsupported(const std::string& where, const std::string& message);
 Error bad(const std::string& where, const std::string& message);
 
-// ---- one value in a GE vertex element format (psp_vertex.hpp's scaling, inverted) ----
-
-// Signed element (normals, positions): nullopt when the value does not fit the element's range.
-std::optional<std::uint32_t> encode_signed(psp::NumFormat f, float v);
-// A unit normal's component: 1.0 is one step past the signed range, so it saturates.
-std::uint32_t encode_normal(psp::NumFormat f, float v);
-// Unsigned element (UVs, weights).
-std::optional<std::uint32_t> encode_unsigned(psp::NumFormat f, float v);
-std::uint32_t encode_vertex_colour(psp::ColorFormat f, const Vec4& c);
-// Weights per palette slot (summing to 1) as stored: u8 and u16 split 128 or 32768 by largest
-// remainder, so the stored total is exact, as the game's converter leaves it.
-std::array<std::uint32_t, 8> encode_weights(psp::NumFormat f, std::size_t count, const std::array<float, 8>& w);
-// Overwrites the components of one stored vertex, keeping its padding bytes as stored.
-void store_vertex(const psp::VertexFormat& f, const psp::Vertex& v, std::uint8_t* dst);
-// A value as the element stores it: encoded and decoded again (unchanged when it does not fit, which
-// the encoder then says). Compared so, float noise below half a step (Blender's) is no difference.
-float on_grid(psp::NumFormat f, float v, bool is_signed);
-
 // ---- one group of a PMO over its base ----
+
+// A group the lower adds after base group `after` for triangles whose weights leave that group's
+// palette (mhfu_lower_palette.cpp); its block goes after the PMO's blocks.
+struct AddedGroup {
+  std::size_t after = 0;
+  MhfuGroup record;  // material and bone count; bone_start and block are set when it is placed
+  std::vector<MhfuPaletteEntry> entries;
+  MhfuBlock block;
+};
+
+// Places the added groups after their base groups (in order), their entries in the bone palette and
+// their blocks after the PMO's, and the meshes' group runs around them. The group after them loads
+// again the slots they changed that it relies on, so every base group draws with its base palette.
+// `palettes`: the base's running palette after each group (mhfu_group_palettes).
+std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added);
 
 class GroupLowerer {
  public:
@@ -47,8 +44,11 @@ class GroupLowerer {
   GroupLowerer(const std::vector<int>& bones, std::vector<LowerWarning>& warnings) : bones_(bones), warnings_(warnings) {}
 
   // Re-encodes the vertices of one group's block that the incoming primitive moved; true when any did.
+  // Triangles whose weights leave the group's palette go to new groups (added).
   Result<bool> lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
                            const Primitive& incoming, const std::string& where);
+
+  std::vector<AddedGroup> added;  // for place_groups, in group order
 
  private:
   Result<Bytes> encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& bp,
@@ -57,6 +57,10 @@ class GroupLowerer {
   std::optional<Error> rebuild_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
                                      const Primitive& ip, const std::vector<psp::Vertex>& stored, const MhfuDrawList& draw,
                                      const std::string& where);
+  // The incoming triangles that weigh a bone outside the palette, as new groups in `added` (none: false);
+  // `kept` is the primitive drawing the others.
+  Result<bool> split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& ip,
+                         const psp::VertexFormat& f, const std::string& where, Primitive& kept);
   Result<std::array<float, 8>> slot_weights(const Primitive& p, std::size_t v, const GeBonePalette& palette,
                                             const psp::VertexFormat& f, const std::string& where, bool incoming);
 

@@ -2,6 +2,7 @@
 // incoming primitive moved its vertices, or its vertices, indices and PRIMs rebuilt where its triangles
 // changed.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <span>
 
@@ -15,6 +16,29 @@ namespace remodel::scene::mhfu {
 namespace {
 
 bool finite(float f) { return std::isfinite(f); }
+
+// A unit normal's component: 1.0 is one step past the signed range, so it saturates.
+std::uint32_t encode_normal(psp::NumFormat f, float v) {
+  if (f == psp::NumFormat::f32) return std::bit_cast<std::uint32_t>(v);
+  const float limit = f == psp::NumFormat::i8 ? 127.0f / 128.0f : 32767.0f / 32768.0f;
+  return *psp::signed_stored(f, std::clamp(v, -1.0f, limit));
+}
+
+std::uint32_t encode_vertex_colour(psp::ColorFormat f, const Vec4& c) {
+  std::array<std::uint8_t, 4> rgba{};
+  const float ch[4] = {c.x, c.y, c.z, c.w};
+  for (int i = 0; i < 4; ++i) rgba[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(std::nearbyint(std::clamp(ch[i], 0.0f, 1.0f) * 255.0f));
+  return psp::encode_colour(*psp::colour_format(f), rgba.data());
+}
+
+// A value as the element stores it: encoded and decoded again (unchanged when it does not fit, which
+// the encoder then says). Compared so, float noise below half a step (Blender's) is no difference.
+float on_grid(psp::NumFormat f, float v, bool is_signed) {
+  if (f != psp::NumFormat::i8 && f != psp::NumFormat::i16) return v;
+  const std::optional<std::uint32_t> e = is_signed ? psp::signed_stored(f, v) : psp::unsigned_stored(f, v);
+  if (!e) return v;
+  return is_signed ? psp::signed_value(f, *e) : psp::unsigned_value(f, *e);
+}
 
 }  // namespace
 
@@ -74,6 +98,15 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     }
   }
 
+  if (bp.influences > 0 && ip.influences > 0) {
+    Primitive kept;
+    Result<bool> split = split_off(pmo, mesh, g, palette, ip, f, where, kept);
+    if (!split) return split.error();
+    if (*split) {
+      if (auto e = rebuild_group(pmo, mesh, g, palette, bp, kept, *stored, *draw, where)) return *e;
+      return true;
+    }
+  }
   std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, grid);
   if (!match) {
     if (auto e = rebuild_group(pmo, mesh, g, palette, bp, ip, *stored, *draw, where)) return *e;
@@ -95,7 +128,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
       const float c[3] = {p.x, p.y, p.z};
       for (std::size_t i = 0; i < 3; ++i) {
         const float raw = f.position == psp::NumFormat::f32 ? c[i] : c[i] / pmo.scale[i];
-        std::optional<std::uint32_t> e = encode_signed(f.position, raw);
+        std::optional<std::uint32_t> e = psp::signed_stored(f.position, raw);
         if (!e) return std::nullopt;
         out[i] = *e;
       }
@@ -120,7 +153,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
       const float ac[2] = {a.x, a.y}, bc[2] = {b.x, b.y};
       for (std::size_t i = 0; i < 2; ++i) {
         if (mesh.uv_scale[i] == 0.0f || !finite(ac[i])) return bad(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV cannot be stored over a zero UV scale or is not finite");
-        const auto ia = encode_unsigned(f.texcoord, ac[i] / mesh.uv_scale[i]), ib = encode_unsigned(f.texcoord, bc[i] / mesh.uv_scale[i]);
+        const auto ia = psp::unsigned_stored(f.texcoord, ac[i] / mesh.uv_scale[i]), ib = psp::unsigned_stored(f.texcoord, bc[i] / mesh.uv_scale[i]);
         if (!ia) {
           return unsupported(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV " + std::to_string(ac[i]) +
                                                     " is outside what the block's unsigned UVs times the mesh's UV scale can hold");
@@ -139,11 +172,11 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
       Result<std::array<float, 8>> bw = slot_weights(bp, v, palette, f, where, false);
       if (!bw) return bw.error();
       const std::size_t count = f.weight == psp::NumFormat::none ? 0 : f.weight_count;
-      const auto ie = encode_weights(f.weight, count, *iw), be = encode_weights(f.weight, count, *bw);
+      const auto ie = psp::stored_weights(f.weight, count, *iw), be = psp::stored_weights(f.weight, count, *bw);
       for (std::size_t k = 0; k < count; ++k) set(vx.weights[k], ie[k], be[k]);
     }
     if (moved) {
-      store_vertex(f, vx, block.vertices.data() + v * stride);
+      psp::encode_vertex(f, vx, block.vertices.data() + v * stride);
       changed = true;
     }
   }
@@ -171,7 +204,7 @@ Result<Bytes> GroupLowerer::encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh
   const Vec3& p = ip.positions[i];
   const float pc[3] = {p.x, p.y, p.z};
   for (std::size_t c = 0; c < 3; ++c) {
-    const auto e = encode_signed(f.position, f.position == psp::NumFormat::f32 ? pc[c] : pc[c] / pmo.scale[c]);
+    const auto e = psp::signed_stored(f.position, f.position == psp::NumFormat::f32 ? pc[c] : pc[c] / pmo.scale[c]);
     if (!e) return unsupported(where + ".positions", at + " lies outside the PMO's scale times the stored element range");
     vx.position[c] = *e;
   }
@@ -184,7 +217,7 @@ Result<Bytes> GroupLowerer::encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh
     const Vec2 uv = ip.uvs.empty() ? Vec2{} : ip.uvs[0][i];
     const float uc[2] = {uv.x, uv.y};
     for (std::size_t c = 0; c < 2; ++c) {
-      const auto e = mesh.uv_scale[c] == 0.0f || !finite(uc[c]) ? std::nullopt : encode_unsigned(f.texcoord, uc[c] / mesh.uv_scale[c]);
+      const auto e = mesh.uv_scale[c] == 0.0f || !finite(uc[c]) ? std::nullopt : psp::unsigned_stored(f.texcoord, uc[c] / mesh.uv_scale[c]);
       if (!e) return unsupported(where + ".uvs[0]", at + "'s UV is outside what the block's unsigned UVs times the mesh's UV scale can hold");
       vx.texcoord[c] = *e;
     }
@@ -193,7 +226,7 @@ Result<Bytes> GroupLowerer::encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh
   if (f.weight != psp::NumFormat::none && ip.influences > 0 && bp.influences > 0) {
     Result<std::array<float, 8>> w = slot_weights(ip, i, palette, f, where, true);
     if (!w) return w.error();
-    const auto e = encode_weights(f.weight, f.weight_count, *w);
+    const auto e = psp::stored_weights(f.weight, f.weight_count, *w);
     std::copy(e.begin(), e.end(), vx.weights.begin());
   } else if (ip.influences > 0 && bp.influences > 0) {
     Result<std::array<float, 8>> w = slot_weights(ip, i, palette, f, where, true);  // checks the one bone

@@ -1,0 +1,177 @@
+// Edited weights that leave a group's GE palette (mhfu_lower.hpp): the group keeps its palette and the
+// triangles that still fit it; the others go to new groups after it, each loading the bones its
+// triangles need, as the game's converter lays groups out (mhfu_groups.hpp).
+#include <algorithm>
+#include <string>
+
+#include "scene/match.hpp"
+#include "scene/mhfu_groups.hpp"
+#include "scene/mhfu_lower.hpp"
+
+namespace remodel::scene::mhfu {
+
+namespace {
+
+std::string num(std::size_t n) { return std::to_string(n); }
+
+void load(GeBonePalette& palette, const std::vector<MhfuPaletteEntry>& entries) {
+  for (const MhfuPaletteEntry& e : entries) palette.load(e.slot, e.bone);
+}
+
+}  // namespace
+
+Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& ip,
+                                     const psp::VertexFormat& f, const std::string& where, Primitive& kept) {
+  const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
+  // A vertex fits when its strongest bones (as many as the VTYPE stores) sit in the slots it weighs.
+  const std::size_t limited = limited_;
+  std::vector<std::int8_t> fits(ip.vertex_count(), -1);
+  std::vector<std::uint32_t> fitting, leaving;
+  for (std::size_t t = 0; t < triangles.size(); t += 3) {
+    bool all = true;
+    for (std::size_t k = 0; k < 3; ++k) {
+      std::int8_t& fv = fits[triangles[t + k]];
+      if (fv < 0) fv = slot_weights(ip, triangles[t + k], palette, f, where, true).ok() ? 1 : 0;
+      all = all && fv == 1;
+    }
+    std::vector<std::uint32_t>& to = all ? fitting : leaving;
+    to.insert(to.end(), triangles.begin() + static_cast<std::ptrdiff_t>(t), triangles.begin() + static_cast<std::ptrdiff_t>(t + 3));
+  }
+  limited_ = limited;
+  if (leaving.empty()) return false;
+  if (fitting.empty()) {
+    return unsupported(where + ".joints", "every triangle of group " + num(g) + " weighs a bone its GE palette does not hold: the group would "
+                                           "draw nothing (re-partitioning keeps each base group's palette and some of its triangles)");
+  }
+
+  // The leaving triangles' vertices with their strongest 8 bones, as mhfu_author.cpp prepares a part.
+  Part part;
+  part.prim = &ip;
+  part.where = where;
+  part.positions = ip.positions;
+  part.normals = ip.normals;
+  for (Vec3& n : part.normals) n = normalize(n);
+  part.influences.assign(ip.vertex_count(), {});
+  part.triangles = leaving;
+  std::vector<bool> seen(ip.vertex_count(), false);
+  std::size_t cut = 0;
+  for (std::uint32_t v : leaving) {
+    if (seen[v]) continue;
+    seen[v] = true;
+    bool lim = false;
+    auto strongest = strongest_joints(ip, v, bones_.size(), kSlots, where, lim);
+    if (!strongest) return strongest.error();
+    cut += lim;
+    PaletteInfluences& inf = part.influences[v];
+    for (const auto& [w, j] : *strongest) {
+      const int bone = bones_[static_cast<std::size_t>(j)];
+      if (bone < 0 || bone > 0xFF) return unsupported(where + ".joints", "vertex " + num(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold");
+      inf.joint[inf.count] = bone;
+      inf.weight[inf.count++] = w;
+    }
+  }
+  const std::size_t narrowed = narrow_triangles(part.influences, part.triangles);
+  auto groups = group_triangles(part);
+  if (!groups) return groups.error();
+
+  std::array<int, kSlots> current;
+  for (std::size_t s = 0; s < kSlots; ++s) current[s] = palette[s] ? int{*palette[s]} : -1;
+  Encoding enc;
+  enc.scale = pmo.scale;
+  enc.uv_scale = mesh.uv_scale;
+  enc.like = &f;
+  for (Group& group : *groups) {
+    AddedGroup a;
+    a.after = g;
+    a.record.material_offset = pmo.groups[g].material_offset;
+    a.entries = load_palette(current, group.bones, false);
+    a.record.bone_count = static_cast<std::uint8_t>(a.entries.size());
+    auto block = encode_block(part, group, enc, warnings_);
+    if (!block) return block.error();
+    a.block = std::move(*block);
+    added.push_back(std::move(a));
+  }
+  std::string message = num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette: drawn by " +
+                        num(groups->size()) + " new groups after it, each loading the bones its triangles need";
+  if (cut != 0) message += "; " + num(cut) + " of their vertices weigh more than 8 bones: the strongest 8 are kept and renormalised";
+  if (narrowed != 0) message += "; " + num(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
+  warnings_.push_back({where, message});
+  kept = ip;
+  kept.topology = Topology::triangles;
+  kept.indices = std::move(fitting);
+  return true;
+}
+
+std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added) {
+  if (added.empty()) return std::nullopt;
+  // The entries are rebuilt group after group, as the converter lays them out; a base laid out
+  // otherwise would change where nothing was edited.
+  std::size_t at = 0;
+  for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
+    if (pmo.groups[g].bone_start != at) {
+      return unsupported("groups[" + num(g) + "].bone_start", "the base's palette entries are not stored group after group: groups cannot be added");
+    }
+    at += pmo.groups[g].bone_count;
+  }
+  if (at != pmo.bone_palette.size() || palettes.size() != pmo.groups.size()) {
+    return unsupported("bone_palette", "the base's palette holds entries no group loads: groups cannot be added");
+  }
+  std::vector<std::vector<AddedGroup>> after(pmo.groups.size());
+  for (AddedGroup& a : added) after[a.after].push_back(std::move(a));
+  std::vector<std::size_t> place(pmo.groups.size()), follow(pmo.groups.size());
+  std::vector<MhfuGroup> groups;
+  std::vector<MhfuPaletteEntry> entries;
+  GeBonePalette running;
+  for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
+    MhfuGroup record = pmo.groups[g];
+    const auto first = pmo.bone_palette.begin() + record.bone_start;
+    std::vector<MhfuPaletteEntry> own(first, first + record.bone_count);
+    // Slots the added groups before it changed and it does not load itself: loaded again as it found them.
+    if (g > 0 && running != palettes[g - 1]) {
+      std::vector<MhfuPaletteEntry> again;
+      for (std::size_t s = 0; s < GeBonePalette::kSlots; ++s) {
+        const auto& was = palettes[g - 1][s];
+        const bool loads = std::any_of(own.begin(), own.end(), [&](const MhfuPaletteEntry& e) { return e.slot == s; });
+        if (was && running[s] != was && !loads) again.push_back({static_cast<std::uint8_t>(s), static_cast<std::uint8_t>(*was)});
+      }
+      own.insert(own.begin(), again.begin(), again.end());
+    }
+    if (own.size() > 0xFF) return unsupported("groups[" + num(g) + "].bone_count", "the group would load " + num(own.size()) + " palette entries (a byte counts them)");
+    record.bone_start = static_cast<std::uint16_t>(entries.size());
+    record.bone_count = static_cast<std::uint8_t>(own.size());
+    entries.insert(entries.end(), own.begin(), own.end());
+    load(running, own);
+    place[g] = groups.size();
+    groups.push_back(record);
+    follow[g] = after[g].size();
+    for (AddedGroup& a : after[g]) {
+      MhfuGroup r = a.record;
+      r.bone_start = static_cast<std::uint16_t>(entries.size());
+      entries.insert(entries.end(), a.entries.begin(), a.entries.end());
+      load(running, a.entries);
+      r.block = static_cast<std::uint32_t>(pmo.blocks.size());
+      pmo.blocks.push_back(std::move(a.block));
+      groups.push_back(r);
+    }
+    if (groups.size() > 0xFFFF || entries.size() > 0xFFFF) {
+      return unsupported("groups", "more than 65535 groups or bone palette entries: the PMO counts them in 16 bits");
+    }
+  }
+  for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
+    MhfuMesh& mesh = pmo.meshes[m];
+    const std::size_t start = mesh.group_start, count = mesh.group_count;
+    if (start + count > pmo.groups.size()) return unsupported("meshes[" + num(m) + "]", "the mesh's groups run past the group table");
+    if (count == 0) {
+      mesh.group_start = static_cast<std::uint16_t>(start < place.size() ? place[start] : groups.size());
+      continue;
+    }
+    const std::size_t last = start + count - 1;
+    mesh.group_start = static_cast<std::uint16_t>(place[start]);
+    mesh.group_count = static_cast<std::uint16_t>(place[last] + 1 + follow[last] - place[start]);
+  }
+  pmo.groups = std::move(groups);
+  pmo.bone_palette = std::move(entries);
+  return std::nullopt;
+}
+
+}  // namespace remodel::scene::mhfu
