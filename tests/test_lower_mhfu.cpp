@@ -239,6 +239,54 @@ TEST(LowerMhfu, ChangedWeightsWithinThePalette) {
   EXPECT_GE(edited, 1u) << "no sample PAC has a group storing two weights over two bones";
 }
 
+// One vertex moved as Blender exports it: the vertex's copies move together, and the corner of one of
+// its triangles comes back as a copy of its own whose normal turned (Blender keeps custom normals per
+// face corner). One stored vertex holds one normal: it takes the copies' mean, and only that vertex's
+// bytes change: the strips, indices and every other vertex stay (f_hair097's group was re-stripped).
+TEST(LowerMhfu, BlenderLikeMovedVertexKeepsTheStrips) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    as_exported(scene);
+    scene::Primitive& p = scene.meshes[0].primitives[0];
+    ASSERT_FALSE(p.normals.empty());
+    // A vertex two triangles draw; the second one's corner becomes a copy.
+    const std::uint32_t v = p.indices.at(0);
+    std::size_t corner = p.indices.size();
+    for (std::size_t i = 3; i < p.indices.size() && corner == p.indices.size(); ++i) corner = p.indices[i] == v ? i : corner;
+    ASSERT_LT(corner, p.indices.size());
+    const auto n = static_cast<std::uint32_t>(p.vertex_count());
+    p.positions.push_back(p.positions[v]);
+    p.normals.push_back(scene::normalize(p.normals[v] + scene::Vec3{0.25f, 0.0f, 0.0f}));
+    for (auto& set : p.uvs) set.push_back(set[v]);
+    if (!p.colors.empty()) p.colors.push_back(p.colors[v]);
+    for (std::size_t k = 0; k < p.influences; ++k) {
+      p.joints.push_back(p.joints[v * p.influences + k]);
+      p.weights.push_back(p.weights[v * p.influences + k]);
+    }
+    p.indices[corner] = n;
+    for (std::uint32_t c : {v, n}) p.positions[c] = p.positions[c] * 0.9f;  // inward: inside the stored range
+    std::vector<scene::LowerWarning> warnings;
+    Result<Bytes> out = lower_write(scene, s, &warnings);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].message.find("mean normal"), std::string::npos) << warnings[0].message;
+    const std::vector<std::size_t> diff = differing(*out, s.bytes);
+    ASSERT_FALSE(diff.empty());
+    EXPECT_LE(diff.back() - diff.front(), 32u) << "bytes outside one vertex changed";
+    const Edited e = lower_diff(scene, s);
+    for (const FieldDifference& f : e.fields) EXPECT_NE(f.field.find(".vertices"), std::string::npos) << f.field << " changed";
+    const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+    const scene::Primitive& q = back.meshes[0].primitives[0];
+    const scene::Vec3 mean = scene::normalize(p.normals[v] + p.normals[n]);
+    EXPECT_NEAR(q.positions[v].x, p.positions[v].x, 2e-3f);
+    EXPECT_NEAR(q.positions[v].y, p.positions[v].y, 2e-3f);
+    EXPECT_NEAR(q.normals[v].x, mean.x, 1.0f / 64);
+    EXPECT_NEAR(q.normals[v].y, mean.y, 1.0f / 64);
+  }
+}
+
 TEST(LowerMhfu, MovedBindPoseReencodesTheBone) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   for (const Sample& s : pacs(files)) {

@@ -40,6 +40,47 @@ float on_grid(psp::NumFormat f, float v, bool is_signed) {
   return is_signed ? psp::signed_value(f, *e) : psp::unsigned_value(f, *e);
 }
 
+// Copies of one stored vertex that differ in their normal alone (Blender keeps custom normals per face
+// corner, so moving a vertex turns the corners around it apart), matched over the other values: `out`
+// is `incoming` with every copy's normal their normalised sum, as one stored vertex holds one normal;
+// `split` counts the base vertices whose copies differed. nullopt: the triangles or other values differ.
+std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base, const Primitive& grid, const Primitive& incoming, Primitive& out,
+                                                           std::size_t& split) {
+  Primitive bare = grid;
+  bare.normals.clear();  // same_vertex compares the arrays both primitives have
+  std::optional<std::vector<std::uint32_t>> match = match_vertices(base, bare);
+  if (!match) return std::nullopt;
+  const std::vector<std::uint32_t> bt = drawn_triangles(base), it = drawn_triangles(bare);
+  std::vector<std::uint32_t> copy_of(incoming.vertex_count(), kUnmatched);
+  std::vector<Vec3> sum(base.vertex_count(), Vec3{0, 0, 0});
+  std::vector<std::int8_t> differs(base.vertex_count(), 0);
+  for (std::size_t t = 0; t < bt.size(); t += 3) {
+    // The corners as match_vertices paired them: the first rotation whose corners stand for the base's.
+    std::size_t rotation = 0;
+    const auto fits = [&](std::size_t r) {
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (!same_vertex(bare, (*match)[bt[t + k]], bare, it[t + (k + r) % 3])) return false;
+      }
+      return true;
+    };
+    while (rotation < 3 && !fits(rotation)) ++rotation;
+    for (std::size_t k = 0; k < 3 && rotation < 3; ++k) {
+      const std::uint32_t b = bt[t + k], i = it[t + (k + rotation) % 3];
+      if (copy_of[i] != kUnmatched) continue;
+      copy_of[i] = b;
+      const Vec3 n = normalize(incoming.normals[i]);
+      if (i != (*match)[b] && !(n == normalize(incoming.normals[(*match)[b]]))) differs[b] = 1;
+      sum[b] = sum[b] + n;
+    }
+  }
+  out = incoming;
+  for (std::size_t i = 0; i < copy_of.size(); ++i) {
+    if (copy_of[i] != kUnmatched) out.normals[i] = normalize(sum[copy_of[i]]);
+  }
+  split = static_cast<std::size_t>(std::count(differs.begin(), differs.end(), 1));
+  return match;
+}
+
 }  // namespace
 
 Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
@@ -108,6 +149,16 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     }
   }
   std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, grid);
+  Primitive one_normal;
+  if (!match && f.normal != psp::NumFormat::none && !grid.normals.empty()) {
+    std::size_t split = 0;
+    match = match_one_normal(bp, grid, ip, one_normal, split);
+    if (match && split > 0) {
+      warnings_.push_back({where, std::to_string(split) + " vertices of group " + std::to_string(g) + " come back as copies with different normals "
+                                  "(Blender keeps custom normals per face corner): each stores its copies' mean normal, and the strips stay"});
+    }
+  }
+  const Primitive& vp = one_normal.vertex_count() > 0 ? one_normal : ip;  // the values written in place
   if (!match) {
     if (auto e = rebuild_group(pmo, mesh, g, palette, bp, ip, *stored, *draw, where)) return *e;
     return true;
@@ -134,7 +185,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
       }
       return out;
     };
-    const auto ipos = pos(ip.positions[m]);
+    const auto ipos = pos(vp.positions[m]);
     if (!ipos) {
       return unsupported(where + ".positions", "vertex " + std::to_string(m) + " lies outside the PMO's scale (" + std::to_string(pmo.scale[0]) + ", " +
                                                    std::to_string(pmo.scale[1]) + ", " + std::to_string(pmo.scale[2]) +
@@ -142,14 +193,14 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     }
     const auto bpos = pos(bp.positions[v]);
     for (std::size_t i = 0; i < 3; ++i) set(vx.position[i], (*ipos)[i], bpos ? (*bpos)[i] : ~0u);
-    if (f.normal != psp::NumFormat::none && !ip.normals.empty()) {
-      const Vec3 a = normalize(ip.normals[m]), b = bp.normals[v];
+    if (f.normal != psp::NumFormat::none && !vp.normals.empty()) {
+      const Vec3 a = normalize(vp.normals[m]), b = bp.normals[v];
       if (!finite(a.x) || !finite(a.y) || !finite(a.z)) return bad(where + ".normals", "vertex " + std::to_string(m) + "'s normal is not finite");
       const float ac[3] = {a.x, a.y, a.z}, bc[3] = {b.x, b.y, b.z};
       for (std::size_t i = 0; i < 3; ++i) set(vx.normal[i], encode_normal(f.normal, ac[i]), encode_normal(f.normal, bc[i]));
     }
-    if (f.texcoord != psp::NumFormat::none && !ip.uvs.empty()) {
-      const Vec2 a = ip.uvs[0][m], b = bp.uvs[0][v];
+    if (f.texcoord != psp::NumFormat::none && !vp.uvs.empty()) {
+      const Vec2 a = vp.uvs[0][m], b = bp.uvs[0][v];
       const float ac[2] = {a.x, a.y}, bc[2] = {b.x, b.y};
       for (std::size_t i = 0; i < 2; ++i) {
         if (mesh.uv_scale[i] == 0.0f || !finite(ac[i])) return bad(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV cannot be stored over a zero UV scale or is not finite");
@@ -161,13 +212,13 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
         set(vx.texcoord[i], *ia, ib ? *ib : ~0u);
       }
     }
-    if (f.color != psp::ColorFormat::none && !ip.colors.empty()) {
-      const Vec4& c = ip.colors[m];
+    if (f.color != psp::ColorFormat::none && !vp.colors.empty()) {
+      const Vec4& c = vp.colors[m];
       if (!finite(c.x) || !finite(c.y) || !finite(c.z) || !finite(c.w)) return bad(where + ".colors", "vertex " + std::to_string(m) + "'s colour is not finite");
       set(vx.color, encode_vertex_colour(f.color, c), encode_vertex_colour(f.color, bp.colors[v]));
     }
-    if (bp.influences > 0 && ip.influences > 0) {
-      Result<std::array<float, 8>> iw = slot_weights(ip, m, palette, f, where, true);
+    if (bp.influences > 0 && vp.influences > 0) {
+      Result<std::array<float, 8>> iw = slot_weights(vp, m, palette, f, where, true);
       if (!iw) return iw.error();
       Result<std::array<float, 8>> bw = slot_weights(bp, v, palette, f, where, false);
       if (!bw) return bw.error();

@@ -43,9 +43,9 @@ for relative in ("mhfu/f_hair000_original.pac", "mhfu/f_hair097_rathalos_soul_ca
 
 # One vertex moved: remodel diff names only the vertex block; exported again, exactly that vertex's
 # position differs (by the move), every UV, joint and weight is kept, and normals change only at
-# vertices sharing a triangle with it (Blender keeps custom normals in their faces' frames). On
-# f_hair097 the group holding a moved vertex is re-stripped today (its commands and indices change).
-for relative in ("mhfu/f_hair000_original.pac",):
+# vertices sharing a triangle with it (Blender keeps custom normals in their faces' frames: on
+# f_hair097 a stored vertex comes back as copies whose normals differ, which store their mean).
+for relative in ("mhfu/f_hair000_original.pac", "mhfu/f_hair097_rathalos_soul_cap.pac"):
     path, name = imported(relative, "one vertex moved")
     if path is None:
         continue
