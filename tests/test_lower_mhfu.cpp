@@ -527,7 +527,7 @@ TEST(LowerMhfu, WeightsOutsideThePaletteAddGroups) {
     std::vector<scene::LowerWarning> warnings;
     const Edited e = lower_diff(scene, s, &warnings);
     ASSERT_EQ(warnings.size(), 1u);
-    EXPECT_NE(warnings[0].message.find("new groups after it"), std::string::npos) << warnings[0].message;
+    EXPECT_NE(warnings[0].message.find("outside group " + std::to_string(group) + "'s GE palette: drawn by"), std::string::npos) << warnings[0].message;
     const MhfuPmo& out = std::get<MhfuPmoFile>(std::get<Pac>(e.doc).entries[0].content).pmo;
     ASSERT_GT(out.groups.size(), base.groups.size());
     const std::size_t added = out.groups.size() - base.groups.size();
@@ -580,6 +580,79 @@ TEST(LowerMhfu, WeightsOutsideThePaletteAddGroups) {
   EXPECT_GE(edited, 1u);
 }
 
+// The blocks a PMO's groups draw, in group order: what every kept group must still draw.
+std::vector<const MhfuBlock*> drawn_blocks(const MhfuPmo& pmo) {
+  std::vector<const MhfuBlock*> out;
+  for (const MhfuGroup& g : pmo.groups) out.push_back(&pmo.blocks[g.block]);
+  return out;
+}
+bool same_block(const MhfuBlock& a, const MhfuBlock& b) {
+  const auto words = [](const MhfuBlock& k) {
+    std::vector<std::uint32_t> out;
+    for (const psp::GeCommand& c : k.commands) out.push_back(c.word);
+    return out;
+  };
+  return words(a) == words(b) && a.vertices == b.vertices && a.indices == b.indices;
+}
+const MhfuPmo& pac_pmo(const Document& d) { return std::get<MhfuPmoFile>(std::get<Pac>(d).entries[0].content).pmo; }
+
+// A primitive removed (named by the others' group extras) and one added (a copy of the first, no group
+// extra): the removed group and its block go, the new one follows the mesh's last group with the
+// palette it needs, and every other group draws its own block, bytes unchanged, with its palette;
+// the skeleton, materials and textures are untouched.
+TEST(LowerMhfu, AddedAndRemovedGroups) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    SCOPED_TRACE(s.path.string());
+    const Scene lifted = lift_ok(s);
+    const MhfuPmo& base = pac_pmo(s.doc);
+    const auto base_palettes = mhfu_group_palettes(base);
+    ASSERT_TRUE(base_palettes.ok());
+    const std::size_t groups = lifted.meshes[0].primitives.size();
+    ASSERT_GE(groups, 2u);
+    for (int edit = 0; edit < 2; ++edit) {
+      SCOPED_TRACE(edit == 0 ? "removed" : "added");
+      Scene scene = lifted;
+      std::vector<scene::Primitive>& prims = scene.meshes[0].primitives;
+      if (edit == 0) {
+        prims.erase(prims.begin());
+      } else {
+        prims.push_back(prims[0]);
+        prims.back().extras = scene::Extras::object();
+      }
+      std::vector<scene::LowerWarning> warnings;
+      const Edited e = lower_diff(scene, s, &warnings);
+      EXPECT_EQ(warnings.size(), std::size_t(edit));
+      for (const FieldDifference& f : e.fields) {
+        for (const char* kept : {"skeleton", "tmh", "materials", "remap", "scale"}) EXPECT_EQ(f.field.find(kept), std::string::npos) << f.field;
+      }
+      const MhfuPmo& out = pac_pmo(e.doc);
+      const auto palettes = mhfu_group_palettes(out);
+      ASSERT_TRUE(palettes.ok());
+      const std::vector<const MhfuBlock*> before = drawn_blocks(base), after = drawn_blocks(out);
+      // Base group g is now group at(g); the added ones follow mesh 0's last group.
+      const std::size_t added = out.groups.size() + (edit == 0 ? 1 : 0) - base.groups.size();
+      EXPECT_EQ(added, std::size_t(edit == 0 ? 0 : 1));
+      const auto at = [&](std::size_t g) { return edit == 0 ? g - 1 : g < groups ? g : g + added; };
+      for (std::size_t g = edit == 0 ? 1 : 0; g < base.groups.size(); ++g) {
+        EXPECT_TRUE(same_block(*after[at(g)], *before[g])) << "group " << g;
+        EXPECT_EQ(out.groups[at(g)].material_offset, base.groups[g].material_offset);
+        for (std::size_t k = 0; k < GeBonePalette::kSlots; ++k) {
+          if ((*base_palettes)[g][k]) {
+            EXPECT_EQ((*palettes)[at(g)][k], (*base_palettes)[g][k]) << "group " << g << " slot " << k;
+          }
+        }
+      }
+      EXPECT_EQ(out.blocks.size(), base.blocks.size() + added - (edit == 0 ? 1 : 0));
+      const Scene back = lift_ok({s.path, {}, e.doc, {}, {}});
+      ASSERT_EQ(back.meshes[0].primitives.size(), prims.size());
+      if (edit == 1) {
+        EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives.back()), test::primitive_surface(prims.back()));
+      }
+    }
+  }
+}
+
 // MHFU stores no joint or material names: a renamed one changes no byte, and matching says it fell
 // back to order.
 TEST(LowerMhfu, RenamesChangeNothingStored) {
@@ -626,7 +699,8 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
     e = base;
     e.meshes[0].primitives[0].indices = {0, 0, 0};  // draws nothing: a group cannot be removed
     expect_error(e, ErrorCode::unsupported, "primitives[0]");
-    e = base;
+    e = base;  // a primitive gone, and no group extras to say which
+    for (scene::Primitive& q : e.meshes[0].primitives) q.extras = nullptr;
     e.meshes[0].primitives.pop_back();
     expect_error(e, ErrorCode::unsupported, "meshes[0]");
     e = base;

@@ -110,7 +110,8 @@ Result<std::vector<int>> joint_bones(const Scene& in, const Scene& base, const S
 
 struct PmoPart {
   MhfuPmo* pmo = nullptr;
-  std::size_t first_mesh = 0;  // its first mesh in the base Scene
+  std::size_t first_mesh = 0;      // its first mesh in the base Scene
+  std::size_t first_material = 0;  // its first material in the base Scene
 };
 
 class Lowerer {
@@ -183,29 +184,49 @@ class Lowerer {
     return std::nullopt;
   }
 
-  // The incoming primitive for each base group of a mesh (and its index in the incoming mesh): by the
-  // "group" extra, else by order, else split back by material (merged_groups).
-  Result<std::vector<std::pair<const Primitive*, std::size_t>>> match_primitives(std::size_t bm) {
+  // The incoming primitive for each base group of a mesh (and its index in the incoming mesh), and the
+  // incoming primitives no base group stands for. By the "group" extra: a group no primitive names is
+  // removed, a primitive naming none is added. Else by order (the primitives past the base's groups
+  // are added), else split back by material (merged_groups).
+  struct MeshMatch {
+    std::vector<std::pair<const Primitive*, std::size_t>> groups;  // nullptr: the group is removed
+    std::vector<std::size_t> added;
+  };
+  Result<MeshMatch> match_primitives(std::size_t bm) {
     const Mesh& bmesh = base_.meshes[bm];
     const Mesh& imesh = in_.meshes[static_cast<std::size_t>(meshes_[bm])];
     const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "]";
-    std::vector<std::pair<const Primitive*, std::size_t>> out(bmesh.primitives.size(), {nullptr, 0});
+    MeshMatch out;
+    out.groups.assign(bmesh.primitives.size(), {nullptr, 0});
     std::size_t keyed = 0;
+    std::vector<bool> named(imesh.primitives.size(), false);
     for (std::size_t i = 0; i < imesh.primitives.size(); ++i) {
       const Primitive& p = imesh.primitives[i];
       if (!p.extras.is_object() || !p.extras.contains("group") || !p.extras["group"].is_number_integer()) continue;
       for (std::size_t k = 0; k < bmesh.primitives.size(); ++k) {
-        if (bmesh.primitives[k].extras["group"] == p.extras["group"] && !out[k].first) out[k] = {&p, i}, ++keyed;
+        if (bmesh.primitives[k].extras["group"] == p.extras["group"] && !out.groups[k].first) out.groups[k] = {&p, i}, ++keyed, named[i] = true;
       }
     }
-    if (keyed == out.size() && keyed == imesh.primitives.size()) return out;
-    if (imesh.primitives.size() == bmesh.primitives.size()) {
-      for (std::size_t k = 0; k < out.size(); ++k) out[k] = {&imesh.primitives[k], k};
+    if (keyed == out.groups.size() && keyed == imesh.primitives.size()) return out;
+    if (keyed > 0) {
+      for (std::size_t i = 0; i < named.size(); ++i) {
+        if (!named[i]) out.added.push_back(i);
+      }
       return out;
     }
-    if (merged_groups(bmesh, imesh, out)) return out;
+    if (imesh.primitives.size() >= bmesh.primitives.size()) {
+      for (std::size_t k = 0; k < out.groups.size(); ++k) out.groups[k] = {&imesh.primitives[k], k};
+      for (std::size_t i = out.groups.size(); i < imesh.primitives.size(); ++i) out.added.push_back(i);
+      if (!out.added.empty()) {
+        warnings_.push_back({where, "mesh " + imesh.name + "'s primitives have no group extras: the first " + std::to_string(out.groups.size()) +
+                                        " stand for the base's groups in order, the " + std::to_string(out.added.size()) + " after them are new"});
+      }
+      return out;
+    }
+    if (merged_groups(bmesh, imesh, out.groups)) return out;
     return unsupported(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base draws " +
-                                  std::to_string(bmesh.primitives.size()) + " groups (adding or removing a primitive is not supported)");
+                                  std::to_string(bmesh.primitives.size()) + " groups, and none names its group (extras.group): which group "
+                                  "is removed cannot be told");
   }
 
   // Blender merges the primitives of a mesh that share a material into one, their triangles in group
@@ -253,14 +274,22 @@ class Lowerer {
     Result<std::vector<GeBonePalette>> palettes = mhfu_group_palettes(pmo);
     if (!palettes) return palettes.error();
     std::vector<int> block_owner(pmo.blocks.size(), -1);  // the group whose primitive wrote the block
+    std::vector<bool> removed(pmo.groups.size(), false);
+    groups_.clear();
     for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
       const std::size_t bm = part.first_mesh + m;
       auto prims = match_primitives(bm);
       if (!prims) return prims.error();
-      for (std::size_t k = 0; k < prims->size(); ++k) {
+      std::optional<std::size_t> last;  // the mesh's last group kept: added primitives go after it
+      for (std::size_t k = 0; k < prims->groups.size(); ++k) {
         const std::size_t g = std::size_t{pmo.meshes[m].group_start} + k;
-        const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string((*prims)[k].second) + "]";
-        Result<bool> changed = groups_.lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *(*prims)[k].first, where);
+        if (!prims->groups[k].first) {
+          removed[g] = true;
+          continue;
+        }
+        last = g;
+        const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(prims->groups[k].second) + "]";
+        Result<bool> changed = groups_.lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *prims->groups[k].first, where);
         if (!changed) return changed.error();
         const std::uint32_t b = pmo.groups[g].block;
         if (*changed) {
@@ -271,10 +300,39 @@ class Lowerer {
           block_owner[b] = static_cast<int>(g);
         }
       }
+      const Mesh& imesh = in_.meshes[static_cast<std::size_t>(meshes_[bm])];
+      for (std::size_t i : prims->added) {
+        const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(i) + "]";
+        if (!last) return unsupported(where, "every base group of the mesh is removed: a new group follows one kept");
+        auto offset = material_offset(part, pmo.meshes[m], imesh.primitives[i].material, where);
+        if (!offset) return offset.error();
+        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], *last, (*palettes)[*last], imesh.primitives[i], *offset, where)) return e;
+      }
     }
     std::vector<mhfu::AddedGroup> added = std::move(groups_.added);
-    groups_.added.clear();
-    return mhfu::place_groups(pmo, *palettes, std::move(added));
+    groups_.clear();
+    return mhfu::place_groups(pmo, *palettes, std::move(added), removed);
+  }
+
+  // The place in the mesh's run of the remap table of the PMO material an incoming material stands for
+  // (by name, as lower_materials matches them).
+  Result<std::uint8_t> material_offset(const PmoPart& part, const MhfuMesh& mesh, int material, const std::string& where) {
+    std::vector<std::string> bnames, inames;
+    for (const Material& m : base_.materials) bnames.push_back(m.name);
+    for (const Material& m : in_.materials) inames.push_back(m.name);
+    bool by_order = false;
+    const std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
+    const auto it = match ? std::find(match->begin(), match->end(), material) : std::vector<int>::const_iterator{};
+    if (material < 0 || !match || it == match->end()) {
+      return unsupported(where + ".material", "the primitive's material is none of the base's: a new group draws one of its mesh's materials");
+    }
+    const auto base_material = static_cast<std::size_t>(it - match->begin());
+    for (std::size_t k = 0; k < mesh.material_count; ++k) {
+      const std::size_t at = std::size_t{mesh.material_start} + k;
+      if (at < part.pmo->remap.size() && part.first_material + part.pmo->remap[at] == base_material) return static_cast<std::uint8_t>(k);
+    }
+    return unsupported(where + ".material", "material " + base_.materials[base_material].name + " is not one its mesh draws (the mesh's remap "
+                                            "run): adding it to the run is not supported");
   }
 
 
@@ -362,12 +420,13 @@ Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerI
   Pac& pac = std::get<Pac>(out.document);
   std::vector<PmoPart> parts;
   MhfuSkeleton* skeleton = nullptr;
-  std::size_t mesh = 0, images = 0;
+  std::size_t mesh = 0, material = 0, images = 0;
   std::optional<std::size_t> first_image;
   for (PacEntry& e : pac.entries) {
     if (auto* p = std::get_if<MhfuPmoFile>(&e.content)) {
-      parts.push_back({&p->pmo, mesh});
+      parts.push_back({&p->pmo, mesh, material});
       mesh += p->pmo.meshes.size();
+      material += p->pmo.materials.size();
     }
     if (auto* s = std::get_if<MhfuSkeletonFile>(&e.content); s && !skeleton) skeleton = &s->skeleton;
     if (auto* t = std::get_if<TmhFile>(&e.content)) {
@@ -396,7 +455,7 @@ Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, cons
   MhfuPmoFile& file = std::get<MhfuPmoFile>(out.document);
   Lowerer lowerer(scene, *lifted, out.warnings);
   // The skeleton is not part of a bare PMO: its bind pose is not written.
-  if (auto e = lowerer.run({{&file.pmo, 0}}, nullptr)) return *e;
+  if (auto e = lowerer.run({{&file.pmo, 0, 0}}, nullptr)) return *e;
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,10 +34,12 @@ struct AddedGroup {
 };
 
 // Places the added groups after their base groups (in order), their entries in the bone palette and
-// their blocks after the PMO's, and the meshes' group runs around them. The group after them loads
-// again the slots they changed that it relies on, so every base group draws with its base palette.
-// `palettes`: the base's running palette after each group (mhfu_group_palettes).
-std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added);
+// their blocks after the PMO's, and takes the removed groups out (with the blocks only they drew);
+// the meshes' group runs follow. A base group after them loads again the slots they changed that it
+// relies on, so every kept group draws with its base palette. `palettes`: the base's running palette
+// after each group (mhfu_group_palettes); `removed`: per base group.
+std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
+                                  const std::vector<bool>& removed);
 
 class GroupLowerer {
  public:
@@ -48,9 +51,16 @@ class GroupLowerer {
   Result<bool> lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
                            const Primitive& incoming, const std::string& where);
 
+  // A primitive no base group stands for: new groups after group `after` (the last of its mesh kept),
+  // in the VTYPE of that group's block, drawing material_offset.
+  std::optional<Error> add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
+                                     const Primitive& ip, std::uint8_t material_offset, const std::string& where);
+
   std::vector<AddedGroup> added;  // for place_groups, in group order
+  void clear() { added.clear(), tails_.clear(); }
 
  private:
+  std::optional<Error> check_incoming(const Primitive& ip, bool weighted, const std::string& where) const;
   Result<Bytes> encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& bp,
                                   const Primitive& ip, std::uint32_t i, const std::vector<psp::Vertex>& stored,
                                   const psp::VertexFormat& f, const MhfuBlock& block, const std::string& where);
@@ -61,12 +71,16 @@ class GroupLowerer {
   // `kept` is the primitive drawing the others.
   Result<bool> split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& ip,
                          const psp::VertexFormat& f, const std::string& where, Primitive& kept);
+  std::optional<Error> add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette, const Primitive& ip,
+                                  std::vector<std::uint32_t> triangles, const psp::VertexFormat& f, std::uint8_t material_offset,
+                                  const std::string& where, const std::string& note);
   Result<std::array<float, 8>> slot_weights(const Primitive& p, std::size_t v, const GeBonePalette& palette,
                                             const psp::VertexFormat& f, const std::string& where, bool incoming);
 
   const std::vector<int>& bones_;
   std::vector<LowerWarning>& warnings_;
   std::size_t limited_ = 0;  // vertices of the current group whose weights were cut to the VTYPE's
+  std::map<std::size_t, std::array<int, 8>> tails_;  // base group -> the running palette after the groups added after it
 };
 
 }  // namespace remodel::scene::mhfu

@@ -83,6 +83,39 @@ std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base
 
 }  // namespace
 
+// The incoming primitive's arrays agree in size, its indices are in range, its positions and weights
+// finite, and (weighted) its joints are skin joints.
+std::optional<Error> GroupLowerer::check_incoming(const Primitive& ip, bool weighted, const std::string& where) const {
+  const std::size_t n = ip.vertex_count();
+  const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
+    if (have == 0 || have == n * per) return std::nullopt;
+    return bad(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
+  };
+  if (auto e = sized(ip.normals.size(), 1, "normals")) return e;
+  if (auto e = sized(ip.colors.size(), 1, "colors")) return e;
+  if (!ip.uvs.empty()) {
+    if (auto e = sized(ip.uvs[0].size(), 1, "uvs[0]")) return e;
+  }
+  if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return e;
+  if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return e;
+  for (std::uint32_t i : ip.indices) {
+    if (i >= n) return bad(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
+  }
+  for (const Vec3& p : ip.positions) {
+    if (!finite(p.x) || !finite(p.y) || !finite(p.z)) return bad(where + ".positions", "a position is not finite");
+  }
+  for (std::size_t i = 0; i < ip.weights.size(); ++i) {
+    if (!finite(ip.weights[i]) || ip.weights[i] < 0) return bad(where + ".weights", "weight " + std::to_string(i) + " is negative or not finite");
+  }
+  for (std::uint16_t j : ip.joints) {
+    if (weighted && j >= bones_.size()) {
+      return bad(where + ".joints", "joint " + std::to_string(j) + " is past the skin's " + std::to_string(bones_.size()) + " joints");
+    }
+  }
+
+  return std::nullopt;
+}
+
 Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
                          const Primitive& incoming, const std::string& where) {
   MhfuBlock& block = pmo.blocks[pmo.groups[g].block];
@@ -93,16 +126,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
   Result<std::vector<psp::Vertex>> stored = psp::decode_vertices(f, block.vertices, draw->vertex_count);
   if (!stored) return stored.error();
 
-  const std::size_t n = incoming.vertex_count();
-  const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
-    if (have == 0 || have == n * per) return std::nullopt;
-    return bad(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
-  };
-  if (auto e = sized(incoming.normals.size(), 1, "normals")) return *e;
-  if (auto e = sized(incoming.colors.size(), 1, "colors")) return *e;
-  if (!incoming.uvs.empty()) {
-    if (auto e = sized(incoming.uvs[0].size(), 1, "uvs[0]")) return *e;
-  }
+  if (auto e = check_incoming(incoming, bp.influences > 0, where)) return *e;
   const Primitive& ip = incoming;
   // Matched over positions, normals and UV set 0 as the block would store them, so that Blender's
   // float noise (it splits a vertex whose loops got different custom normals) is no difference.
@@ -122,23 +146,6 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
   if (!grid.uvs.empty() && f.texcoord != psp::NumFormat::none && f.texcoord != psp::NumFormat::f32 && mesh.uv_scale[0] != 0.0f && mesh.uv_scale[1] != 0.0f) {
     for (Vec2& t : grid.uvs[0]) t = {on_grid(f.texcoord, t.x / mesh.uv_scale[0], false) * mesh.uv_scale[0], on_grid(f.texcoord, t.y / mesh.uv_scale[1], false) * mesh.uv_scale[1]};
   }
-  if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return *e;
-  if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return *e;
-  for (std::uint32_t i : ip.indices) {
-    if (i >= n) return bad(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
-  }
-  for (const Vec3& p : ip.positions) {
-    if (!finite(p.x) || !finite(p.y) || !finite(p.z)) return bad(where + ".positions", "a position is not finite");
-  }
-  for (std::size_t i = 0; i < ip.weights.size(); ++i) {
-    if (!finite(ip.weights[i]) || ip.weights[i] < 0) return bad(where + ".weights", "weight " + std::to_string(i) + " is negative or not finite");
-  }
-  for (std::uint16_t j : ip.joints) {
-    if (bp.influences > 0 && j >= bones_.size()) {
-      return bad(where + ".joints", "joint " + std::to_string(j) + " is past the skin's " + std::to_string(bones_.size()) + " joints");
-    }
-  }
-
   if (bp.influences > 0 && ip.influences > 0) {
     Primitive kept;
     Result<bool> split = split_off(pmo, mesh, g, palette, ip, f, where, kept);

@@ -20,6 +20,81 @@ void load(GeBonePalette& palette, const std::vector<MhfuPaletteEntry>& entries) 
 
 }  // namespace
 
+// The triangles' vertices with their strongest 8 bones, as mhfu_author.cpp prepares a part, in runs on
+// at most 8 bones, each a new group after `after` loading its bones into the running palette there.
+std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
+                                              const Primitive& ip, std::vector<std::uint32_t> triangles, const psp::VertexFormat& f,
+                                              std::uint8_t material_offset, const std::string& where, const std::string& note) {
+  Part part;
+  part.prim = &ip;
+  part.where = where;
+  part.positions = ip.positions;
+  part.normals = ip.normals;
+  for (Vec3& n : part.normals) n = normalize(n);
+  part.influences.assign(ip.vertex_count(), {});
+  part.triangles = std::move(triangles);
+  std::vector<bool> seen(ip.vertex_count(), false);
+  std::size_t cut = 0;
+  for (std::uint32_t v : part.triangles) {
+    if (seen[v]) continue;
+    seen[v] = true;
+    bool lim = false;
+    auto strongest = strongest_joints(ip, v, bones_.size(), kSlots, where, lim);
+    if (!strongest) return strongest.error();
+    cut += lim;
+    PaletteInfluences& inf = part.influences[v];
+    for (const auto& [w, j] : *strongest) {
+      const int bone = bones_[static_cast<std::size_t>(j)];
+      if (bone < 0 || bone > 0xFF) return unsupported(where + ".joints", "vertex " + num(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold");
+      inf.joint[inf.count] = bone;
+      inf.weight[inf.count++] = w;
+    }
+  }
+  const std::size_t narrowed = narrow_triangles(part.influences, part.triangles);
+  auto groups = group_triangles(part);
+  if (!groups) return groups.error();
+
+  // The running palette where the groups go: after `after`, or after the groups already added there.
+  auto [tail, fresh] = tails_.try_emplace(after);
+  std::array<int, kSlots>& current = tail->second;
+  if (fresh) {
+    for (std::size_t s = 0; s < kSlots; ++s) current[s] = palette[s] ? int{*palette[s]} : -1;
+  }
+  Encoding enc;
+  enc.scale = pmo.scale;
+  enc.uv_scale = mesh.uv_scale;
+  enc.like = &f;
+  for (Group& group : *groups) {
+    AddedGroup a;
+    a.after = after;
+    a.record.material_offset = material_offset;
+    a.entries = load_palette(current, group.bones, false);
+    a.record.bone_count = static_cast<std::uint8_t>(a.entries.size());
+    auto block = encode_block(part, group, enc, warnings_);
+    if (!block) return block.error();
+    a.block = std::move(*block);
+    added.push_back(std::move(a));
+  }
+  std::string message = note + ": drawn by " + num(groups->size()) + " new groups after group " + num(after) + ", each loading the bones its triangles need";
+  if (cut != 0) message += "; " + num(cut) + " of their vertices weigh more than 8 bones: the strongest 8 are kept and renormalised";
+  if (narrowed != 0) message += "; " + num(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
+  warnings_.push_back({where, message});
+  return std::nullopt;
+}
+
+std::optional<Error> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
+                                                 const Primitive& ip, std::uint8_t material_offset, const std::string& where) {
+  if (bones_.empty()) return unsupported(where, "the base's groups weigh no skin joints here (a bare PMO needs its skeleton): a group cannot be added");
+  if (ip.influences == 0) return unsupported(where + ".joints", "the primitive weighs no joint: a new MHFU group draws its vertices on bones");
+  if (auto e = check_incoming(ip, true, where)) return e;
+  const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
+  if (triangles.empty()) return unsupported(where, "the primitive draws no triangle: it adds no group");
+  Result<MhfuDrawList> draw = decode_mhfu_block(pmo.blocks[pmo.groups[after].block]);
+  if (!draw) return draw.error();
+  return add_groups(pmo, mesh, after, palette, ip, triangles, draw->format, material_offset, where,
+                    "a primitive no base group stands for (" + num(triangles.size() / 3) + " triangles)");
+}
+
 Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& ip,
                                      const psp::VertexFormat& f, const std::string& where, Primitive& kept) {
   const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
@@ -44,66 +119,17 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
                                            "draw nothing (re-partitioning keeps each base group's palette and some of its triangles)");
   }
 
-  // The leaving triangles' vertices with their strongest 8 bones, as mhfu_author.cpp prepares a part.
-  Part part;
-  part.prim = &ip;
-  part.where = where;
-  part.positions = ip.positions;
-  part.normals = ip.normals;
-  for (Vec3& n : part.normals) n = normalize(n);
-  part.influences.assign(ip.vertex_count(), {});
-  part.triangles = leaving;
-  std::vector<bool> seen(ip.vertex_count(), false);
-  std::size_t cut = 0;
-  for (std::uint32_t v : leaving) {
-    if (seen[v]) continue;
-    seen[v] = true;
-    bool lim = false;
-    auto strongest = strongest_joints(ip, v, bones_.size(), kSlots, where, lim);
-    if (!strongest) return strongest.error();
-    cut += lim;
-    PaletteInfluences& inf = part.influences[v];
-    for (const auto& [w, j] : *strongest) {
-      const int bone = bones_[static_cast<std::size_t>(j)];
-      if (bone < 0 || bone > 0xFF) return unsupported(where + ".joints", "vertex " + num(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold");
-      inf.joint[inf.count] = bone;
-      inf.weight[inf.count++] = w;
-    }
-  }
-  const std::size_t narrowed = narrow_triangles(part.influences, part.triangles);
-  auto groups = group_triangles(part);
-  if (!groups) return groups.error();
-
-  std::array<int, kSlots> current;
-  for (std::size_t s = 0; s < kSlots; ++s) current[s] = palette[s] ? int{*palette[s]} : -1;
-  Encoding enc;
-  enc.scale = pmo.scale;
-  enc.uv_scale = mesh.uv_scale;
-  enc.like = &f;
-  for (Group& group : *groups) {
-    AddedGroup a;
-    a.after = g;
-    a.record.material_offset = pmo.groups[g].material_offset;
-    a.entries = load_palette(current, group.bones, false);
-    a.record.bone_count = static_cast<std::uint8_t>(a.entries.size());
-    auto block = encode_block(part, group, enc, warnings_);
-    if (!block) return block.error();
-    a.block = std::move(*block);
-    added.push_back(std::move(a));
-  }
-  std::string message = num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette: drawn by " +
-                        num(groups->size()) + " new groups after it, each loading the bones its triangles need";
-  if (cut != 0) message += "; " + num(cut) + " of their vertices weigh more than 8 bones: the strongest 8 are kept and renormalised";
-  if (narrowed != 0) message += "; " + num(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
-  warnings_.push_back({where, message});
+  const std::string note = num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette";
+  if (auto e = add_groups(pmo, mesh, g, palette, ip, leaving, f, pmo.groups[g].material_offset, where, note)) return *e;
   kept = ip;
   kept.topology = Topology::triangles;
   kept.indices = std::move(fitting);
   return true;
 }
 
-std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added) {
-  if (added.empty()) return std::nullopt;
+std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
+                                  const std::vector<bool>& removed) {
+  if (added.empty() && std::find(removed.begin(), removed.end(), true) == removed.end()) return std::nullopt;
   // The entries are rebuilt group after group, as the converter lays them out; a base laid out
   // otherwise would change where nothing was edited.
   std::size_t at = 0;
@@ -118,32 +144,41 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
   }
   std::vector<std::vector<AddedGroup>> after(pmo.groups.size());
   for (AddedGroup& a : added) after[a.after].push_back(std::move(a));
-  std::vector<std::size_t> place(pmo.groups.size()), follow(pmo.groups.size());
+  // Each base group's mesh; an added group is its base group's.
+  std::vector<std::size_t> mesh_of(pmo.groups.size(), pmo.meshes.size());
+  for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
+    const std::size_t start = pmo.meshes[m].group_start, count = pmo.meshes[m].group_count;
+    if (start + count > pmo.groups.size()) return unsupported("meshes[" + num(m) + "]", "the mesh's groups run past the group table");
+    for (std::size_t g = start; g < start + count; ++g) mesh_of[g] = m;
+  }
   std::vector<MhfuGroup> groups;
+  std::vector<std::size_t> group_mesh;
   std::vector<MhfuPaletteEntry> entries;
   GeBonePalette running;
   for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
-    MhfuGroup record = pmo.groups[g];
-    const auto first = pmo.bone_palette.begin() + record.bone_start;
-    std::vector<MhfuPaletteEntry> own(first, first + record.bone_count);
-    // Slots the added groups before it changed and it does not load itself: loaded again as it found them.
-    if (g > 0 && running != palettes[g - 1]) {
-      std::vector<MhfuPaletteEntry> again;
-      for (std::size_t s = 0; s < GeBonePalette::kSlots; ++s) {
-        const auto& was = palettes[g - 1][s];
-        const bool loads = std::any_of(own.begin(), own.end(), [&](const MhfuPaletteEntry& e) { return e.slot == s; });
-        if (was && running[s] != was && !loads) again.push_back({static_cast<std::uint8_t>(s), static_cast<std::uint8_t>(*was)});
+    if (!removed[g]) {
+      MhfuGroup record = pmo.groups[g];
+      const auto first = pmo.bone_palette.begin() + record.bone_start;
+      std::vector<MhfuPaletteEntry> own(first, first + record.bone_count);
+      // Slots the groups added or removed before it changed and it does not load itself: loaded again as
+      // it found them.
+      if (g > 0 && running != palettes[g - 1]) {
+        std::vector<MhfuPaletteEntry> again;
+        for (std::size_t s = 0; s < GeBonePalette::kSlots; ++s) {
+          const auto& was = palettes[g - 1][s];
+          const bool loads = std::any_of(own.begin(), own.end(), [&](const MhfuPaletteEntry& e) { return e.slot == s; });
+          if (was && running[s] != was && !loads) again.push_back({static_cast<std::uint8_t>(s), static_cast<std::uint8_t>(*was)});
+        }
+        own.insert(own.begin(), again.begin(), again.end());
       }
-      own.insert(own.begin(), again.begin(), again.end());
+      if (own.size() > 0xFF) return unsupported("groups[" + num(g) + "].bone_count", "the group would load " + num(own.size()) + " palette entries (a byte counts them)");
+      record.bone_start = static_cast<std::uint16_t>(entries.size());
+      record.bone_count = static_cast<std::uint8_t>(own.size());
+      entries.insert(entries.end(), own.begin(), own.end());
+      load(running, own);
+      groups.push_back(record);
+      group_mesh.push_back(mesh_of[g]);
     }
-    if (own.size() > 0xFF) return unsupported("groups[" + num(g) + "].bone_count", "the group would load " + num(own.size()) + " palette entries (a byte counts them)");
-    record.bone_start = static_cast<std::uint16_t>(entries.size());
-    record.bone_count = static_cast<std::uint8_t>(own.size());
-    entries.insert(entries.end(), own.begin(), own.end());
-    load(running, own);
-    place[g] = groups.size();
-    groups.push_back(record);
-    follow[g] = after[g].size();
     for (AddedGroup& a : after[g]) {
       MhfuGroup r = a.record;
       r.bone_start = static_cast<std::uint16_t>(entries.size());
@@ -152,23 +187,36 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
       r.block = static_cast<std::uint32_t>(pmo.blocks.size());
       pmo.blocks.push_back(std::move(a.block));
       groups.push_back(r);
+      group_mesh.push_back(mesh_of[g]);
     }
     if (groups.size() > 0xFFFF || entries.size() > 0xFFFF) {
       return unsupported("groups", "more than 65535 groups or bone palette entries: the PMO counts them in 16 bits");
     }
   }
+  // Each mesh's run: where its groups now start, and how many.
   for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
     MhfuMesh& mesh = pmo.meshes[m];
-    const std::size_t start = mesh.group_start, count = mesh.group_count;
-    if (start + count > pmo.groups.size()) return unsupported("meshes[" + num(m) + "]", "the mesh's groups run past the group table");
-    if (count == 0) {
-      mesh.group_start = static_cast<std::uint16_t>(start < place.size() ? place[start] : groups.size());
-      continue;
-    }
-    const std::size_t last = start + count - 1;
-    mesh.group_start = static_cast<std::uint16_t>(place[start]);
-    mesh.group_count = static_cast<std::uint16_t>(place[last] + 1 + follow[last] - place[start]);
+    const auto first = std::find(group_mesh.begin(), group_mesh.end(), m);
+    const auto count = static_cast<std::size_t>(std::count(group_mesh.begin(), group_mesh.end(), m));
+    if (count == 0 && mesh.group_count > 0) return unsupported("meshes[" + num(m) + "]", "every group of the mesh is removed: a PMO mesh cannot be removed");
+    if (count == 0) continue;
+    mesh.group_start = static_cast<std::uint16_t>(first - group_mesh.begin());
+    mesh.group_count = static_cast<std::uint16_t>(count);
   }
+  // Blocks only removed groups drew go; the others keep their order.
+  std::vector<bool> drawn(pmo.blocks.size(), false), dropped(pmo.blocks.size(), false);
+  for (const MhfuGroup& r : groups) drawn[r.block] = true;
+  for (std::size_t g = 0; g < removed.size(); ++g) {
+    if (removed[g] && !drawn[pmo.groups[g].block]) dropped[pmo.groups[g].block] = true;
+  }
+  std::vector<std::uint32_t> index(pmo.blocks.size(), 0);
+  std::vector<MhfuBlock> blocks;
+  for (std::size_t b = 0; b < pmo.blocks.size(); ++b) {
+    index[b] = static_cast<std::uint32_t>(blocks.size());
+    if (!dropped[b]) blocks.push_back(std::move(pmo.blocks[b]));
+  }
+  for (MhfuGroup& r : groups) r.block = index[r.block];
+  pmo.blocks = std::move(blocks);
   pmo.groups = std::move(groups);
   pmo.bone_palette = std::move(entries);
   return std::nullopt;
