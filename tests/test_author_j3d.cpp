@@ -108,8 +108,14 @@ Authored written_back(const scene::Lowered& made, const std::string& what) {
   return out;
 }
 
-Authored author_checked(const Scene& in, const std::string& what) {
-  auto made = scene::author(in, Format::j3d);
+scene::LowerInputs as_bdl(bool bdl) {
+  scene::LowerInputs inputs;
+  inputs.j3d_bdl = bdl;
+  return inputs;
+}
+
+Authored author_checked(const Scene& in, const std::string& what, bool bdl = false) {
+  auto made = scene::author(in, Format::j3d, as_bdl(bdl));
   EXPECT_TRUE(made.ok()) << what << ": " << (made ? "" : made.error().field + ": " + made.error().message);
   if (!made) return {};
   return written_back(*made, what);
@@ -244,8 +250,8 @@ float position_tolerance(const Authored& a, const Scene& in) {
   return step_of(a.file, 9) * scale + 2e-5f * extent;
 }
 
-std::size_t check(const Scene& raw, const std::string& what, Authored* keep = nullptr) {
-  Authored a = author_checked(raw, what);
+std::size_t check(const Scene& raw, const std::string& what, Authored* keep = nullptr, bool bdl = false) {
+  Authored a = author_checked(raw, what, bdl);
   if (!a.ok) return 0;
   const Scene in = as_authored(raw);
   test::Tolerance tol;
@@ -275,14 +281,47 @@ TEST(AuthorJ3d, Triangle) {
   EXPECT_EQ(vtx->formats[0].frac, 14u) << "|1| fits s16 with 14 fractional bits (32000 / 2^14 = 1.95)";
 }
 
-// A BDL is refused naming what it lacks (MDL3 is not generated from MAT3), never written as a BMD.
-TEST(AuthorJ3d, BdlIsRefusedNamingMdl3) {
-  scene::LowerInputs inputs;
-  inputs.j3d_bdl = true;
-  auto made = scene::author(triangle(), Format::j3d, inputs);
-  ASSERT_FALSE(made.ok());
-  EXPECT_EQ(made.error().code, ErrorCode::unsupported);
-  EXPECT_EQ(made.error().field, "MDL3");
+// A BDL is the BMD's eight sections with MDL3 between MAT3 and TEX1: one packet per material,
+// generated from the file's own MAT3 and TEX1 (tests/test_j3d_mdl.cpp compares the generator with
+// Nintendo's packets).
+void expect_bdl_layout(const J3dFile& f, const std::string& what) {
+  EXPECT_EQ(std::string(f.type.begin(), f.type.end()), "bdl4") << what;
+  std::vector<std::string> magics;
+  for (const J3dSection& s : f.sections) magics.push_back(j3d_section_magic(s));
+  EXPECT_EQ(magics, (std::vector<std::string>{"INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1", "MAT3", "MDL3", "TEX1"})) << what;
+  const J3dMdl3* mdl = j3d_section<J3dMdl3>(f);
+  const J3dMat3* mat = j3d_section<J3dMat3>(f);
+  ASSERT_TRUE(mdl && mat) << what;
+  EXPECT_EQ(mdl->packets.size(), mat->remap.size()) << what << ": one packet per material";
+  EXPECT_EQ(mdl->names.names, mat->names.names) << what;
+  for (const J3dMdlPacket& p : mdl->packets) EXPECT_FALSE(p.commands.empty() || p.raw) << what;
+}
+
+// Every hand-made scene authors as a BDL the way it does as a BMD: reads back, round-trips, passes
+// the index check and draws the input (the 40,000-vertex grid is left to the BMD test: MDL3 does not
+// depend on geometry).
+TEST(AuthorJ3d, HandMadeScenesAsBdl) {
+  Scene materials = triangle();
+  scene::Material m;
+  m.alpha_mode = scene::AlphaMode::blend;
+  materials.materials.push_back(m);
+  materials.meshes[0].primitives[0].material = 0;
+  Scene cylinder_chain = one_mesh({cylinder(12, 5, 2.0f, 2, true)});
+  test::add_chain(cylinder_chain, 2, 2.0f, kTurn);
+  Scene no_normals = one_mesh({cylinder(8, 3, 1.0f, 2, false)});
+  test::add_chain(no_normals, 2, 1.0f, kTurn);
+  Scene two_uvs = textured_quad(false);
+  two_uvs.meshes[0].primitives[0].uvs.push_back({{0.5f, 0.5f}, {0.75f, 0.5f}, {0.5f, 0.25f}, {0.75f, 0.25f}});
+  two_uvs.materials[0].uv_set = 1;
+  const std::pair<const char*, Scene> scenes[] = {{"triangle", triangle()}, {"opaque quad", textured_quad(false)},
+                                                  {"translucent quad", textured_quad(true)}, {"blended material", materials},
+                                                  {"cylinder", cylinder_chain}, {"strip", test::twelve_joint_strip(kTurn)},
+                                                  {"no normals", no_normals}, {"two UV sets", two_uvs}};
+  for (const auto& [what, s] : scenes) {
+    Authored a;
+    EXPECT_GT(check(s, std::string(what) + " (BDL)", &a, true), 0u) << what;
+    if (a.ok) expect_bdl_layout(a.file, what);
+  }
 }
 
 TEST(AuthorJ3d, TexturedQuadKeepsItsTexelsAndColours) {
@@ -461,11 +500,25 @@ TEST(AuthorJ3d, HostileScenesAreClearErrors) {
   refused(nul, "nodes[0].name");
 }
 
+// Each section of a written J3D file, by magic.
+std::map<std::string, Bytes> section_bytes(const Bytes& b) {
+  std::map<std::string, Bytes> out;
+  for (std::size_t at = 0x20; at + 8 <= b.size();) {
+    const std::size_t size = std::size_t{b[at + 4]} << 24 | std::size_t{b[at + 5]} << 16 | std::size_t{b[at + 6]} << 8 | b[at + 7];
+    if (size < 8 || size > b.size() - at) break;
+    out[std::string(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at) + 4)] =
+        Bytes(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at + size));
+    at += size;
+  }
+  return out;
+}
+
 // The shared real glTFs, one case each (each stays well under a minute under ASan): each becomes a
-// BMD drawing its surface with its joints and weights, or is refused naming the limit.
+// BMD drawing its surface with its joints and weights, and a BDL of the same sections plus MDL3, or
+// is refused naming the limit.
 class AuthorJ3dGltf : public ::testing::TestWithParam<std::filesystem::path> {};
 
-TEST_P(AuthorJ3dGltf, BecomesABmdOrIsRefusedNamingTheLimit) {
+TEST_P(AuthorJ3dGltf, BecomesABmdAndBdlOrIsRefusedNamingTheLimit) {
   const auto read = test::readable_gltf_samples({GetParam()});
   if (read.empty()) GTEST_SKIP() << GetParam() << " is not a glTF the reader takes";
   const auto& [what, file] = read[0];
@@ -484,6 +537,15 @@ TEST_P(AuthorJ3dGltf, BecomesABmdOrIsRefusedNamingTheLimit) {
   expect_same_surface(in, a.lifted, position_tolerance(a, file.scene), tol, what);
   expect_same_joints(in, a.lifted, what);
   std::printf("authored %s: %zu bytes, %zu warnings\n", what.c_str(), a.size, a.warnings.size());
+  // As a BDL: the same eight sections, byte for byte, and MDL3.
+  auto bdl = scene::author(file.scene, Format::j3d, as_bdl(true));
+  ASSERT_TRUE(bdl.ok()) << what << ": " << bdl.error().field << ": " << bdl.error().message;
+  Authored b = written_back(*bdl, what + " (BDL)");
+  ASSERT_TRUE(b.ok) << what;
+  expect_bdl_layout(b.file, what);
+  const auto bmd_sections = section_bytes(write_j3d(a.file).value()), bdl_sections = section_bytes(write_j3d(b.file).value());
+  for (const auto& [magic, bytes] : bmd_sections) EXPECT_TRUE(bdl_sections.count(magic) && bdl_sections.at(magic) == bytes) << what << ": " << magic;
+  std::printf("authored %s as BDL: %zu bytes, MDL3 %zu\n", what.c_str(), b.size, bdl_sections.count("MDL3") ? bdl_sections.at("MDL3").size() : 0);
 }
 
 std::vector<std::filesystem::path> gltf_files() {
@@ -504,12 +566,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AuthorJ3dGltf);
 // Section sizes of a written J3D file, by magic.
 std::map<std::string, std::size_t> section_sizes(const Bytes& b) {
   std::map<std::string, std::size_t> out;
-  for (std::size_t at = 0x20; at + 8 <= b.size();) {
-    const std::size_t size = std::size_t{b[at + 4]} << 24 | std::size_t{b[at + 5]} << 16 | std::size_t{b[at + 6]} << 8 | b[at + 7];
-    if (size < 8) break;
-    out[std::string(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at) + 4)] = size;
-    at += size;
-  }
+  for (const auto& [magic, bytes] : section_bytes(b)) out[magic] = bytes.size();
   return out;
 }
 
@@ -560,7 +617,8 @@ TEST_P(AuthorJ3dLikeness, SampleAuthoredWithoutExtrasIsLikeTheOriginal) {
   ASSERT_TRUE(read.ok()) << path << ": " << read.error().message;
   const Scene s = test::without_extras(read->scene);
   const std::string what = path.filename().string();
-  auto made = scene::author(s, Format::j3d);
+  const bool bdl = std::string(original->type.begin(), original->type.end()) == "bdl4";  // a BDL sample authors as a BDL
+  auto made = scene::author(s, Format::j3d, as_bdl(bdl));
   if (!made) {
     EXPECT_EQ(made.error().code, ErrorCode::unsupported) << what << ": " << made.error().field << ": " << made.error().message;
     std::printf("| %s | refused: %s: %s |\n", what.c_str(), made.error().field.c_str(), made.error().message.c_str());
@@ -568,6 +626,7 @@ TEST_P(AuthorJ3dLikeness, SampleAuthoredWithoutExtrasIsLikeTheOriginal) {
   }
   Authored a = written_back(*made, what);
   ASSERT_TRUE(a.ok) << what;
+  if (bdl) expect_bdl_layout(a.file, what);
   test::Tolerance tol;
   tol.uv = std::max(step_of(a.file, 13), 1e-6f);
   tol.weight = 1e-5f;

@@ -2,13 +2,14 @@
 // (lib/gltf/README.md, "Authoring"): every node a JNT1 joint (INF1 nests materials and shapes under
 // the joint that draws them), VTX1 formats chosen from the data, one SHP1 shape per primitive drawn
 // through the lower's geometry pass (j3d_lower_shapes.cpp), MAT3/TEX1 in j3d_author_materials.cpp.
-// BDL is refused: its MDL3 packets (each material as GX commands) are not generated from MAT3 yet.
+// A BDL adds MDL3, generated from MAT3 and TEX1 by j3d_mdl3_from_mat3 (model/j3d_mdl.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "model/j3d_decode.hpp"
+#include "model/j3d_mdl.hpp"
 #include "scene/j3d_author.hpp"
 #include "scene/skin_joints.hpp"
 
@@ -342,17 +343,13 @@ void j3d_nintendo_draw_order(J3dFile& file) {
 }
 
 Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
-  if (inputs.j3d_bdl) {
-    return at("MDL3", "a BDL cannot be authored yet: its MDL3 packets (each material as GX commands) are not generated from MAT3; "
-                      "author a BMD (-o OUT.bmd)", ErrorCode::unsupported);
-  }
   Lowered result;
   auto joints = order_joints(scene);
   if (!joints) return joints.error();
   const std::vector<Mat4> world = world_matrices(scene);
 
   J3dFile file;
-  file.type = {'b', 'm', 'd', '3'};
+  file.type = inputs.j3d_bdl ? std::array<std::uint8_t, 4>{'b', 'd', 'l', '4'} : std::array<std::uint8_t, 4>{'b', 'm', 'd', '3'};
   file.header_0x10 = {'S', 'V', 'R', '3', 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
   // JNT1: local TRS of each node (the added root stands at the origin), names from the nodes.
@@ -430,7 +427,14 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
   std::get<J3dInf1>(file.sections[0]).roots = {joint_node(0, *joints, shapes_of)};
   file.sections[1] = vertex_formats(parts, joint_world);
   file.sections.push_back(std::move(shp));
-  file.sections.push_back(std::move(materials->mat3));
+  if (inputs.j3d_bdl) {  // MDL3: each material's GX commands, as Galaxy's converter writes them
+    auto mdl = j3d_mdl3_from_mat3(materials->mat3, materials->tex1);
+    if (!mdl) return mdl.error();
+    file.sections.push_back(std::move(materials->mat3));
+    file.sections.push_back(std::move(*mdl));
+  } else {
+    file.sections.push_back(std::move(materials->mat3));
+  }
   file.sections.push_back(std::move(materials->tex1));
 
   std::vector<J3dShapeInput> inputs_of(parts.size());

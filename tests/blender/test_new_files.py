@@ -1,8 +1,9 @@
 # Export as a new file: a Blender-made cube with a material and a two-bone skinned cylinder, each
 # exported through the add-on in every format it offers. Where remodel authors that format (today KH
-# BBS PMO, MHFU PAC, bare MHFU PMO and BWM, which must work) the file is one `remodel check` reads and
-# writes back identically, with the cylinder's two joints; where it does not yet, the add-on's error
-# report carries remodel's own message, the same as the CLI gives for the same glTF.
+# BBS PMO, MHFU PAC, bare MHFU PMO, J3D BMD and BDL, and BWM, which must work) the file is one
+# `remodel check` reads and writes back identically, with the cylinder's two joints; where it does
+# not yet, the add-on's error report carries remodel's own message, the same as the CLI gives for
+# the same glTF.
 import os
 import sys
 
@@ -15,7 +16,7 @@ from common import check  # noqa: E402
 common.install_addon()
 from remodel_blender import operators  # noqa: E402
 
-AUTHORED_TODAY = {"kh-bbs-pmo", "mhfu-pac", "mhfu-pmo", "bwm"}
+AUTHORED_TODAY = {"kh-bbs-pmo", "mhfu-pac", "mhfu-pmo", "j3d-bmd", "j3d-bdl", "bwm"}
 JOINTS = {("cube", "kh-bbs-pmo"): 0, ("cube", "mhfu-pac"): 1, ("cube", "mhfu-pmo"): 0, ("cylinder", "mhfu-pmo"): 0}
 
 
