@@ -1,6 +1,6 @@
 // libFuzzer target: the glTF reader over .glb bytes (no external files), with an oracle: a Scene that
 // reads must export, and that export must read back; it must author a KH BBS PMO, an MHFU PAC, a
-// BWM and a J3D BMD or refuse with an error, and what it authors must write and read back (a BWM byte for byte).
+// BWM and a J3D BMD and BDL or refuse with an error, and what it authors must write and read back (a BWM byte for byte).
 #include <cstddef>
 #include <cstdint>
 
@@ -43,6 +43,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Result<Bytes> bytes = write_document(bmd->document);
     if (!bytes.ok()) fuzz::die("an authored BMD must write");
     if (!read_document(*bytes).ok()) fuzz::die("an authored BMD must read back");
+  }
+  scene::LowerInputs as_bdl;
+  as_bdl.j3d_bdl = true;
+  Result<scene::Lowered> bdl = scene::author(read->scene, Format::j3d, as_bdl);
+  if (bdl.ok()) {
+    Result<Bytes> bytes = write_document(bdl->document);
+    if (!bytes.ok()) fuzz::die("an authored BDL must write");
+    if (!read_document(*bytes).ok()) fuzz::die("an authored BDL must read back");
   }
   return 0;
 }

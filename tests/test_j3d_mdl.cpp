@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <limits>
 #include <variant>
 
 #include "model/j3d.hpp"
@@ -147,6 +149,31 @@ TEST(J3dMdl3FromMat3, EveryRealBdlCommandByCommand) {
                 name.c_str(), packets_exact, real->packets.size(), exact, commands, matching, commands, differing);
   }
   EXPECT_GT(bdls, 0u);
+}
+
+// Values no converter writes (infinite or NaN fog distances, indirect matrices past s1.10) still
+// make a packet: no hang, no overflowing conversion.
+TEST(J3dMdl3FromMat3, HostileValuesStillMakePackets) {
+  const auto path = test::samples_root() / "j3d" / "smg_lavarotateplanet.bdl";  // fog and indirect matrices
+  if (!std::filesystem::exists(path)) {
+    if (test::samples_required()) FAIL() << path << " is missing";
+    GTEST_SKIP() << path << " is missing";
+  }
+  auto file = read_j3d(test::load_file(path));
+  ASSERT_TRUE(file.ok());
+  J3dMat3 mat = *j3d_section<J3dMat3>(*file);
+  ASSERT_FALSE(mat.fogs.empty());
+  ASSERT_FALSE(mat.indirect.empty());
+  for (J3dFog& f : mat.fogs) {
+    f.far_z = std::numeric_limits<float>::infinity();
+    f.end_z = std::nanf("");
+  }
+  for (J3dIndirectEntry& e : mat.indirect) {
+    for (J3dIndirectMatrix& m : e.matrices) m.matrix = {1e30f, -1e30f, std::nanf(""), 3.0f, -3.0f, 0.5f};
+  }
+  auto made = j3d_mdl3_from_mat3(mat, *j3d_section<J3dTex1>(*file));
+  ASSERT_TRUE(made.ok()) << made.error().describe();
+  EXPECT_EQ(made->packets.size(), mat.remap.size());
 }
 
 TEST(J3dMdl3FromMat3, AnIndexOutsideItsPoolIsAnErrorNamingIt) {

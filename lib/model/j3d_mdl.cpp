@@ -51,15 +51,13 @@ std::uint32_t rgba(const J3dColor8& c) {
 std::uint32_t s11(std::int32_t v) { return static_cast<std::uint32_t>(v) & 0x7FF; }
 
 // Reads a material's pool entries; the first index outside its pool is the error.
-class Encoder {
- public:
-  Encoder(const J3dMat3& mat, const J3dTex1& tex, std::size_t material) : mat_(mat), tex_(tex), material_(material) {}
+struct Encoder {
 
   template <typename T>
   const T* at(const std::vector<T>& pool, std::uint16_t index, const char* field) {
     if (index < pool.size()) return &pool[index];
-    if (!error_) {
-      error_ = Error{ErrorCode::bad_value, std::nullopt, "MAT3.material[" + std::to_string(material_) + "]." + field,
+    if (!error) {
+      error = Error{ErrorCode::bad_value, std::nullopt, "MAT3.material[" + std::to_string(material) + "]." + field,
                      "indexes entry " + std::to_string(index) + " of a table of " + std::to_string(pool.size())};
     }
     return nullptr;
@@ -72,13 +70,13 @@ class Encoder {
   // The TEX1 texture a material's texture map shows, or none.
   const J3dTexture* texture(const J3dMaterialEntry& e, std::uint8_t map) {
     if (map >= 8 || e.textures[map] == kNone) return nullptr;
-    const std::uint16_t* number = at(mat_.textures, e.textures[map], "texture");
-    return number ? at(tex_.textures, *number, "texture (TEX1)") : nullptr;
+    const std::uint16_t* number = at(mat.textures, e.textures[map], "texture");
+    return number ? at(tex.textures, *number, "texture (TEX1)") : nullptr;
   }
-  std::optional<Error> error_;
-  const J3dMat3& mat_;
-  const J3dTex1& tex_;
-  std::size_t material_;
+  const J3dMat3& mat;
+  const J3dTex1& tex;
+  std::size_t material = 0;
+  std::optional<Error> error;
 };
 
 // Texcoord scale (BP SU_SSIZE/SU_TSIZE) of slot `coord` to a texture's size; slot 0xFF wraps to 0x2E.
@@ -92,8 +90,8 @@ void textures(Packet& p, Encoder& enc, const J3dMaterialEntry& e) {
   static constexpr std::uint8_t kMinFilter[6] = {0, 4, 1, 5, 2, 6};  // GX filter enum -> TX_SETMODE0 bits
   for (std::uint8_t k = 0; k < 8; ++k) {
     if (e.textures[k] == kNone) continue;
-    const std::uint16_t* number = enc.at(enc.mat_.textures, e.textures[k], "texture");
-    const J3dTexture* t = number ? enc.at(enc.tex_.textures, *number, "texture (TEX1)") : nullptr;
+    const std::uint16_t* number = enc.at(enc.mat.textures, e.textures[k], "texture");
+    const J3dTexture* t = number ? enc.at(enc.tex.textures, *number, "texture (TEX1)") : nullptr;
     if (!t) return;
     const std::uint8_t lo = k < 4 ? k : static_cast<std::uint8_t>(k - 4);
     const std::uint8_t image3 = static_cast<std::uint8_t>((k < 4 ? 0x94 : 0xB4) + lo);
@@ -128,7 +126,7 @@ void tev_orders(Packet& p, Encoder& enc, const J3dMaterialEntry& e, std::size_t 
       const std::size_t s = 2 * pair + half;
       J3dTevOrder o{0, kNull, 0, 0xFF};  // past the stage count: Nintendo's tool wrote stale data here
       if (s < stages) {
-        o = e.tev_orders[s] == kNone ? J3dTevOrder{kNull, kNull, kNull, 0xFF} : enc.value(enc.mat_.tev_orders, e.tev_orders[s], "tev_order");
+        o = e.tev_orders[s] == kNone ? J3dTevOrder{kNull, kNull, kNull, 0xFF} : enc.value(enc.mat.tev_orders, e.tev_orders[s], "tev_order");
       }
       const bool mapped = o.texmap != kNull;
       const std::uint32_t bits = (mapped ? o.texmap & 7u : 7u) | (o.texcoord != kNull ? o.texcoord & 7u : 0u) << 3 |
@@ -143,12 +141,12 @@ void tev_orders(Packet& p, Encoder& enc, const J3dMaterialEntry& e, std::size_t 
 
 void tev_colours(Packet& p, Encoder& enc, const J3dMaterialEntry& e) {
   for (std::uint8_t k = 0; k < 3; ++k) {  // registers 1-3; 0 (PREV) is not loaded
-    const J3dTevColor c = e.tev_colors[k] == kNone ? J3dTevColor{} : enc.value(enc.mat_.tev_colors, e.tev_colors[k], "tev_color");
+    const J3dTevColor c = e.tev_colors[k] == kNone ? J3dTevColor{} : enc.value(enc.mat.tev_colors, e.tev_colors[k], "tev_color");
     p.bp(static_cast<std::uint8_t>(0xE2 + 2 * k), s11(c[0]) | s11(c[3]) << 12);
     for (int repeat = 0; repeat < 3; ++repeat) p.bp(static_cast<std::uint8_t>(0xE3 + 2 * k), s11(c[2]) | s11(c[1]) << 12);
   }
   for (std::uint8_t k = 0; k < 4; ++k) {
-    const J3dColor8 c = e.tev_kcolors[k] == kNone ? J3dColor8{} : enc.value(enc.mat_.tev_kcolors, e.tev_kcolors[k], "tev_kcolor");
+    const J3dColor8 c = e.tev_kcolors[k] == kNone ? J3dColor8{} : enc.value(enc.mat.tev_kcolors, e.tev_kcolors[k], "tev_kcolor");
     p.bp(static_cast<std::uint8_t>(0xE0 + 2 * k), c[0] | std::uint32_t{c[3]} << 12 | 1u << 23);
     p.bp(static_cast<std::uint8_t>(0xE1 + 2 * k), c[2] | std::uint32_t{c[1]} << 12 | 1u << 23);
   }
@@ -164,8 +162,8 @@ std::uint32_t combiner_tail(std::uint8_t op, std::uint8_t bias, std::uint8_t sca
 
 void tev_stages(Packet& p, Encoder& enc, const J3dMaterialEntry& e, std::size_t stages, const J3dIndirectEntry* ind) {
   for (std::size_t s = 0; s < stages; ++s) {
-    const J3dTevStage t = enc.value(enc.mat_.tev_stages, e.tev_stages[s], "tev_stage");
-    const J3dSwapMode w = e.swap_modes[s] == kNone ? J3dSwapMode{} : enc.value(enc.mat_.swap_modes, e.swap_modes[s], "swap_mode");
+    const J3dTevStage t = enc.value(enc.mat.tev_stages, e.tev_stages[s], "tev_stage");
+    const J3dSwapMode w = e.swap_modes[s] == kNone ? J3dSwapMode{} : enc.value(enc.mat.swap_modes, e.swap_modes[s], "swap_mode");
     const auto& c = t.color_in;
     const auto& a = t.alpha_in;
     p.bp(static_cast<std::uint8_t>(0xC0 + 2 * s), c[3] | c[2] << 4 | c[1] << 8 | c[0] << 12 |
@@ -184,7 +182,7 @@ void tev_stages(Packet& p, Encoder& enc, const J3dMaterialEntry& e, std::size_t 
 void konst_and_swaps(Packet& p, Encoder& enc, const J3dMaterialEntry& e) {
   for (std::uint8_t k = 0; k < 8; ++k) {
     const std::uint16_t table = e.swap_tables[k / 2];
-    const J3dSwapTable t = table == kNone ? J3dSwapTable{0, 1, 2, 3} : enc.value(enc.mat_.swap_tables, table, "swap_table");
+    const J3dSwapTable t = table == kNone ? J3dSwapTable{0, 1, 2, 3} : enc.value(enc.mat.swap_tables, table, "swap_table");
     const std::uint32_t swap = k % 2 == 0 ? (t[0] | t[1] << 2) : (t[2] | t[3] << 2);
     p.bp(static_cast<std::uint8_t>(0xF6 + k), swap | std::uint32_t{e.kcolor_selections[2 * k]} << 4 |
                                                   std::uint32_t{e.kalpha_selections[2 * k]} << 9 |
@@ -193,12 +191,18 @@ void konst_and_swaps(Packet& p, Encoder& enc, const J3dMaterialEntry& e) {
   }
 }
 
+// An indirect matrix element as GX's s1.10 (truncated, as the files hold them); out of range clamps.
+std::int32_t fixed_s10(float f) {
+  if (!(std::fabs(f) < 2.0f)) return std::isnan(f) ? 0 : f < 0 ? -1024 : 1023;
+  return static_cast<std::int32_t>(f * 1024.0f);
+}
+
 void indirect(Packet& p, Encoder& enc, const J3dMaterialEntry& e, const J3dIndirectEntry* ind, std::size_t count) {
   if (ind) {
     for (std::size_t m = 0; m < std::min<std::size_t>(count, 3); ++m) {
       const J3dIndirectMatrix& x = ind->matrices[m];
       std::array<std::uint32_t, 6> q{};
-      for (std::size_t k = 0; k < 6; ++k) q[k] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x.matrix[k] * 1024.0f)) & 0x7FF;
+      for (std::size_t k = 0; k < 6; ++k) q[k] = static_cast<std::uint32_t>(fixed_s10(x.matrix[k])) & 0x7FF;
       const auto scale = static_cast<std::uint32_t>(x.exponent + 17);
       for (std::uint8_t col = 0; col < 3; ++col) {
         p.bp(static_cast<std::uint8_t>(0x06 + 3 * m + col), q[col] | q[3 + col] << 11 | ((scale >> (2 * col)) & 3u) << 22);
@@ -240,6 +244,7 @@ void fog(Packet& p, const J3dFog& f) {
     b = double(f.far_z) / (double(f.far_z) - f.near_z);
     c = double(f.start_z) / (double(f.end_z) - f.start_z);
   }
+  if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c) || std::fabs(b) > 1e30) a = 0, b = 0.5, c = 0;  // no fog to speak of
   double mantissa = b;
   int exponent = 1;
   while (mantissa > 1.0) {
@@ -318,14 +323,14 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex, J3dMd
   }
   out.names = mat.names;
   for (std::size_t i = 0; i < count; ++i) {
-    Encoder enc(mat, tex, i);
+    Encoder enc{mat, tex, i, std::nullopt};
     const J3dMaterialEntry* ep = enc.at(mat.entries, mat.remap[i], "remap");
-    if (!ep) return *enc.error_;
+    if (!ep) return *enc.error;
     const J3dMaterialEntry& e = *ep;
     const std::size_t stages = enc.value(mat.tev_stage_counts, e.tev_stage_count, "tev_stage_count");
     const std::uint8_t texgens = enc.value(mat.texgen_counts, e.texgen_count, "texgen_count");
     const std::uint8_t channels = enc.value(mat.channel_counts, e.channel_count, "channel_count");
-    if (enc.error_) return *enc.error_;
+    if (enc.error) return *enc.error;
     if (stages == 0 || stages > 16 || texgens > 8 || channels > 2) {
       return Error{ErrorCode::bad_value, std::nullopt, "MAT3.material[" + std::to_string(i) + "]",
                    "needs 1-16 TEV stages, at most 8 texgens and 2 colour channels"};
@@ -417,7 +422,7 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex, J3dMd
     }
     p.xf(0x1009, {channels});
     p.xf(0x103F, {texgens});
-    if (enc.error_) return *enc.error_;
+    if (enc.error) return *enc.error;
     if (texgens == 0) sub.offsets[2] = sub.offsets[0];
 
     out.packets.push_back(J3dMdlPacket{std::move(p.commands), std::nullopt, std::nullopt});
