@@ -52,7 +52,6 @@ std::uint32_t s11(std::int32_t v) { return static_cast<std::uint32_t>(v) & 0x7FF
 
 // Reads a material's pool entries; the first index outside its pool is the error.
 struct Encoder {
-
   template <typename T>
   const T* at(const std::vector<T>& pool, std::uint16_t index, const char* field) {
     if (index < pool.size()) return &pool[index];
