@@ -13,6 +13,7 @@
 #include "model/j3d.hpp"
 #include "model/j3d_decode.hpp"
 #include "model/j3d_mdl.hpp"
+#include "model/textures.hpp"
 #include "samples.hpp"
 
 namespace remodel {
@@ -174,6 +175,41 @@ TEST(J3dMdl3FromMat3, HostileValuesStillMakePackets) {
   auto made = j3d_mdl3_from_mat3(mat, *j3d_section<J3dTex1>(*file));
   ASSERT_TRUE(made.ok()) << made.error().describe();
   EXPECT_EQ(made->packets.size(), mat.remap.size());
+}
+
+// `textures replace` with another size on a BDL: MDL3's image size of the map that shows the
+// texture and the texcoord scales that use it follow TEX1; no other MDL3 byte moves.
+TEST(J3dMdl3FromMat3, AResizedTextureIsFollowedByItsPackets) {
+  const auto path = test::samples_root() / "j3d" / "ww_letter.bdl";  // texture 2 (8x8 I4) on map 1
+  if (!std::filesystem::exists(path)) {
+    if (test::samples_required()) FAIL() << path << " is missing";
+    GTEST_SKIP() << path << " is missing";
+  }
+  Document doc = test::load_document(path);
+  const J3dMdl3 before = *j3d_section<J3dMdl3>(std::get<J3dFile>(doc));
+  RgbaImage image(64, 16);
+  ASSERT_FALSE(replace_texture(doc, 2, image).has_value());
+  const J3dMdl3& after = *j3d_section<J3dMdl3>(std::get<J3dFile>(doc));
+  ASSERT_EQ(after.packets.size(), before.packets.size());
+  const auto& was = before.packets[0].commands;
+  const auto& now = after.packets[0].commands;
+  ASSERT_EQ(now.size(), was.size());
+  std::size_t changed = 0;
+  for (std::size_t k = 0; k < was.size(); ++k) {
+    if (now[k].args == was[k].args) continue;
+    ++changed;
+    const std::uint8_t a = bp_address(was[k]);
+    ASSERT_EQ(bp_address(now[k]), a) << k;
+    if (a == 0x89) {  // map 1's image: width - 1, height - 1, format I4
+      EXPECT_EQ(bp_value(now[k]), 63u | 15u << 10) << k;
+    } else if (a == 0x32 || a == 0x33) {  // texcoord 1's scale, which stages on map 1 write
+      EXPECT_EQ(bp_value(now[k]), a == 0x32 ? 63u : 15u) << k;
+    } else {
+      ADD_FAILURE() << "command " << k << " (register " << int(a) << ") changed";
+    }
+  }
+  EXPECT_EQ(changed, 5u) << "0x89 once, texcoord 1's scale pair twice";
+  EXPECT_EQ(after.subpackets[0].offsets, before.subpackets[0].offsets);
 }
 
 TEST(J3dMdl3FromMat3, AnIndexOutsideItsPoolIsAnErrorNamingIt) {

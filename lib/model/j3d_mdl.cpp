@@ -434,4 +434,28 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex, J3dMd
   return out;
 }
 
+std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture) {
+  auto fresh = j3d_mdl3_from_mat3(mat, tex);
+  if (!fresh) return fresh.error();
+  const auto follows = [](std::uint8_t a) {  // image 0, mode 0/1 of maps 0-7, texcoord scales 0-7
+    return (a >= 0x80 && a <= 0x8B) || (a >= 0xA0 && a <= 0xAB) || (a >= 0x30 && a <= 0x3F);
+  };
+  for (std::size_t i = 0; i < mdl.packets.size() && i < fresh->packets.size() && i < mat.remap.size(); ++i) {
+    const J3dMaterialEntry& e = mat.entries[mat.remap[i]];  // in range: j3d_mdl3_from_mat3 checked it
+    const bool shows = std::any_of(e.textures.begin(), e.textures.end(),
+                                   [&](std::uint16_t t) { return t != kNone && mat.textures[t] == texture; });
+    std::vector<J3dGxCommand>& stored = mdl.packets[i].commands;
+    const std::vector<J3dGxCommand>& made = fresh->packets[i].commands;
+    if (!shows || mdl.packets[i].raw) continue;
+    for (std::size_t k = 0; k < stored.size() && k < made.size(); ++k) {
+      const J3dGxCommand& m = made[k];
+      J3dGxCommand& c = stored[k];
+      if (c.opcode == 0x61 && m.opcode == 0x61 && c.args.size() == 4 && m.args.size() == 4 && c.args[0] == m.args[0] && follows(c.args[0])) {
+        c.args = m.args;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace remodel

@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "model/gx_texture.hpp"
+#include "model/j3d_decode.hpp"
+#include "model/j3d_mdl.hpp"
 #include "model/palette.hpp"
 #include "model/psp_texture.hpp"
 
@@ -201,6 +203,13 @@ std::optional<Error> replace_texture(Document& doc, std::size_t index, const Rgb
                                : r.tmh != nullptr ? encode_tmh_image(*r.tmh, image)
                                                   : replace_j3d_texture(*r.tex1, r.tex1_index, image);
   if (error) return located(*error, r.where);
+  if (auto* j3d = std::get_if<J3dFile>(&doc)) {  // a BDL's MDL3 repeats the texture's size
+    J3dMdl3* mdl = j3d_section<J3dMdl3>(*j3d);
+    const J3dMat3* mat = j3d_section<J3dMat3>(*j3d);
+    if (mdl != nullptr && mat != nullptr) {
+      if (auto e = j3d_mdl3_follow_texture(*mdl, *mat, *r.tex1, r.tex1_index)) return located(*e, r.where);
+    }
+  }
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "model/j3d_decode.hpp"
+#include "model/j3d_mdl.hpp"
 #include "model/textures.hpp"
 #include "scene/bone_turns.hpp"
 #include "scene/j3d_lower.hpp"
@@ -346,6 +347,10 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       }
       if (auto e = replace_j3d_texture(*tex1, k, in.image)) {
         return Error{e->code, e->offset, where + " (TEX1 " + std::to_string(k) + ")", e->message};
+      }
+      J3dMdl3* mdl = j3d_section<J3dMdl3>(out);  // a BDL's MDL3 repeats the texture's size
+      if (const J3dMat3* mat3 = j3d_section<J3dMat3>(out); mdl != nullptr && mat3 != nullptr) {
+        if (auto e = j3d_mdl3_follow_texture(*mdl, *mat3, *tex1, k)) return Error{e->code, e->offset, where + " (MDL3)", e->message};
       }
     }
   }
