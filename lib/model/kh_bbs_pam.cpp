@@ -107,15 +107,14 @@ Result<PamDecodedAnimation> decode_pam_animation(const PamAnimation& a) {
 float pam_sample(const PamDecodedChannel& c, float frame) {
   if (c.values.empty()) return 0.0f;
   if (frame <= static_cast<float>(c.frames.front())) return c.values.front();
-  for (std::size_t i = 1; i < c.frames.size(); ++i) {
-    const auto f1 = static_cast<float>(c.frames[i]);
-    if (frame <= f1) {
-      const auto f0 = static_cast<float>(c.frames[i - 1]);
-      const float t = (frame - f0) / (f1 - f0);
-      return c.values[i - 1] + (c.values[i] - c.values[i - 1]) * t;
-    }
-  }
-  return c.values.back();
+  if (!(frame <= static_cast<float>(c.frames.back()))) return c.values.back();  // also NaN
+  // The first key at or after `frame`, by binary search: sampling every frame stays linear in the keys.
+  const auto at = std::lower_bound(c.frames.begin() + 1, c.frames.end(), frame,
+                                   [](std::uint16_t f, float x) { return static_cast<float>(f) < x; });
+  const auto i = static_cast<std::size_t>(at - c.frames.begin());
+  const auto f0 = static_cast<float>(c.frames[i - 1]), f1 = static_cast<float>(c.frames[i]);
+  const float t = (frame - f0) / (f1 - f0);
+  return c.values[i - 1] + (c.values[i] - c.values[i - 1]) * t;
 }
 
 namespace {
