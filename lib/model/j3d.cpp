@@ -21,6 +21,14 @@ std::uint32_t j3d_slot_attribute(std::uint8_t slot) {
   return slot < 13 ? attribute_of_slot[slot] : 0xFF;
 }
 
+const J3dVertexFormat* j3d_vertex_format(const J3dVtx1& vtx, std::uint8_t slot) {
+  if (slot >= 13) return nullptr;
+  for (const J3dVertexFormat& f : vtx.formats) {
+    if (f.attribute == j3d_slot_attribute(slot)) return &f;
+  }
+  return nullptr;
+}
+
 std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
   if (slot >= 13) return 0;
   const std::uint32_t attribute = j3d_slot_attribute(slot);

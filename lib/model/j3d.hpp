@@ -74,6 +74,8 @@ struct J3dVtx1 {
 
 // The GX attribute whose array sits in VTX1 header slot `slot` (0xFF past the 13 slots).
 std::uint32_t j3d_slot_attribute(std::uint8_t slot);
+// VTX1's format entry for an array slot, or nullptr when the file has none.
+const J3dVertexFormat* j3d_vertex_format(const J3dVtx1& vtx, std::uint8_t slot);
 // Bytes per element of the array in `slot`, from the format that describes it (0 when none does).
 std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot);
 

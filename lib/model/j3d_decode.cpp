@@ -10,14 +10,6 @@ namespace remodel {
 
 namespace {
 
-const J3dVertexFormat* format_for(const J3dVtx1& vtx, std::uint8_t slot) {
-  if (slot >= 13) return nullptr;
-  for (const J3dVertexFormat& f : vtx.formats) {
-    if (f.attribute == j3d_slot_attribute(slot)) return &f;
-  }
-  return nullptr;
-}
-
 std::array<float, 16> multiply(const std::array<float, 16>& a, const std::array<float, 16>& b) {
   std::array<float, 16> r{};
   for (int c = 0; c < 4; ++c) {
@@ -71,7 +63,7 @@ void walk(const std::vector<J3dNode>& nodes, const std::array<float, 16>& parent
 }  // namespace
 
 Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) {
-  const J3dVertexFormat* f = format_for(vtx, slot);
+  const J3dVertexFormat* f = j3d_vertex_format(vtx, slot);
   const J3dVertexArray* array = nullptr;
   for (const J3dVertexArray& a : vtx.arrays) {
     if (a.slot == slot) array = &a;

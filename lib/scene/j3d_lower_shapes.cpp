@@ -11,6 +11,7 @@
 
 #include "model/gx_colour.hpp"
 #include "model/j3d_decode.hpp"
+#include "scene/j3d_array_codec.hpp"
 #include "scene/j3d_lower.hpp"
 #include "scene/match.hpp"
 
@@ -93,121 +94,6 @@ Result<ShapeWalk> walk_shape(const J3dShp1& shp, std::size_t s) {
   return w;
 }
 
-// One VTX1 array with its format: encodes values as stored and finds or appends elements.
-struct ArrayCodec {
-  J3dVertexArray* array = nullptr;
-  const J3dVertexFormat* format = nullptr;
-  std::size_t element = 0;
-  const char* what = "";
-  std::unordered_map<std::string, std::uint32_t> first_of;  // element bytes -> first index holding them
-  bool indexed = false;
-  bool appended = false;
-
-  std::size_t count() const { return array == nullptr || element == 0 ? 0 : array->data.size() / element; }
-
-  bool same(std::uint32_t index, const Bytes& e) const {
-    return index < count() && std::equal(e.begin(), e.end(), array->data.begin() + static_cast<std::ptrdiff_t>(std::size_t{index} * element));
-  }
-
-  std::uint32_t find_or_append(const Bytes& e) {
-    if (!indexed) {
-      for (std::size_t i = count(); i-- > 0;) {
-        first_of[std::string(reinterpret_cast<const char*>(array->data.data() + i * element), element)] = static_cast<std::uint32_t>(i);
-      }
-      indexed = true;
-    }
-    const std::string k(reinterpret_cast<const char*>(e.data()), e.size());
-    if (const auto it = first_of.find(k); it != first_of.end()) return it->second;
-    const auto at = static_cast<std::uint32_t>(count());
-    array->data.insert(array->data.end(), e.begin(), e.end());
-    first_of.emplace(k, at);
-    appended = true;
-    return at;
-  }
-
-  // Numbers (positions, normals, UVs) in the format's component type with its fractional bits.
-  // `saturate`: a value past the type's range by rounding is stored at its end instead of refused.
-  std::optional<Error> encode(const float* v, std::size_t given, Bytes& out, const std::string& where, bool saturate = false) const {
-    static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
-    if (format == nullptr || format->type > 4 || element == 0) {
-      return Error{ErrorCode::unsupported, std::nullopt, where, std::string("the base has no VTX1 ") + what + " array to hold an edited value"};
-    }
-    const std::size_t size = type_size[format->type], components = element / size;
-    out.assign(element, 0);
-    const double scale = std::ldexp(1.0, format->frac & 31);
-    for (std::size_t c = 0; c < components; ++c) {
-      const float f = c < given ? v[c] : 0.0f;
-      std::uint8_t* p = out.data() + c * size;
-      if (format->type == 4) {
-        std::uint32_t bits = 0;
-        std::memcpy(&bits, &f, 4);
-        p[0] = static_cast<std::uint8_t>(bits >> 24);
-        p[1] = static_cast<std::uint8_t>(bits >> 16);
-        p[2] = static_cast<std::uint8_t>(bits >> 8);
-        p[3] = static_cast<std::uint8_t>(bits);
-        continue;
-      }
-      static const double lo[4] = {0, -128, 0, -32768}, hi[4] = {255, 127, 65535, 32767};
-      double q = std::nearbyint(static_cast<double>(f) * scale);
-      if (saturate && std::isfinite(q)) q = std::clamp(q, lo[format->type], hi[format->type]);
-      if (!(q >= lo[format->type] && q <= hi[format->type])) {
-        static const char* names[4] = {"u8", "s8", "u16", "s16"};
-        return Error{ErrorCode::unsupported, std::nullopt, where,
-                     std::string(what) + " value " + std::to_string(f) + " does not fit VTX1's " + names[format->type] + " with " +
-                         std::to_string(format->frac) + " fractional bits"};
-      }
-      const auto n = static_cast<std::int64_t>(q);
-      if (size == 1) {
-        p[0] = static_cast<std::uint8_t>(n & 0xFF);
-      } else {
-        p[0] = static_cast<std::uint8_t>((n >> 8) & 0xFF);
-        p[1] = static_cast<std::uint8_t>(n & 0xFF);
-      }
-    }
-    return std::nullopt;
-  }
-
-  // Element `index` as numbers (the inverse of encode), for what glTF does not carry (a normal's length).
-  std::vector<double> decode(std::uint32_t index) const {
-    static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
-    std::vector<double> out;
-    if (format == nullptr || format->type > 4 || index >= count()) return out;
-    const std::size_t size = type_size[format->type];
-    const std::uint8_t* p = array->data.data() + std::size_t{index} * element;
-    const double scale = std::ldexp(1.0, -(format->frac & 31));
-    for (std::size_t c = 0; c < element / size; ++c, p += size) {
-      switch (format->type) {
-        case 0: out.push_back(p[0] * scale); break;
-        case 1: out.push_back(static_cast<std::int8_t>(p[0]) * scale); break;
-        case 2: out.push_back(static_cast<std::uint16_t>(p[0] << 8 | p[1]) * scale); break;
-        case 3: out.push_back(static_cast<std::int16_t>(p[0] << 8 | p[1]) * scale); break;
-        default: {
-          const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3];
-          float f = 0;
-          std::memcpy(&f, &bits, 4);
-          out.push_back(f);
-        }
-      }
-    }
-    return out;
-  }
-
-  std::optional<Error> encode_colour(const Vec4& c, Bytes& out, const std::string& where) const {
-    if (format == nullptr || element == 0) return Error{ErrorCode::unsupported, std::nullopt, where, "the base has no VTX1 colour array to hold an edited colour"};
-    const auto channel = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(x, 0.0f, 1.0f) * 255.0f)); };
-    out.assign(element, 0);
-    gx::encode_vertex_colour(static_cast<std::uint8_t>(format->type), Rgba{channel(c.x), channel(c.y), channel(c.z), channel(c.w)}, out.data());
-    return std::nullopt;
-  }
-};
-
-const J3dVertexFormat* format_of(const J3dVtx1& vtx, std::uint8_t slot) {
-  for (const J3dVertexFormat& f : vtx.formats) {
-    if (f.attribute == j3d_slot_attribute(slot)) return &f;
-  }
-  return nullptr;
-}
-
 // What a vertex's values are stored relative to: a rigid entry's joint, or the envelope's blend of
 // world * EVP1 inverse bind (model space as EVP1 saw it), as the lift shows them.
 struct Binds {
@@ -264,7 +150,7 @@ struct Geometry {
   const J3dShp1& base_shp;
   Binds base_binds, binds;
   std::vector<Mat4> world;  // the Scene's bind pose (JNT1 as lowered)
-  std::array<ArrayCodec, 13> codecs;
+  std::array<J3dArrayCodec, 13> codecs;
   std::vector<LowerWarning>& warnings;
   bool changed = false;
   // Per shape: rebuilt packets and matrix groups (whose `first` indexes new_table), or nullopt = keep.
@@ -361,10 +247,10 @@ struct Geometry {
 
   // The stored index for one attribute of an edited vertex: the old one when the re-encoded value
   // is what it holds, else an equal element or a new one.
-  ArrayCodec& codec(std::size_t key_slot) { return codecs[key_slot <= kNrm ? key_slot - 1 : key_slot]; }  // VTX1 slot 2 is NBT
+  J3dArrayCodec& codec(std::size_t key_slot) { return codecs[key_slot <= kNrm ? key_slot - 1 : key_slot]; }  // VTX1 slot 2 is NBT
 
   Result<std::uint32_t> store(std::size_t key_slot, std::uint32_t old, const Bytes& e) {
-    ArrayCodec& c = codec(key_slot);
+    J3dArrayCodec& c = codec(key_slot);
     if (old != kAbsent && c.same(old, e)) return old;
     const std::uint32_t at = c.find_or_append(e);
     changed = true;
@@ -752,9 +638,9 @@ struct Geometry {
   void bind_codecs() {
     static const char* what[13] = {"position", "normal", "NBT", "colour", "colour", "UV", "UV", "UV", "UV", "UV", "UV", "UV", "UV"};
     for (std::uint8_t slot = 0; slot < 13; ++slot) {
-      ArrayCodec& c = codecs[slot];
+      J3dArrayCodec& c = codecs[slot];
       c.what = what[slot];
-      c.format = format_of(vtx, slot);
+      c.format = j3d_vertex_format(vtx, slot);
       c.element = j3d_vertex_element_size(vtx, slot);
       for (J3dVertexArray& a : vtx.arrays) {
         if (a.slot == slot) c.array = &a;
@@ -830,7 +716,7 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
     if (auto e = g.add_shape(n, *inf)) return e;
   }
   if (auto e = g.splice()) return e;
-  for (const ArrayCodec& c : g.codecs) g.changed |= c.appended;
+  for (const J3dArrayCodec& c : g.codecs) g.changed |= c.appended;
   if (g.changed) {
     // INF1's counts follow the structure: every packet, every position.
     inf->packet_count = static_cast<std::uint32_t>(shp->packets.size());
