@@ -630,7 +630,7 @@ TEST(LowerJ3d, HostileScenes) {
   {
     scene::Scene s = b.scene;
     s.meshes[0].primitives[0].weights.pop_back();
-    fails(s, "joints");
+    fails(s, "weights");
   }
   {
     scene::Scene s = b.scene;

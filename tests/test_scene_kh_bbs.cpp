@@ -29,8 +29,6 @@ struct Figures {
   float bind_error = 0;  // max |world * inverse_bind - I| over every skin joint
 };
 
-bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 // The checks every lifted KH BBS scene passes (SCENE_BRIEF.md), with the figures the report quotes.
 void check_scene(const Scene& scene, const Document& doc, const std::string& what, Figures& fig) {
   const std::vector<Mat4> world = world_matrices(scene);

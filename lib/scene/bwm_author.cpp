@@ -13,7 +13,6 @@
 #include <meshoptimizer.h>
 
 #include "scene/bwm_space.hpp"
-#include "scene/kh_bbs_lower.hpp"  // check_primitive: sizes, indices and finite values of a primitive
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
 #include "scene/palette_influences.hpp"
@@ -33,10 +32,6 @@ std::string num(std::size_t n) { return std::to_string(n); }
 
 Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
   return Error{code, std::nullopt, std::move(field), std::move(message)};
-}
-
-bool finite(const Mat4& m) {
-  return std::all_of(m.m.begin(), m.m.end(), [](float f) { return std::isfinite(f); });
 }
 
 void put_f32(Bytes& out, float f) {
@@ -227,7 +222,7 @@ class Author {
     if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
       return at(where + ".mode", "points and lines cannot be drawn by a BWM (triangles only)", ErrorCode::unsupported);
     }
-    if (auto e = kh_bbs::check_primitive(src, where)) return *e;
+    if (auto e = check_primitive(src, where)) return *e;
     if (src.material >= 0 && static_cast<std::size_t>(src.material) >= scene_.materials.size()) {
       return at(where + ".material", "material " + std::to_string(src.material) + " does not exist");
     }

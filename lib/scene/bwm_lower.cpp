@@ -25,8 +25,6 @@ Error unsupported(const std::string& where, const std::string& message) {
 }
 Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
 
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 // Where each attribute of a vertex lives: stride, byte offset in the record.
 struct Place {
   std::size_t stride = 0, offset = 0;

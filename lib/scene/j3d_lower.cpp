@@ -28,53 +28,12 @@ std::array<std::int16_t, 3> j3d_s16_angles(const Quat& q) {
   return out;
 }
 
-namespace {
-
-bool finite(float f) { return std::isfinite(f); }
-bool finite(const Vec2& v) { return finite(v.x) && finite(v.y); }
-bool finite(const Vec3& v) { return finite(v.x) && finite(v.y) && finite(v.z); }
-bool finite(const Vec4& v) { return finite(v.x) && finite(v.y) && finite(v.z) && finite(v.w); }
-bool finite(const Quat& q) { return finite(q.x) && finite(q.y) && finite(q.z) && finite(q.w); }
-
-template <typename T>
-std::optional<Error> all_finite(const std::vector<T>& values, const std::string& where) {
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!finite(values[i])) return Error{ErrorCode::bad_value, std::nullopt, where + "[" + std::to_string(i) + "]", "is not a finite number"};
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<Error> j3d_check_primitive(const Primitive& p, const std::string& where) {
+  if (auto e = check_primitive(p, where)) return e;
   const std::size_t n = p.vertex_count();
-  const auto sized = [&](std::size_t size, const char* what) -> std::optional<Error> {
-    if (size != 0 && size != n) {
-      return Error{ErrorCode::inconsistent, std::nullopt, where + "." + what, "has " + std::to_string(size) + " entries for " + std::to_string(n) + " positions"};
-    }
-    return std::nullopt;
-  };
-  std::optional<Error> e;
-  if ((e = sized(p.normals.size(), "normals")) || (e = sized(p.colors.size(), "colors"))) return e;
-  for (std::size_t u = 0; u < p.uvs.size(); ++u) {
-    if ((e = sized(p.uvs[u].size(), ("uvs[" + std::to_string(u) + "]").c_str()))) return e;
-  }
-  if (p.joints.size() != std::size_t{p.influences} * n || p.weights.size() != std::size_t{p.influences} * n) {
-    return Error{ErrorCode::inconsistent, std::nullopt, where + ".joints", "holds " + std::to_string(p.joints.size()) + " joints and " + std::to_string(p.weights.size()) +
-                                                                     " weights for " + std::to_string(n) + " vertices of " + std::to_string(p.influences) + " influences"};
-  }
   if (p.influences == 0 && n != 0) return Error{ErrorCode::unsupported, std::nullopt, where, "has no JOINTS_0/WEIGHTS_0; every J3D vertex is drawn by a joint or an envelope"};
-  for (std::size_t i = 0; i < p.indices.size(); ++i) {
-    if (p.indices[i] >= n) return Error{ErrorCode::bad_value, std::nullopt, where + ".indices[" + std::to_string(i) + "]", "names vertex " + std::to_string(p.indices[i]) + " of " + std::to_string(n)};
-  }
   if (p.topology != Topology::triangles && p.topology != Topology::triangle_strip && p.topology != Topology::triangle_fan) {
     return Error{ErrorCode::unsupported, std::nullopt, where, "draws points or lines, which a J3D shape cannot hold"};
-  }
-  if ((e = all_finite(p.positions, where + ".positions")) || (e = all_finite(p.normals, where + ".normals")) || (e = all_finite(p.colors, where + ".colors")) ||
-      (e = all_finite(p.weights, where + ".weights")))
-    return e;
-  for (std::size_t u = 0; u < p.uvs.size(); ++u) {
-    if ((e = all_finite(p.uvs[u], where + ".uvs[" + std::to_string(u) + "]"))) return e;
   }
   return std::nullopt;
 }

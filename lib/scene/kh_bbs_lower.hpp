@@ -24,7 +24,7 @@ const char* range_of(psp::NumFormat f, bool is_signed);
 // 1.0 is 0xFF; the lift's scaling reversed.
 Rgba colour_bytes(const Vec4& c);
 
-// An incoming primitive's arrays agree in size, its indices are in range and its values finite.
+// scene::check_primitive, and weights PSP can store (0 to 1).
 std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
 
 struct SectionEdit {

@@ -38,43 +38,7 @@ Rgba colour_bytes(const Vec4& c) {
 }
 
 std::optional<Error> check_primitive(const Primitive& p, const std::string& where) {
-  const std::size_t vc = p.vertex_count();
-  auto count = [&](std::size_t n, const char* what) -> std::optional<Error> {
-    if (n == 0 || n == vc) return std::nullopt;
-    return at(where + "." + what, std::string(what) + " has " + std::to_string(n) + " entries but the primitive has " +
-                                      std::to_string(vc) + " positions", ErrorCode::inconsistent);
-  };
-  if (auto e = count(p.normals.size(), "normals")) return e;
-  if (auto e = count(p.colors.size(), "colors")) return e;
-  for (const auto& set : p.uvs) {
-    if (auto e = count(set.size(), "uvs")) return e;
-  }
-  if (p.joints.size() != vc * p.influences || p.weights.size() != vc * p.influences) {
-    return at(where + ".weights", "joints and weights need " + std::to_string(p.influences) + " entries per vertex (" +
-                                      std::to_string(vc * p.influences) + ") but have " + std::to_string(p.joints.size()) +
-                                      " and " + std::to_string(p.weights.size()), ErrorCode::inconsistent);
-  }
-  for (std::uint32_t i : p.indices) {
-    if (i >= vc) {
-      return at(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(vc) + " vertices");
-    }
-  }
-  auto finite = [](std::initializer_list<float> fs) {
-    return std::all_of(fs.begin(), fs.end(), [](float f) { return std::isfinite(f); });
-  };
-  for (std::size_t v = 0; v < vc; ++v) {
-    const Vec3& q = p.positions[v];
-    if (!finite({q.x, q.y, q.z})) return at(where + ".positions", "vertex " + std::to_string(v) + " has a non-finite position");
-    if (!p.normals.empty() && !finite({p.normals[v].x, p.normals[v].y, p.normals[v].z})) {
-      return at(where + ".normals", "vertex " + std::to_string(v) + " has a non-finite normal");
-    }
-    if (!p.colors.empty() && !finite({p.colors[v].x, p.colors[v].y, p.colors[v].z, p.colors[v].w})) {
-      return at(where + ".colors", "vertex " + std::to_string(v) + " has a non-finite colour");
-    }
-    for (const auto& set : p.uvs) {
-      if (!finite({set[v].x, set[v].y})) return at(where + ".uvs", "vertex " + std::to_string(v) + " has a non-finite UV");
-    }
-  }
+  if (auto e = scene::check_primitive(p, where)) return e;
   for (float w : p.weights) {
     if (!(w >= 0.0f && w <= 1.0f + 1e-3f)) {
       return at(where + ".weights", "a weight of " + std::to_string(w) + " is not between 0 and 1");

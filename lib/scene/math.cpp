@@ -13,6 +13,15 @@ Mat4 Mat4::from_3x4_rows(const float* rows) {
   return r;
 }
 
+bool finite(float f) { return std::isfinite(f); }
+bool finite(const Vec2& v) { return finite(v.x) && finite(v.y); }
+bool finite(const Vec3& v) { return finite(v.x) && finite(v.y) && finite(v.z); }
+bool finite(const Vec4& v) { return finite(v.x) && finite(v.y) && finite(v.z) && finite(v.w); }
+bool finite(const Quat& q) { return finite(q.x) && finite(q.y) && finite(q.z) && finite(q.w); }
+bool finite(const Mat4& m) {
+  return std::all_of(m.m.begin(), m.m.end(), [](float f) { return std::isfinite(f); });
+}
+
 Mat4 operator*(const Mat4& a, const Mat4& b) {
   Mat4 r;
   for (int c = 0; c < 4; ++c) {

@@ -42,6 +42,14 @@ struct Mat4 {
   bool operator==(const Mat4&) const = default;
 };
 
+// Every component is a finite number (no NaN, no infinity).
+bool finite(float f);
+bool finite(const Vec2& v);
+bool finite(const Vec3& v);
+bool finite(const Vec4& v);
+bool finite(const Quat& q);
+bool finite(const Mat4& m);
+
 Mat4 operator*(const Mat4& a, const Mat4& b);
 Vec3 transform_point(const Mat4& m, Vec3 p);
 Vec3 transform_direction(const Mat4& m, Vec3 d);  // no translation

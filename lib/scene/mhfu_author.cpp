@@ -44,10 +44,6 @@ Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad
   return Error{code, std::nullopt, std::move(field), std::move(message)};
 }
 
-bool finite(const Mat4& m) {
-  return std::all_of(m.m.begin(), m.m.end(), [](float f) { return std::isfinite(f); });
-}
-
 // ---- skeleton ----
 
 struct Bones {
@@ -127,40 +123,10 @@ MhfuSkeleton root_skeleton() {
 // ---- vertices ----
 
 std::optional<Error> check_part(const Primitive& p, const std::string& where) {
-  const std::size_t vc = p.vertex_count();
-  const auto count = [&](std::size_t have, const char* what) -> std::optional<Error> {
-    if (have == 0 || have == vc) return std::nullopt;
-    return at(where + "." + what, std::string(what) + " has " + num(have) + " entries but the primitive has " + num(vc) + " positions",
-              ErrorCode::inconsistent);
-  };
-  if (auto e = count(p.normals.size(), "normals")) return e;
-  if (auto e = count(p.colors.size(), "colors")) return e;
-  for (const auto& set : p.uvs) {
-    if (auto e = count(set.size(), "uvs")) return e;
+  if (p.influences > kSlots * 4) {
+    return at(where + ".weights", "holds " + num(p.influences) + " influences per vertex, past the " + num(kSlots * 4) + " this author reads", ErrorCode::unsupported);
   }
-  if (p.influences > kSlots * 4 || p.joints.size() != vc * p.influences || p.weights.size() != vc * p.influences) {
-    return at(where + ".weights", "joints and weights need " + num(p.influences) + " entries per vertex but have " + num(p.joints.size()) +
-                                      " and " + num(p.weights.size()), ErrorCode::inconsistent);
-  }
-  for (std::uint32_t i : p.indices) {
-    if (i >= vc) return at(where + ".indices", "index " + num(i) + " is past the " + num(vc) + " vertices");
-  }
-  const auto fin = [](std::initializer_list<float> fs) { return std::all_of(fs.begin(), fs.end(), [](float f) { return std::isfinite(f); }); };
-  for (std::size_t v = 0; v < vc; ++v) {
-    const Vec3& q = p.positions[v];
-    if (!fin({q.x, q.y, q.z})) return at(where + ".positions", "vertex " + num(v) + " has a non-finite position");
-    if (!p.normals.empty() && !fin({p.normals[v].x, p.normals[v].y, p.normals[v].z})) return at(where + ".normals", "vertex " + num(v) + " has a non-finite normal");
-    if (!p.colors.empty() && !fin({p.colors[v].x, p.colors[v].y, p.colors[v].z, p.colors[v].w})) {
-      return at(where + ".colors", "vertex " + num(v) + " has a non-finite colour");
-    }
-    for (const auto& set : p.uvs) {
-      if (!set.empty() && !fin({set[v].x, set[v].y})) return at(where + ".uvs", "vertex " + num(v) + " has a non-finite UV");
-    }
-  }
-  for (std::size_t i = 0; i < p.weights.size(); ++i) {
-    if (!std::isfinite(p.weights[i]) || p.weights[i] < 0) return at(where + ".weights", "weight " + num(i) + " is negative or not finite");
-  }
-  return std::nullopt;
+  return check_primitive(p, where);
 }
 
 // Per-vertex bones (the strongest 8, renormalised), positions and normals moved to the rest pose.

@@ -31,8 +31,6 @@ namespace {
 using mhfu::bad;
 using mhfu::unsupported;
 
-bool finite(float f) { return std::isfinite(f); }
-
 // ---- matching ----
 
 // For each base item, the incoming one standing for it: by name when every base name is found once,

@@ -15,8 +15,6 @@ namespace remodel::scene::mhfu {
 
 namespace {
 
-bool finite(float f) { return std::isfinite(f); }
-
 // A unit normal's component: 1.0 is one step past the signed range, so it saturates.
 std::uint32_t encode_normal(psp::NumFormat f, float v) {
   if (f == psp::NumFormat::f32) return std::bit_cast<std::uint32_t>(v);

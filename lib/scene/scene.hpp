@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/error.hpp"
 #include "model/image.hpp"
 #include "scene/math.hpp"
 
@@ -136,6 +137,10 @@ struct Scene {
   // Appends a node under `parent` (-1 = root of scenes[0]) and returns its index.
   int add_node(Node node, int parent = -1);
 };
+
+// A primitive's arrays agree in length, its indices name its vertices and its numbers are finite,
+// with no negative weight: what every lower and author checks before encoding.
+std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
 
 // Each node's world matrix (parents first), computed once.
 std::vector<Mat4> world_matrices(const Scene& scene);
