@@ -1,23 +1,18 @@
 #!/usr/bin/env bash
-# Runs .clusterfuzzlite/build.sh as ClusterFuzzLite / OSS-Fuzz would, without Docker: clang 14,
-# libFuzzer, ASan + UBSan (libstdc++ here; the service uses its own clang and libc++), into a
-# temporary $OUT. Checks that each target in fuzz/targets.txt came with its seed corpus zip, options
-# and dictionary, then runs each for SECONDS (default 10) on its unzipped seeds with its options, and
-# the samples of its family (../shared/samples/<family>, read only) as further seeds.
+# Runs .clusterfuzzlite/build.sh as ClusterFuzzLite / OSS-Fuzz would, without Docker, in the
+# environment tools/oss-fuzz-env.sh sets, into a temporary $OUT. Checks that each target in
+# fuzz/targets.txt came with its seed corpus zip, options and dictionary, then runs each for SECONDS
+# (default 10) on its unzipped seeds with its options, and the samples of its family
+# (../shared/samples/<family>, read only) as further seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
-work="$(pwd)/build-ossfuzz"  # kept between runs, so the build is incremental
-mkdir -p "$work/src" "$work/artifacts"
-ln -sfn "$(pwd)" "$work/src/remodel"
+. tools/oss-fuzz-env.sh
+work="$fuzz_work"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-export SRC="$work/src" OUT="$out" CC=clang-14 CXX=clang++-14 LIB_FUZZING_ENGINE=-fsanitize=fuzzer
-export CXXFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
--fsanitize=address,undefined -fsanitize-address-use-after-scope -fno-sanitize-recover=undefined \
--fsanitize=fuzzer-no-link"
-if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
+export OUT="$out"
 if ! bash .clusterfuzzlite/build.sh >"$work/build.log" 2>&1; then
   tail -n 40 "$work/build.log"
   echo "oss-fuzz-check: build.sh failed (log: $work/build.log)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: install, build with g++ and run ctest, build and run the package's consumer
 # (tests/consumer) against `cmake --install` output; then build with clang 14 + ASan/UBSan and run
-# ctest again, so the hostile-input loops and corpus replays run under the sanitizers.
+# ctest again, so the hostile-input loops and corpus replays run under the sanitizers; then build
+# every fuzz target as a fuzzing service does and run each for a few seconds.
 # REMODEL_CMAKE_ARGS is added to both configurations, e.g.
 #   REMODEL_CMAKE_ARGS=-DCMAKE_CXX_COMPILER_LAUNCHER=ccache bash tools/test.sh
 set -euo pipefail
@@ -25,11 +26,16 @@ cmake --build build/consumer >/dev/null
 for f in fuzz/corpus/kh_bbs_pmo/demo.pmo fuzz/corpus/j3d/demo.bmd fuzz/corpus/bwm/skin.bwm; do
   build/consumer/remodel_consumer "$f" build/consumer/written
 done
-# -O1 and line tables only, as fuzzing builds use: a third less compile time than -O2 -g, and the
-# sanitizer reports keep file:line.
+# The sanitizer tests are built in the fuzz targets' own tree with the fuzzing service's flags
+# (tools/oss-fuzz-env.sh: clang 14, ASan + UBSan, -O1, line tables): the library compiles once, and
+# oss-fuzz-check's build.sh only adds the fuzz targets to it.
+. tools/oss-fuzz-env.sh
 # shellcheck disable=SC2086 # the extra arguments are words
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only -DNDEBUG" \
-      -DCMAKE_CXX_COMPILER=clang++-14 -DREMODEL_SANITIZE=ON -DREMODEL_BENCH=OFF -DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-} >/dev/null
-cmake --build build-asan -j"$(nproc)"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+cmake -S "$SRC/remodel" -B "$SRC/remodel-build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$CXX" \
+      -DCMAKE_CXX_FLAGS="$CXXFLAGS" -DREMODEL_FUZZ_ENGINE= -DBUILD_TESTING=ON -DREMODEL_BENCH=OFF \
+      -DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-} >/dev/null
+cmake --build "$SRC/remodel-build" -j"$(nproc)"
+(cd "$SRC/remodel-build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    ctest --output-on-failure -j"$(nproc)")
+# Every fuzz target built by .clusterfuzzlite/build.sh and run for REMODEL_FUZZ_SECONDS (default 10).
+bash tools/oss-fuzz-check.sh "${REMODEL_FUZZ_SECONDS:-10}"
