@@ -10,6 +10,7 @@
 #include <limits>
 #include <variant>
 
+#include "model/document.hpp"
 #include "model/j3d.hpp"
 #include "model/j3d_decode.hpp"
 #include "model/j3d_mdl.hpp"
@@ -210,6 +211,26 @@ TEST(J3dMdl3FromMat3, AResizedTextureIsFollowedByItsPackets) {
   }
   EXPECT_EQ(changed, 5u) << "0x89 once, texcoord 1's scale pair twice";
   EXPECT_EQ(after.subpackets[0].offsets, before.subpackets[0].offsets);
+}
+
+// Found by fuzz_j3d: a texture re-encoded unchanged over a MAT3 that MDL3 cannot be generated from
+// (a blend index past its table) must still write the same bytes; only a resize needs MDL3 again.
+TEST(J3dMdl3FromMat3, AnUnchangedTextureNeedsNoMdl3FromABrokenMat3) {
+  const auto path = test::samples_root() / "j3d" / "ww_letter.bdl";
+  if (!std::filesystem::exists(path)) {
+    if (test::samples_required()) FAIL() << path << " is missing";
+    GTEST_SKIP() << path << " is missing";
+  }
+  Document doc = test::load_document(path);
+  for (J3dMaterialEntry& e : j3d_section<J3dMat3>(std::get<J3dFile>(doc))->entries) e.blend = 0xFFFF;
+  const Bytes broken = write_document(doc).value();
+  auto image = decode_texture(doc, 2);
+  ASSERT_TRUE(image.ok()) << image.error().describe();
+  ASSERT_FALSE(replace_texture(doc, 2, *image).has_value());
+  EXPECT_EQ(write_document(doc).value(), broken);
+  const auto resized = replace_texture(doc, 2, RgbaImage(64, 16));
+  ASSERT_TRUE(resized.has_value()) << "MDL3 cannot follow a resize without a MAT3 it can be made from";
+  EXPECT_NE(resized->describe().find("blend"), std::string::npos) << resized->describe();
 }
 
 TEST(J3dMdl3FromMat3, AnIndexOutsideItsPoolIsAnErrorNamingIt) {

@@ -24,9 +24,10 @@ enum class J3dMdlFlavour : std::uint8_t { galaxy, wind_waker };
 Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex,
                                    J3dMdlFlavour flavour = J3dMdlFlavour::galaxy);
 
-// After TEX1 texture `texture` changed (size, levels): in the packets of the materials that show it,
-// the texture image/mode registers and texcoord scales take the values j3d_mdl3_from_mat3 gives
-// where its command has the same register; every other byte of MDL3 stays as it was.
-std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture);
+// After TEX1 texture `texture` changed from `before` (size, format, levels, sampler): in the packets
+// of the materials that show it, the texture image/mode registers and texcoord scales take the values
+// j3d_mdl3_from_mat3 gives where its command has the same register; every other byte of MDL3 stays as
+// it was. Nothing is regenerated when no field those registers hold has changed.
+std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture, const J3dTexture& before);
 
 }  // namespace remodel

@@ -199,6 +199,7 @@ std::optional<Error> replace_texture(Document& doc, std::size_t index, const Rgb
   const std::vector<TextureRef> refs = texture_refs(doc);
   if (index >= refs.size()) return no_texture(index, refs.size());
   const TextureRef& r = refs[index];
+  const std::optional<J3dTexture> before = r.tex1 != nullptr ? std::optional(r.tex1->textures[r.tex1_index]) : std::nullopt;
   std::optional<Error> error = r.tim2 != nullptr ? encode_tim2_picture(*r.tim2, image)
                                : r.tmh != nullptr ? encode_tmh_image(*r.tmh, image)
                                                   : replace_j3d_texture(*r.tex1, r.tex1_index, image);
@@ -206,8 +207,8 @@ std::optional<Error> replace_texture(Document& doc, std::size_t index, const Rgb
   if (auto* j3d = std::get_if<J3dFile>(&doc)) {  // a BDL's MDL3 repeats the texture's size
     J3dMdl3* mdl = j3d_section<J3dMdl3>(*j3d);
     const J3dMat3* mat = j3d_section<J3dMat3>(*j3d);
-    if (mdl != nullptr && mat != nullptr) {
-      if (auto e = j3d_mdl3_follow_texture(*mdl, *mat, *r.tex1, r.tex1_index)) return located(*e, r.where);
+    if (mdl != nullptr && mat != nullptr && before) {
+      if (auto e = j3d_mdl3_follow_texture(*mdl, *mat, *r.tex1, r.tex1_index, *before)) return located(*e, r.where);
     }
   }
   return std::nullopt;

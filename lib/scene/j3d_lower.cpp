@@ -304,12 +304,13 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       if (in.image.rgba.size() != std::size_t{in.image.width} * in.image.height * 4 || in.image.width == 0 || in.image.height == 0) {
         return Error{ErrorCode::bad_value, std::nullopt, where, "has an image whose pixels do not match its size"};
       }
+      const J3dTexture before = k < tex1->textures.size() ? tex1->textures[k] : J3dTexture{};  // else replace_j3d_texture refuses
       if (auto e = replace_j3d_texture(*tex1, k, in.image)) {
         return Error{e->code, e->offset, where + " (TEX1 " + std::to_string(k) + ")", e->message};
       }
       J3dMdl3* mdl = j3d_section<J3dMdl3>(out);  // a BDL's MDL3 repeats the texture's size
       if (const J3dMat3* mat3 = j3d_section<J3dMat3>(out); mdl != nullptr && mat3 != nullptr) {
-        if (auto e = j3d_mdl3_follow_texture(*mdl, *mat3, *tex1, k)) return Error{e->code, e->offset, where + " (MDL3)", e->message};
+        if (auto e = j3d_mdl3_follow_texture(*mdl, *mat3, *tex1, k, before)) return Error{e->code, e->offset, where + " (MDL3)", e->message};
       }
     }
   }
