@@ -30,10 +30,6 @@ constexpr std::uint32_t kModel = 2, kSkin = 3;
 
 std::string num(std::size_t n) { return std::to_string(n); }
 
-Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
-  return Error{code, std::nullopt, std::move(field), std::move(message)};
-}
-
 void put_f32(Bytes& out, float f) {
   const auto bits = std::bit_cast<std::uint32_t>(f);
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));  // BWM is little-endian

@@ -20,11 +20,6 @@ namespace remodel::scene {
 
 namespace {
 
-Error unsupported(const std::string& where, const std::string& message) {
-  return Error{ErrorCode::unsupported, std::nullopt, where, message};
-}
-Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
-
 // Where each attribute of a vertex lives: stride, byte offset in the record.
 struct Place {
   std::size_t stride = 0, offset = 0;
@@ -142,8 +137,8 @@ class Lowerer {
     bool by_order = false;
     std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
     if (!match) {
-      return unsupported("nodes", "the Scene's " + std::to_string(ikeys.size()) + " bone and entity nodes match neither the names nor the count of the base's " +
-                                      std::to_string(bkeys.size()) + " (adding or removing bones or entities is not supported)");
+      return at("nodes", "the Scene's " + std::to_string(ikeys.size()) + " bone and entity nodes match neither the names nor the count of the base's " +
+                                      std::to_string(bkeys.size()) + " (adding or removing bones or entities is not supported)", ErrorCode::unsupported);
     }
     if (by_order && !bkeys.empty()) warnings_.push_back({"nodes", "bone and entity names do not match the base's: matched by order"});
     const std::vector<Mat4> bworld = world_matrices(base_), iworld = world_matrices(in_);
@@ -156,7 +151,7 @@ class Lowerer {
       const Trs& t = i.local;
       if (!finite(t.translation) || !finite(t.scale) || !std::isfinite(t.rotation.x) || !std::isfinite(t.rotation.y) ||
           !std::isfinite(t.rotation.z) || !std::isfinite(t.rotation.w)) {
-        return bad(where, "node " + i.name + " has a non-finite translation, rotation or scale");
+        return at(where, "node " + i.name + " has a non-finite translation, rotation or scale");
       }
       const bool is_entity = b.extras.contains("entity");
       BwmBone& frame = is_entity ? out_.entities[entity].transform : out_.bones[bone];
@@ -172,7 +167,7 @@ class Lowerer {
       if (is_entity) {
         if (i.name != b.name) {
           auto name = stored_name<256>(i.name);
-          if (!name) return unsupported(where + ".name", "entity name " + i.name + " does not fit the 255 bytes a BWM entity name holds");
+          if (!name) return at(where + ".name", "entity name " + i.name + " does not fit the 255 bytes a BWM entity name holds", ErrorCode::unsupported);
           out_.entities[entity].name = *name;
         }
         ++entity;
@@ -192,8 +187,8 @@ class Lowerer {
     bool by_order = false;
     std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
     if (!match) {
-      return unsupported("materials", "the Scene's " + std::to_string(ikeys.size()) + " materials match neither the names nor the count of the base's " +
-                                          std::to_string(bkeys.size()) + " (adding or removing a material is not supported)");
+      return at("materials", "the Scene's " + std::to_string(ikeys.size()) + " materials match neither the names nor the count of the base's " +
+                                          std::to_string(bkeys.size()) + " (adding or removing a material is not supported)", ErrorCode::unsupported);
     }
     if (by_order && !bkeys.empty()) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
     materials_ = *match;
@@ -202,8 +197,8 @@ class Lowerer {
       if (i.name == base_.materials[k].name) continue;
       auto name = stored_name<64>(i.name);
       if (!name) {
-        return unsupported("materials[" + std::to_string((*match)[k]) + "].name",
-                           "material name " + i.name + " does not fit the 63 bytes of a BWM texture name");
+        return at("materials[" + std::to_string((*match)[k]) + "].name",
+                           "material name " + i.name + " does not fit the 63 bytes of a BWM texture name", ErrorCode::unsupported);
       }
       out_.materials[k].diffuse = *name;
     }
@@ -227,8 +222,8 @@ class Lowerer {
     bool by_order = false;
     std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
     if (!match || records.size() != base_.meshes.size()) {
-      return unsupported("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
-                                       std::to_string(base_.meshes.size()) + " (adding or removing a mesh is not supported)");
+      return at("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
+                                       std::to_string(base_.meshes.size()) + " (adding or removing a mesh is not supported)", ErrorCode::unsupported);
     }
     if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
     Result<std::vector<int>> bones = joint_bones();
@@ -242,12 +237,12 @@ class Lowerer {
       const std::string where = "meshes[" + std::to_string(im) + "]";
       if (imesh.name != bmesh.name) {
         auto name = stored_name<64>(imesh.name);
-        if (!name) return unsupported(where + ".name", "mesh name " + imesh.name + " does not fit the 63 bytes a BWM mesh name holds");
+        if (!name) return at(where + ".name", "mesh name " + imesh.name + " does not fit the 63 bytes a BWM mesh name holds", ErrorCode::unsupported);
         out_.meshes[records[bm]].name = *name;
       }
       if (imesh.primitives.size() != bmesh.primitives.size()) {
-        return unsupported(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base has " +
-                                      std::to_string(bmesh.primitives.size()) + " material references (adding or removing one is not supported)");
+        return at(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base has " +
+                                      std::to_string(bmesh.primitives.size()) + " material references (adding or removing one is not supported)", ErrorCode::unsupported);
       }
       for (std::size_t p = 0; p < bmesh.primitives.size(); ++p) {
         // By the "ref" extra when the incoming primitive has it, else in order.
@@ -263,7 +258,7 @@ class Lowerer {
         const int im_mat = imesh.primitives[ip].material;
         const auto it = std::find(materials_.begin(), materials_.end(), im_mat);
         if (im_mat < 0 || it == materials_.end()) {
-          return unsupported(pwhere + ".material", "the primitive's material is none of the base's materials (a BWM reference names one)");
+          return at(pwhere + ".material", "the primitive's material is none of the base's materials (a BWM reference names one)", ErrorCode::unsupported);
         }
         const auto mat = static_cast<std::uint32_t>(it - materials_.begin());
         BwmMaterialRef& ref = out_.meshes[records[bm]].material_refs[r];
@@ -281,15 +276,15 @@ class Lowerer {
     std::vector<std::vector<std::string>> bkeys, ikeys;
     // Keyed from the incoming side: for each incoming joint, the base bone.
     for (int j : in_.skins[0].joints) {
-      if (j < 0 || static_cast<std::size_t>(j) >= in_.nodes.size()) return bad("skins[0].joints", "a joint is not a node");
+      if (j < 0 || static_cast<std::size_t>(j) >= in_.nodes.size()) return at("skins[0].joints", "a joint is not a node");
       bkeys.push_back({in_.nodes[static_cast<std::size_t>(j)].name});
     }
     for (int j : base_.skins[0].joints) ikeys.push_back({base_.nodes[static_cast<std::size_t>(j)].name});
     bool by_order = false;
     std::optional<std::vector<int>> m = match_keys(bkeys, ikeys, by_order);
     if (!m) {
-      return unsupported("skins[0].joints", "the skin's " + std::to_string(bkeys.size()) + " joints match neither the names nor the count of the base's " +
-                                                std::to_string(ikeys.size()) + " bones (adding or removing bones is not supported)");
+      return at("skins[0].joints", "the skin's " + std::to_string(bkeys.size()) + " joints match neither the names nor the count of the base's " +
+                                                std::to_string(ikeys.size()) + " bones (adding or removing bones is not supported)", ErrorCode::unsupported);
     }
     if (by_order) warnings_.push_back({"skins[0]", "joint names do not match the base's: matched by order"});
     return *m;
@@ -300,7 +295,7 @@ class Lowerer {
     const std::size_t n = ip.vertex_count();
     const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
       if (have == 0 || have == n * per) return std::nullopt;
-      return bad(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
+      return at(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
     };
     if (auto e = sized(ip.normals.size(), 1, "normals")) return e;
     for (std::size_t s = 0; s < ip.uvs.size(); ++s) {
@@ -309,19 +304,19 @@ class Lowerer {
     if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return e;
     if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return e;
     for (std::uint32_t i : ip.indices) {
-      if (i >= n) return bad(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
+      if (i >= n) return at(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
     }
     for (std::size_t v = 0; v < n; ++v) {
-      if (!finite(ip.positions[v])) return bad(where + ".positions", "vertex " + std::to_string(v) + "'s position is not finite");
-      if (!ip.normals.empty() && !finite(ip.normals[v])) return bad(where + ".normals", "vertex " + std::to_string(v) + "'s normal is not finite");
+      if (!finite(ip.positions[v])) return at(where + ".positions", "vertex " + std::to_string(v) + "'s position is not finite");
+      if (!ip.normals.empty() && !finite(ip.normals[v])) return at(where + ".normals", "vertex " + std::to_string(v) + "'s normal is not finite");
       for (const auto& set : ip.uvs) {
-        if (!std::isfinite(set[v].x) || !std::isfinite(set[v].y)) return bad(where + ".uvs", "vertex " + std::to_string(v) + "'s UV is not finite");
+        if (!std::isfinite(set[v].x) || !std::isfinite(set[v].y)) return at(where + ".uvs", "vertex " + std::to_string(v) + "'s UV is not finite");
       }
     }
     for (std::size_t k = 0; k < ip.weights.size(); ++k) {
-      if (!std::isfinite(ip.weights[k]) || ip.weights[k] < 0) return bad(where + ".weights", "weight " + std::to_string(k) + " is negative or not finite");
+      if (!std::isfinite(ip.weights[k]) || ip.weights[k] < 0) return at(where + ".weights", "weight " + std::to_string(k) + " is negative or not finite");
       if (bp.influences > 0 && ip.weights[k] > 0 && ip.joints[k] >= bones.size()) {
-        return bad(where + ".joints", "joint " + std::to_string(ip.joints[k]) + " is past the skin's " + std::to_string(bones.size()) + " joints");
+        return at(where + ".joints", "joint " + std::to_string(ip.joints[k]) + " is past the skin's " + std::to_string(bones.size()) + " joints");
       }
     }
     std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
@@ -351,7 +346,7 @@ class Lowerer {
       }
       if (wrote) {
         if (owner_[g] >= 0 && owner_[g] != id) {
-          return unsupported(where, "vertex " + std::to_string(g) + " is shared with another material reference that changes it differently");
+          return at(where, "vertex " + std::to_string(g) + " is shared with another material reference that changes it differently", ErrorCode::unsupported);
         }
         owner_[g] = id;
       }
@@ -366,20 +361,20 @@ class Lowerer {
   std::optional<Error> rebuild_ref(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
                                    std::size_t record, std::size_t r) {
     const std::vector<std::uint32_t> tris = drawn_triangles(ip);
-    if (tris.empty()) return unsupported(where, "the primitive draws no triangle: removing a BWM material reference is not supported");
-    if (!places_.position) return unsupported("strides", "no stride holds vertex positions (attribute 0 as f32x3): a new vertex cannot be stored");
+    if (tris.empty()) return at(where, "the primitive draws no triangle: removing a BWM material reference is not supported", ErrorCode::unsupported);
+    if (!places_.position) return at("strides", "no stride holds vertex positions (attribute 0 as f32x3): a new vertex cannot be stored", ErrorCode::unsupported);
     for (std::size_t s = 0; s < out_.strides.size(); ++s) {
       for (const BwmAttribute& a : out_.strides[s].attributes) {
         const bool known = (a.id <= 1 && a.format == BwmFormat::f32x3) || (a.id == 2 && a.format == BwmFormat::f32x2) ||
                            (a.id == 6 && a.format == BwmFormat::u8) || (a.id == 7 && a.format == BwmFormat::f32);
         if (!known) {
-          return unsupported(where, "stride " + std::to_string(s) + " holds attribute " + std::to_string(a.id) + " (format " +
-                                        std::to_string(static_cast<std::uint32_t>(a.format)) + "), which a new vertex cannot be given: the topology cannot change");
+          return at(where, "stride " + std::to_string(s) + " holds attribute " + std::to_string(a.id) + " (format " +
+                                        std::to_string(static_cast<std::uint32_t>(a.format)) + "), which a new vertex cannot be given: the topology cannot change", ErrorCode::unsupported);
         }
       }
     }
     if (!places_.joints.empty() && (bones.empty() || ip.influences == 0)) {
-      return unsupported(where + ".joints", "the base is a skin: the primitive's new vertices need joints and weights");
+      return at(where + ".joints", "the base is a skin: the primitive's new vertices need joints and weights", ErrorCode::unsupported);
     }
     const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
     // Base vertices by position, to find one holding an incoming vertex's values.
@@ -420,7 +415,7 @@ class Lowerer {
                                  const std::string& where) {
     const std::size_t g = out_.vertex_count;
     if (g >= kMaxVertices) {
-      return unsupported(where, "the file would hold more than 65,535 vertices: a BWM's u16 indices number every vertex of its one vertex array");
+      return at(where, "the file would hold more than 65,535 vertices: a BWM's u16 indices number every vertex of its one vertex array", ErrorCode::unsupported);
     }
     for (BwmStride& s : out_.strides) s.vertices.resize(s.vertices.size() + s.size(), 0);
     ++out_.vertex_count;
@@ -442,7 +437,7 @@ class Lowerer {
     if (cut) warnings_.push_back({where, "vertex " + std::to_string(i) + " weighs more bones than the base's strides store: the strongest are kept and renormalised"});
     for (std::size_t k = 0; k < strongest->size(); ++k) {
       const int bone = bones[static_cast<std::size_t>((*strongest)[k].second)];
-      if (bone < 0 || bone > 0xFF) return unsupported(where + ".joints", "vertex " + std::to_string(i) + " weighs a joint no BWM bone index (a byte) names");
+      if (bone < 0 || bone > 0xFF) return at(where + ".joints", "vertex " + std::to_string(i) + " weighs a joint no BWM bone index (a byte) names", ErrorCode::unsupported);
       const Place& p = places_.joints[k];
       out_.strides[p.stride].vertices[g * out_.strides[p.stride].size() + p.offset] = static_cast<std::uint8_t>(bone);
       put_f32(out_, places_.weights[k], g, 0, (*strongest)[k].first);
@@ -520,10 +515,10 @@ class Lowerer {
                                       " weights: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});
       strongest.resize(4);
     }
-    if (strongest.empty()) return bad(where + ".weights", "vertex " + std::to_string(m) + " weighs no joint");
+    if (strongest.empty()) return at(where + ".weights", "vertex " + std::to_string(m) + " weighs no joint");
     if (places_.joints.size() < strongest.size() || places_.weights.size() < strongest.size()) {
-      return unsupported(where + ".weights", "vertex " + std::to_string(m) + " weighs " + std::to_string(strongest.size()) + " bones where the base's strides store " +
-                                                 std::to_string(std::min(places_.joints.size(), places_.weights.size())));
+      return at(where + ".weights", "vertex " + std::to_string(m) + " weighs " + std::to_string(strongest.size()) + " bones where the base's strides store " +
+                                                 std::to_string(std::min(places_.joints.size(), places_.weights.size())), ErrorCode::unsupported);
     }
     float sum = 0;
     for (const auto& s : strongest) sum += s.second;

@@ -23,8 +23,6 @@ constexpr float kS16Room = 32000.0f;        // the largest |stored| a fixed-poin
 
 std::string num(std::size_t n) { return std::to_string(n); }
 
-Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) { return Error{code, std::nullopt, std::move(field), std::move(message)}; }
-
 // Joints: every node, depth first from the roots (INF1's and JNT1's order); several roots stand under
 // a "root" joint, as a J3D model has one.
 struct Joints {

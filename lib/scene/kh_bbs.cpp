@@ -21,10 +21,6 @@ constexpr std::uint8_t kUnusedJoint = 0xFF;
 constexpr std::uint16_t kNoParent = 0xFFFF;
 constexpr std::uint16_t kBlendMask = 0xE0;  // 0x20 semi-transparent, 0x40 additive, 0x60 subtractive
 
-Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
-  return Error{code, std::nullopt, std::move(field), std::move(message)};
-}
-
 // Scene textures of one TIM2 list (a PMO's own, or a PMP's shared one): every picture in
 // list_textures order, named like `textures extract` names them.
 struct TextureTable {

@@ -19,8 +19,6 @@ namespace remodel::scene {
 
 namespace {
 
-using kh_bbs::at;
-
 constexpr std::size_t kMaxJoints = 255;        // section joint slots are u8, 0xFF = unused
 constexpr std::size_t kMaxTextures = 255;      // section texture ids are u8, 0xFF = none
 constexpr std::uint32_t kMaxImageSide = 512;   // the GE samples textures up to 512 a side

@@ -20,8 +20,6 @@ namespace remodel::scene {
 
 namespace {
 
-using kh_bbs::at;
-
 std::string num(std::size_t n) { return std::to_string(n); }
 
 void warn(std::vector<LowerWarning>& warnings, std::string where, std::string message) {

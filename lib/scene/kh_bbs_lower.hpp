@@ -16,8 +16,6 @@
 
 namespace remodel::scene::kh_bbs {
 
-Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value);
-
 const char* range_of(psp::NumFormat f, bool is_signed);
 
 // A vertex colour as the PMO stores it: RGB 1.0 is 0x80 (the game doubles vertex colours), alpha

@@ -13,10 +13,6 @@
 
 namespace remodel::scene::kh_bbs {
 
-Error at(std::string field, std::string message, ErrorCode code) {
-  return Error{code, std::nullopt, std::move(field), std::move(message)};
-}
-
 const char* range_of(psp::NumFormat f, bool is_signed) {
   switch (f) {
     case psp::NumFormat::i8: return is_signed ? "s8 (-1 to 127/128)" : "u8 (0 to 255/128)";

@@ -20,8 +20,6 @@ namespace remodel::scene {
 
 namespace {
 
-using kh_bbs::at;
-
 constexpr float kPi = std::numbers::pi_v<float>;
 
 std::string num(std::size_t n) { return std::to_string(n); }

@@ -40,10 +40,6 @@ constexpr std::uint32_t kBoneTag = 0x40000001;
 
 std::string num(std::size_t n) { return std::to_string(n); }
 
-Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
-  return Error{code, std::nullopt, std::move(field), std::move(message)};
-}
-
 // ---- skeleton ----
 
 struct Bones {

@@ -18,10 +18,6 @@ constexpr std::size_t kMaxU8Indices = 256;    // the converter's u8 indices: eve
 
 std::string num(std::size_t n) { return std::to_string(n); }
 
-Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
-  return Error{code, std::nullopt, std::move(field), std::move(message)};
-}
-
 }  // namespace
 
 Result<std::vector<Group>> group_triangles(const Part& part) {

@@ -17,19 +17,7 @@
 
 namespace remodel::scene {
 
-namespace mhfu {
-
-Error unsupported(const std::string& where, const std::string& message) {
-  return Error{ErrorCode::unsupported, std::nullopt, where, message};
-}
-Error bad(const std::string& where, const std::string& message) { return Error{ErrorCode::bad_value, std::nullopt, where, message}; }
-
-}  // namespace mhfu
-
 namespace {
-
-using mhfu::bad;
-using mhfu::unsupported;
 
 // ---- matching ----
 
@@ -71,7 +59,7 @@ Result<std::vector<int>> joint_bones(const Scene& in, const Scene& base, const S
   std::vector<std::string> bnames, inames;
   for (int j : bskin.joints) bnames.push_back(base.nodes[static_cast<std::size_t>(j)].name);
   for (int j : iskin->joints) {
-    if (j < 0 || static_cast<std::size_t>(j) >= in.nodes.size()) return bad("skins.joints", "a joint is not a node");
+    if (j < 0 || static_cast<std::size_t>(j) >= in.nodes.size()) return at("skins.joints", "a joint is not a node");
     inames.push_back(in.nodes[static_cast<std::size_t>(j)].name);
   }
   // The bone record's own index field, as the lift wrote it, when every joint has one the base has once.
@@ -97,8 +85,8 @@ Result<std::vector<int>> joint_bones(const Scene& in, const Scene& base, const S
   bool by_order = false;
   std::optional<std::vector<int>> m = match_names(inames, bnames, by_order);
   if (!m) {
-    return unsupported("skins[0].joints", "the skin's " + std::to_string(inames.size()) + " joints match neither the names nor the count of the base skeleton's " +
-                                              std::to_string(bnames.size()) + " bones (adding or removing bones is not supported)");
+    return at("skins[0].joints", "the skin's " + std::to_string(inames.size()) + " joints match neither the names nor the count of the base skeleton's " +
+                                              std::to_string(bnames.size()) + " bones (adding or removing bones is not supported)", ErrorCode::unsupported);
   }
   if (by_order) warnings.push_back({"skins[0]", "joint names do not match the base skeleton: matched by order"});
   return *m;
@@ -155,7 +143,7 @@ class Lowerer {
       const Trs& t = joints[k].local;
       for (float f : {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w,
                       t.scale.x, t.scale.y, t.scale.z}) {
-        if (!finite(f)) return bad(where, "joint " + n.name + " has a non-finite translation, rotation or scale");
+        if (!finite(f)) return at(where, "joint " + n.name + " has a non-finite translation, rotation or scale");
       }
       if (joints[k].translation_moved) bone.position = {t.translation.x, t.translation.y, t.translation.z, bone.position[3]};
       if (joints[k].scale_moved) bone.scale = {t.scale.x, t.scale.y, t.scale.z, bone.scale[3]};
@@ -174,8 +162,8 @@ class Lowerer {
     bool by_order = false;
     std::optional<std::vector<int>> m = match_names(bnames, inames, by_order);
     if (!m) {
-      return unsupported("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
-                                       std::to_string(base_.meshes.size()) + " PMO meshes (adding or removing a mesh is not supported)");
+      return at("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
+                                       std::to_string(base_.meshes.size()) + " PMO meshes (adding or removing a mesh is not supported)", ErrorCode::unsupported);
     }
     if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
     meshes_ = std::move(*m);
@@ -222,9 +210,9 @@ class Lowerer {
       return out;
     }
     if (merged_groups(bmesh, imesh, out.groups)) return out;
-    return unsupported(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base draws " +
+    return at(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base draws " +
                                   std::to_string(bmesh.primitives.size()) + " groups, and none names its group (extras.group): which group "
-                                  "is removed cannot be told");
+                                  "is removed cannot be told", ErrorCode::unsupported);
   }
 
   // Blender merges the primitives of a mesh that share a material into one, their triangles in group
@@ -292,8 +280,8 @@ class Lowerer {
         const std::uint32_t b = pmo.groups[g].block;
         if (*changed) {
           if (block_owner[b] >= 0 && block_owner[b] != static_cast<int>(g)) {
-            return unsupported(where, "block " + std::to_string(b) + " is drawn by groups " + std::to_string(block_owner[b]) + " and " +
-                                          std::to_string(g) + ": an edit must change both primitives the same way");
+            return at(where, "block " + std::to_string(b) + " is drawn by groups " + std::to_string(block_owner[b]) + " and " +
+                                          std::to_string(g) + ": an edit must change both primitives the same way", ErrorCode::unsupported);
           }
           block_owner[b] = static_cast<int>(g);
         }
@@ -301,7 +289,7 @@ class Lowerer {
       const Mesh& imesh = in_.meshes[static_cast<std::size_t>(meshes_[bm])];
       for (std::size_t i : prims->added) {
         const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(i) + "]";
-        if (!last) return unsupported(where, "every base group of the mesh is removed: a new group follows one kept");
+        if (!last) return at(where, "every base group of the mesh is removed: a new group follows one kept", ErrorCode::unsupported);
         auto offset = material_offset(part, pmo.meshes[m], imesh.primitives[i].material, where);
         if (!offset) return offset.error();
         if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], *last, (*palettes)[*last], imesh.primitives[i], *offset, where)) return e;
@@ -322,17 +310,16 @@ class Lowerer {
     const std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
     const auto it = match ? std::find(match->begin(), match->end(), material) : std::vector<int>::const_iterator{};
     if (material < 0 || !match || it == match->end()) {
-      return unsupported(where + ".material", "the primitive's material is none of the base's: a new group draws one of its mesh's materials");
+      return at(where + ".material", "the primitive's material is none of the base's: a new group draws one of its mesh's materials", ErrorCode::unsupported);
     }
     const auto base_material = static_cast<std::size_t>(it - match->begin());
     for (std::size_t k = 0; k < mesh.material_count; ++k) {
       const std::size_t at = std::size_t{mesh.material_start} + k;
       if (at < part.pmo->remap.size() && part.first_material + part.pmo->remap[at] == base_material) return static_cast<std::uint8_t>(k);
     }
-    return unsupported(where + ".material", "material " + base_.materials[base_material].name + " is not one its mesh draws (the mesh's remap "
-                                            "run): adding it to the run is not supported");
+    return at(where + ".material", "material " + base_.materials[base_material].name + " is not one its mesh draws (the mesh's remap "
+                                            "run): adding it to the run is not supported", ErrorCode::unsupported);
   }
-
 
   // Material colours (RGBA8 with red low) and texture images: the incoming material matched by name
   // or order stands for the base material.
@@ -343,8 +330,8 @@ class Lowerer {
     bool by_order = false;
     std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
     if (!match) {
-      return unsupported("materials", "the Scene's " + std::to_string(in_.materials.size()) + " materials match neither the names nor the count of the base's " +
-                                          std::to_string(base_.materials.size()) + " (adding or removing a material is not supported)");
+      return at("materials", "the Scene's " + std::to_string(in_.materials.size()) + " materials match neither the names nor the count of the base's " +
+                                          std::to_string(base_.materials.size()) + " (adding or removing a material is not supported)", ErrorCode::unsupported);
     }
     if (by_order) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
     std::vector<MhfuMaterial*> stored;
@@ -365,19 +352,19 @@ class Lowerer {
         return out;
       };
       const auto ic = rgba(m.base_color);
-      if (!ic) return bad(where + ".base_color", "the base colour is not finite");
+      if (!ic) return at(where + ".base_color", "the base colour is not finite");
       if (*ic != rgba(b.base_color)) stored[i]->color = *ic;
       if (b.texture < 0) continue;
       if (m.texture < 0 || static_cast<std::size_t>(m.texture) >= in_.textures.size()) {
-        return unsupported(where + ".texture", "material " + m.name + " lost its texture: an MHFU material's texture cannot be removed");
+        return at(where + ".texture", "material " + m.name + " lost its texture: an MHFU material's texture cannot be removed", ErrorCode::unsupported);
       }
       const RgbaImage& bi = base_.textures[static_cast<std::size_t>(b.texture)].image;
       const RgbaImage& ii = in_.textures[static_cast<std::size_t>(m.texture)].image;
       if (ii.width == bi.width && ii.height == bi.height && ii.rgba == bi.rgba) continue;
       for (const auto& [t, img] : replaced_textures) {
         if (t == b.texture && !(img->width == ii.width && img->height == ii.height && img->rgba == ii.rgba)) {
-          return unsupported(where + ".texture", "two materials sharing TMH image " + base_.textures[static_cast<std::size_t>(t)].name +
-                                                     " give it different images");
+          return at(where + ".texture", "two materials sharing TMH image " + base_.textures[static_cast<std::size_t>(t)].name +
+                                                     " give it different images", ErrorCode::unsupported);
         }
       }
       replaced_textures.emplace_back(b.texture, &ii);
@@ -444,7 +431,7 @@ Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, cons
   if (inputs.skeleton) {
     lift_inputs.skeleton = std::get_if<MhfuSkeletonFile>(inputs.skeleton);
     if (!lift_inputs.skeleton) {
-      return unsupported("skeleton", std::string("a bare MHFU PMO takes an MHFU skeleton, not a ") + format_name(format_of(*inputs.skeleton)));
+      return at("skeleton", std::string("a bare MHFU PMO takes an MHFU skeleton, not a ") + format_name(format_of(*inputs.skeleton)), ErrorCode::unsupported);
     }
   }
   Result<Scene> lifted = lift_mhfu_pmo(base, lift_inputs);

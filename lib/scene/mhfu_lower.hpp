@@ -19,9 +19,6 @@
 
 namespace remodel::scene::mhfu {
 
-Error unsupported(const std::string& where, const std::string& message);
-Error bad(const std::string& where, const std::string& message);
-
 // ---- one group of a PMO over its base ----
 
 // A group the lower adds after base group `after` for triangles whose weights leave that group's

@@ -87,7 +87,7 @@ std::optional<Error> GroupLowerer::check_incoming(const Primitive& ip, bool weig
   const std::size_t n = ip.vertex_count();
   const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
     if (have == 0 || have == n * per) return std::nullopt;
-    return bad(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
+    return at(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
   };
   if (auto e = sized(ip.normals.size(), 1, "normals")) return e;
   if (auto e = sized(ip.colors.size(), 1, "colors")) return e;
@@ -97,17 +97,17 @@ std::optional<Error> GroupLowerer::check_incoming(const Primitive& ip, bool weig
   if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return e;
   if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return e;
   for (std::uint32_t i : ip.indices) {
-    if (i >= n) return bad(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
+    if (i >= n) return at(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
   }
   for (const Vec3& p : ip.positions) {
-    if (!finite(p.x) || !finite(p.y) || !finite(p.z)) return bad(where + ".positions", "a position is not finite");
+    if (!finite(p.x) || !finite(p.y) || !finite(p.z)) return at(where + ".positions", "a position is not finite");
   }
   for (std::size_t i = 0; i < ip.weights.size(); ++i) {
-    if (!finite(ip.weights[i]) || ip.weights[i] < 0) return bad(where + ".weights", "weight " + std::to_string(i) + " is negative or not finite");
+    if (!finite(ip.weights[i]) || ip.weights[i] < 0) return at(where + ".weights", "weight " + std::to_string(i) + " is negative or not finite");
   }
   for (std::uint16_t j : ip.joints) {
     if (weighted && j >= bones_.size()) {
-      return bad(where + ".joints", "joint " + std::to_string(j) + " is past the skin's " + std::to_string(bones_.size()) + " joints");
+      return at(where + ".joints", "joint " + std::to_string(j) + " is past the skin's " + std::to_string(bones_.size()) + " joints");
     }
   }
 
@@ -138,8 +138,8 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     if (f.normal == psp::NumFormat::none || f.normal == psp::NumFormat::f32) break;
     const Vec3 u = normalize(v);
     const float top = f.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : 32767.0f / 32768.0f;  // saturated as encode_normal does
-    const auto at = [&](float c) { return on_grid(f.normal, std::clamp(c, -1.0f, top), true); };
-    v = {at(u.x), at(u.y), at(u.z)};
+    const auto snapped = [&](float c) { return on_grid(f.normal, std::clamp(c, -1.0f, top), true); };
+    v = {snapped(u.x), snapped(u.y), snapped(u.z)};
   }
   if (!grid.uvs.empty() && f.texcoord != psp::NumFormat::none && f.texcoord != psp::NumFormat::f32 && mesh.uv_scale[0] != 0.0f && mesh.uv_scale[1] != 0.0f) {
     for (Vec2& t : grid.uvs[0]) t = {on_grid(f.texcoord, t.x / mesh.uv_scale[0], false) * mesh.uv_scale[0], on_grid(f.texcoord, t.y / mesh.uv_scale[1], false) * mesh.uv_scale[1]};
@@ -192,15 +192,15 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     };
     const auto ipos = pos(vp.positions[m]);
     if (!ipos) {
-      return unsupported(where + ".positions", "vertex " + std::to_string(m) + " lies outside the PMO's scale (" + std::to_string(pmo.scale[0]) + ", " +
+      return at(where + ".positions", "vertex " + std::to_string(m) + " lies outside the PMO's scale (" + std::to_string(pmo.scale[0]) + ", " +
                                                    std::to_string(pmo.scale[1]) + ", " + std::to_string(pmo.scale[2]) +
-                                                   ") times the stored element range; the header's scale is kept");
+                                                   ") times the stored element range; the header's scale is kept", ErrorCode::unsupported);
     }
     const auto bpos = pos(bp.positions[v]);
     for (std::size_t i = 0; i < 3; ++i) set(vx.position[i], (*ipos)[i], bpos ? (*bpos)[i] : ~0u);
     if (f.normal != psp::NumFormat::none && !vp.normals.empty()) {
       const Vec3 a = normalize(vp.normals[m]), b = bp.normals[v];
-      if (!finite(a.x) || !finite(a.y) || !finite(a.z)) return bad(where + ".normals", "vertex " + std::to_string(m) + "'s normal is not finite");
+      if (!finite(a.x) || !finite(a.y) || !finite(a.z)) return at(where + ".normals", "vertex " + std::to_string(m) + "'s normal is not finite");
       const float ac[3] = {a.x, a.y, a.z}, bc[3] = {b.x, b.y, b.z};
       for (std::size_t i = 0; i < 3; ++i) set(vx.normal[i], encode_normal(f.normal, ac[i]), encode_normal(f.normal, bc[i]));
     }
@@ -208,18 +208,18 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
       const Vec2 a = vp.uvs[0][m], b = bp.uvs[0][v];
       const float ac[2] = {a.x, a.y}, bc[2] = {b.x, b.y};
       for (std::size_t i = 0; i < 2; ++i) {
-        if (mesh.uv_scale[i] == 0.0f || !finite(ac[i])) return bad(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV cannot be stored over a zero UV scale or is not finite");
+        if (mesh.uv_scale[i] == 0.0f || !finite(ac[i])) return at(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV cannot be stored over a zero UV scale or is not finite");
         const auto ia = psp::unsigned_stored(f.texcoord, ac[i] / mesh.uv_scale[i]), ib = psp::unsigned_stored(f.texcoord, bc[i] / mesh.uv_scale[i]);
         if (!ia) {
-          return unsupported(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV " + std::to_string(ac[i]) +
-                                                    " is outside what the block's unsigned UVs times the mesh's UV scale can hold");
+          return at(where + ".uvs[0]", "vertex " + std::to_string(m) + "'s UV " + std::to_string(ac[i]) +
+                                                    " is outside what the block's unsigned UVs times the mesh's UV scale can hold", ErrorCode::unsupported);
         }
         set(vx.texcoord[i], *ia, ib ? *ib : ~0u);
       }
     }
     if (f.color != psp::ColorFormat::none && !vp.colors.empty()) {
       const Vec4& c = vp.colors[m];
-      if (!finite(c.x) || !finite(c.y) || !finite(c.z) || !finite(c.w)) return bad(where + ".colors", "vertex " + std::to_string(m) + "'s colour is not finite");
+      if (!finite(c.x) || !finite(c.y) || !finite(c.z) || !finite(c.w)) return at(where + ".colors", "vertex " + std::to_string(m) + "'s colour is not finite");
       set(vx.color, encode_vertex_colour(f.color, c), encode_vertex_colour(f.color, bp.colors[v]));
     }
     if (bp.influences > 0 && vp.influences > 0) {
@@ -256,12 +256,12 @@ Result<Bytes> GroupLowerer::encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh
     }
   }
   psp::Vertex vx;
-  const std::string at = "vertex " + std::to_string(i);
+  const std::string vertex = "vertex " + std::to_string(i);
   const Vec3& p = ip.positions[i];
   const float pc[3] = {p.x, p.y, p.z};
   for (std::size_t c = 0; c < 3; ++c) {
     const auto e = psp::signed_stored(f.position, f.position == psp::NumFormat::f32 ? pc[c] : pc[c] / pmo.scale[c]);
-    if (!e) return unsupported(where + ".positions", at + " lies outside the PMO's scale times the stored element range");
+    if (!e) return at(where + ".positions", vertex + " lies outside the PMO's scale times the stored element range", ErrorCode::unsupported);
     vx.position[c] = *e;
   }
   if (f.normal != psp::NumFormat::none) {
@@ -274,7 +274,7 @@ Result<Bytes> GroupLowerer::encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh
     const float uc[2] = {uv.x, uv.y};
     for (std::size_t c = 0; c < 2; ++c) {
       const auto e = mesh.uv_scale[c] == 0.0f || !finite(uc[c]) ? std::nullopt : psp::unsigned_stored(f.texcoord, uc[c] / mesh.uv_scale[c]);
-      if (!e) return unsupported(where + ".uvs[0]", at + "'s UV is outside what the block's unsigned UVs times the mesh's UV scale can hold");
+      if (!e) return at(where + ".uvs[0]", vertex + "'s UV is outside what the block's unsigned UVs times the mesh's UV scale can hold", ErrorCode::unsupported);
       vx.texcoord[c] = *e;
     }
   }
@@ -301,12 +301,12 @@ std::optional<Error> GroupLowerer::rebuild_group(MhfuPmo& pmo, const MhfuMesh& m
   MhfuBlock& block = pmo.blocks[pmo.groups[g].block];
   for (std::size_t other = 0; other < pmo.groups.size(); ++other) {
     if (other != g && pmo.groups[other].block == pmo.groups[g].block) {
-      return unsupported(where, "block " + std::to_string(pmo.groups[g].block) + " is drawn by groups " + std::to_string(g) + " and " +
-                                    std::to_string(other) + ": its topology cannot change for one of them");
+      return at(where, "block " + std::to_string(pmo.groups[g].block) + " is drawn by groups " + std::to_string(g) + " and " +
+                                    std::to_string(other) + ": its topology cannot change for one of them", ErrorCode::unsupported);
     }
   }
   std::vector<std::uint32_t> triangles = drawn_triangles(ip);
-  if (triangles.empty()) return unsupported(where, "the primitive draws no triangle: removing an MHFU group is not supported");
+  if (triangles.empty()) return at(where, "the primitive draws no triangle: removing an MHFU group is not supported", ErrorCode::unsupported);
   // Vertices the triangles use, renumbered in incoming order.
   std::vector<std::uint32_t> slot(ip.vertex_count(), kUnmatched);
   for (std::uint32_t i : triangles) slot[i] = 0;
@@ -317,7 +317,7 @@ std::optional<Error> GroupLowerer::rebuild_group(MhfuPmo& pmo, const MhfuMesh& m
   psp::VertexFormat f = draw.format;
   if (f.index == psp::NumFormat::i8 && used.size() > 256) f.index = psp::NumFormat::i16;
   if (f.index != psp::NumFormat::none && used.size() > 65536) {
-    return unsupported(where, "the primitive uses " + std::to_string(used.size()) + " vertices: a GE block's u16 indices reach 65536");
+    return at(where, "the primitive uses " + std::to_string(used.size()) + " vertices: a GE block's u16 indices reach 65536", ErrorCode::unsupported);
   }
   // FFACE bit 0 flips every triangle the block draws: store them flipped so they draw as given.
   for (std::size_t t = 0; t < triangles.size(); t += 3) {
@@ -341,7 +341,7 @@ std::optional<Error> GroupLowerer::rebuild_group(MhfuPmo& pmo, const MhfuMesh& m
     std::size_t end = start;
     while (end < strip.size() && strip[end] != restart) ++end;
     const std::size_t count = end - start;
-    if (count > 0xFFFF) return unsupported(where, "a strip of " + std::to_string(count) + " indices is past a GE PRIM's 65535");
+    if (count > 0xFFFF) return at(where, "a strip of " + std::to_string(count) + " indices is past a GE PRIM's 65535", ErrorCode::unsupported);
     if (count >= 3) {
       prims.push_back(psp::GeCommand::make(psp::ge::kPrim, std::uint32_t{psp::ge::kPrimStrip} << 16 | static_cast<std::uint32_t>(count)));
       for (std::size_t k = start; k < end; ++k) {
@@ -406,9 +406,9 @@ Result<std::array<float, 8>> GroupLowerer::slot_weights(const Primitive& p, std:
     std::size_t s = 0;
     while (s < slots && !(palette[s] && int{*palette[s]} == bone)) ++s;
     if (s == slots) {
-      return unsupported(where + ".joints", "vertex " + std::to_string(v) + " weighs bone " + std::to_string(bone) +
+      return at(where + ".joints", "vertex " + std::to_string(v) + " weighs bone " + std::to_string(bone) +
                                                 ", which its group's " + std::to_string(slots) +
-                                                "-slot GE palette does not hold (re-partitioning palettes is not supported)");
+                                                "-slot GE palette does not hold (re-partitioning palettes is not supported)", ErrorCode::unsupported);
     }
     out[s] += w;
     sum += w;

@@ -45,7 +45,7 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
     PaletteInfluences& inf = part.influences[v];
     for (const auto& [w, j] : *strongest) {
       const int bone = bones_[static_cast<std::size_t>(j)];
-      if (bone < 0 || bone > 0xFF) return unsupported(where + ".joints", "vertex " + num(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold");
+      if (bone < 0 || bone > 0xFF) return at(where + ".joints", "vertex " + num(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold", ErrorCode::unsupported);
       inf.joint[inf.count] = bone;
       inf.weight[inf.count++] = w;
     }
@@ -84,11 +84,11 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
 
 std::optional<Error> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
                                                  const Primitive& ip, std::uint8_t material_offset, const std::string& where) {
-  if (bones_.empty()) return unsupported(where, "the base's groups weigh no skin joints here (a bare PMO needs its skeleton): a group cannot be added");
-  if (ip.influences == 0) return unsupported(where + ".joints", "the primitive weighs no joint: a new MHFU group draws its vertices on bones");
+  if (bones_.empty()) return at(where, "the base's groups weigh no skin joints here (a bare PMO needs its skeleton): a group cannot be added", ErrorCode::unsupported);
+  if (ip.influences == 0) return at(where + ".joints", "the primitive weighs no joint: a new MHFU group draws its vertices on bones", ErrorCode::unsupported);
   if (auto e = check_incoming(ip, true, where)) return e;
   const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
-  if (triangles.empty()) return unsupported(where, "the primitive draws no triangle: it adds no group");
+  if (triangles.empty()) return at(where, "the primitive draws no triangle: it adds no group", ErrorCode::unsupported);
   Result<MhfuDrawList> draw = decode_mhfu_block(pmo.blocks[pmo.groups[after].block]);
   if (!draw) return draw.error();
   return add_groups(pmo, mesh, after, palette, ip, triangles, draw->format, material_offset, where,
@@ -115,8 +115,8 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
   limited_ = limited;
   if (leaving.empty()) return false;
   if (fitting.empty()) {
-    return unsupported(where + ".joints", "every triangle of group " + num(g) + " weighs a bone its GE palette does not hold: the group would "
-                                           "draw nothing (re-partitioning keeps each base group's palette and some of its triangles)");
+    return at(where + ".joints", "every triangle of group " + num(g) + " weighs a bone its GE palette does not hold: the group would "
+                                           "draw nothing (re-partitioning keeps each base group's palette and some of its triangles)", ErrorCode::unsupported);
   }
 
   const std::string note = num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette";
@@ -132,15 +132,15 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
   if (added.empty() && std::find(removed.begin(), removed.end(), true) == removed.end()) return std::nullopt;
   // The entries are rebuilt group after group, as the converter lays them out; a base laid out
   // otherwise would change where nothing was edited.
-  std::size_t at = 0;
+  std::size_t next = 0;
   for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
-    if (pmo.groups[g].bone_start != at) {
-      return unsupported("groups[" + num(g) + "].bone_start", "the base's palette entries are not stored group after group: groups cannot be added");
+    if (pmo.groups[g].bone_start != next) {
+      return at("groups[" + num(g) + "].bone_start", "the base's palette entries are not stored group after group: groups cannot be added", ErrorCode::unsupported);
     }
-    at += pmo.groups[g].bone_count;
+    next += pmo.groups[g].bone_count;
   }
-  if (at != pmo.bone_palette.size() || palettes.size() != pmo.groups.size()) {
-    return unsupported("bone_palette", "the base's palette holds entries no group loads: groups cannot be added");
+  if (next != pmo.bone_palette.size() || palettes.size() != pmo.groups.size()) {
+    return at("bone_palette", "the base's palette holds entries no group loads: groups cannot be added", ErrorCode::unsupported);
   }
   std::vector<std::vector<AddedGroup>> after(pmo.groups.size());
   for (AddedGroup& a : added) after[a.after].push_back(std::move(a));
@@ -148,7 +148,7 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
   std::vector<std::size_t> mesh_of(pmo.groups.size(), pmo.meshes.size());
   for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
     const std::size_t start = pmo.meshes[m].group_start, count = pmo.meshes[m].group_count;
-    if (start + count > pmo.groups.size()) return unsupported("meshes[" + num(m) + "]", "the mesh's groups run past the group table");
+    if (start + count > pmo.groups.size()) return at("meshes[" + num(m) + "]", "the mesh's groups run past the group table", ErrorCode::unsupported);
     for (std::size_t g = start; g < start + count; ++g) mesh_of[g] = m;
   }
   std::vector<MhfuGroup> groups;
@@ -171,7 +171,7 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
         }
         own.insert(own.begin(), again.begin(), again.end());
       }
-      if (own.size() > 0xFF) return unsupported("groups[" + num(g) + "].bone_count", "the group would load " + num(own.size()) + " palette entries (a byte counts them)");
+      if (own.size() > 0xFF) return at("groups[" + num(g) + "].bone_count", "the group would load " + num(own.size()) + " palette entries (a byte counts them)", ErrorCode::unsupported);
       record.bone_start = static_cast<std::uint16_t>(entries.size());
       record.bone_count = static_cast<std::uint8_t>(own.size());
       entries.insert(entries.end(), own.begin(), own.end());
@@ -190,7 +190,7 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
       group_mesh.push_back(mesh_of[g]);
     }
     if (groups.size() > 0xFFFF || entries.size() > 0xFFFF) {
-      return unsupported("groups", "more than 65535 groups or bone palette entries: the PMO counts them in 16 bits");
+      return at("groups", "more than 65535 groups or bone palette entries: the PMO counts them in 16 bits", ErrorCode::unsupported);
     }
   }
   // Each mesh's run: where its groups now start, and how many.
@@ -198,7 +198,7 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
     MhfuMesh& mesh = pmo.meshes[m];
     const auto first = std::find(group_mesh.begin(), group_mesh.end(), m);
     const auto count = static_cast<std::size_t>(std::count(group_mesh.begin(), group_mesh.end(), m));
-    if (count == 0 && mesh.group_count > 0) return unsupported("meshes[" + num(m) + "]", "every group of the mesh is removed: a PMO mesh cannot be removed");
+    if (count == 0 && mesh.group_count > 0) return at("meshes[" + num(m) + "]", "every group of the mesh is removed: a PMO mesh cannot be removed", ErrorCode::unsupported);
     if (count == 0) continue;
     mesh.group_start = static_cast<std::uint16_t>(first - group_mesh.begin());
     mesh.group_count = static_cast<std::uint16_t>(count);

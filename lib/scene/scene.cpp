@@ -29,6 +29,8 @@ std::optional<Error> all_finite(const std::vector<T>& values, const std::string&
 
 }  // namespace
 
+Error at(std::string field, std::string message, ErrorCode code) { return Error{code, std::nullopt, std::move(field), std::move(message)}; }
+
 std::optional<Error> check_primitive(const Primitive& p, const std::string& where) {
   const std::size_t n = p.vertex_count();
   const auto sized = [&](std::size_t size, const std::string& what) -> std::optional<Error> {

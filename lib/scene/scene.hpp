@@ -138,6 +138,9 @@ struct Scene {
   int add_node(Node node, int parent = -1);
 };
 
+// An error in a Scene's value, named by its field (a glTF-like location): no file position.
+Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value);
+
 // A primitive's arrays agree in length, its indices name its vertices and its numbers are finite,
 // with no negative weight: what every lower and author checks before encoding.
 std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
