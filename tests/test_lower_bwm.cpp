@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "bwm_golden.hpp"
 #include "error_checks.hpp"
@@ -57,6 +61,44 @@ Scene reread(const Bytes& out) {
   Result<Bytes> again = write_document(back);
   EXPECT_TRUE(again.ok() && *again == out);
   return lift_ok(back);
+}
+
+// An edit lowered with no warning: its bytes, which read back, write back to themselves and lift.
+struct Output {
+  Bytes bytes;
+  Document written;
+  Scene back;
+};
+std::optional<Output> lower_clean(const Scene& s, const Document& base) {
+  std::vector<scene::LowerWarning> warnings;
+  Result<Bytes> out = lower_write(s, base, &warnings);
+  EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error().describe());
+  if (!out) return std::nullopt;
+  EXPECT_TRUE(warnings.empty());
+  Scene back = reread(*out);
+  return Output{*out, read_ok(*out), std::move(back)};
+}
+
+// Mesh `m` of `back` draws each primitive of `lifted`'s as before, but primitive `skip`.
+void expect_drawn_as_before(const Scene& back, const Scene& lifted, std::size_t m, std::size_t skip = SIZE_MAX) {
+  ASSERT_LT(m, back.meshes.size());
+  ASSERT_GE(back.meshes[m].primitives.size(), lifted.meshes[m].primitives.size());
+  for (std::size_t q = 0; q < lifted.meshes[m].primitives.size(); ++q) {
+    if (q == skip) continue;
+    EXPECT_EQ(test::primitive_surface(back.meshes[m].primitives[q]), test::primitive_surface(lifted.meshes[m].primitives[q])) << "mesh " << m << " primitive " << q;
+  }
+}
+
+// The diff library reports the edit and nothing outside it: every changed field (under the document's
+// "bwm") starts with one of `allowed`.
+void expect_diff_within(const Document& before, const Document& after, const std::vector<std::string>& allowed) {
+  std::vector<FieldDifference> fields;
+  diff_documents(before, after, fields, 10000);
+  EXPECT_FALSE(fields.empty());
+  for (const FieldDifference& f : fields) {
+    const bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return f.field.rfind("bwm." + a, 0) == 0; });
+    EXPECT_TRUE(ok) << f.field << " changed";
+  }
 }
 
 TEST(LowerBwm, EveryGoldenUnchangedGivesItsBytes) {
@@ -235,12 +277,9 @@ TEST(LowerBwm, ChangedTopologyRebuildsTheReference) {
     }
     if (p.indices.size() > 3) p.indices.resize(p.indices.size() - 3);
     p.indices.insert(p.indices.end(), {a, n, b, b, n, c});
-    std::vector<scene::LowerWarning> warnings;
-    Result<Bytes> out = lower_write(s, doc, &warnings);
-    ASSERT_TRUE(out.ok()) << out.error().describe();
-    EXPECT_TRUE(warnings.empty());
-    const Scene back = reread(*out);
-    const Document written = read_ok(*out);
+    const std::optional<Output> out = lower_clean(s, doc);
+    ASSERT_TRUE(out);
+    const auto& [out_bytes, written, back] = *out;
     const Bwm& bwm = std::get<Bwm>(written);
     // The edit shows: the primitive draws the incoming triangles; the new vertex has its values.
     EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives[0]), test::primitive_surface(p));
@@ -255,20 +294,8 @@ TEST(LowerBwm, ChangedTopologyRebuildsTheReference) {
     for (std::size_t k = 0; k < base.strides.size(); ++k) {
       EXPECT_TRUE(std::equal(base.strides[k].vertices.begin(), base.strides[k].vertices.end(), bwm.strides[k].vertices.begin())) << "stride " << k;
     }
-    for (std::size_t m = 0; m < lifted.meshes.size(); ++m) {
-      for (std::size_t q = m == 0 ? 1 : 0; q < lifted.meshes[m].primitives.size(); ++q) {
-        EXPECT_EQ(test::primitive_surface(back.meshes[m].primitives[q]), test::primitive_surface(lifted.meshes[m].primitives[q])) << "mesh " << m << " primitive " << q;
-      }
-    }
-    std::vector<FieldDifference> fields;
-    diff_documents(doc, written, fields);
-    EXPECT_FALSE(fields.empty());
-    for (const FieldDifference& f : fields) {
-      const bool ok = f.field.find("meshes[0].") != std::string::npos || f.field.find("indices") != std::string::npos ||
-                      f.field.find("vertex_count") != std::string::npos || f.field.find(".vertices") != std::string::npos ||
-                      f.field.find("_offset") != std::string::npos;
-      EXPECT_TRUE(ok) << f.field << " changed";
-    }
+    for (std::size_t m = 0; m < lifted.meshes.size(); ++m) expect_drawn_as_before(back, lifted, m, m == 0 ? 0 : SIZE_MAX);
+    expect_diff_within(doc, written, {"meshes[0].", "indices", "vertex_count", "strides["});
   }
 }
 
@@ -293,8 +320,11 @@ TEST(LowerBwm, HostileScenesAreClearErrors) {
   s.meshes[0].primitives[0].normals.pop_back();
   expect_error(s, ErrorCode::bad_value, "normals");
   s = base;
-  s.meshes[0].primitives[0].indices = {0, 0, 1};  // draws nothing: removing a reference is refused
-  expect_error(s, ErrorCode::unsupported, "primitives[0]");
+  s.meshes[0].primitives[0].indices = {0, 0, 1};  // draws nothing: the mesh's only reference would go
+  expect_error(s, ErrorCode::unsupported, "meshes[0]");
+  s = base;
+  s.meshes[0].primitives[0].topology = scene::Topology::lines;
+  expect_error(s, ErrorCode::unsupported, "mode");
   s = base;
   s.meshes[0].primitives[0].indices.push_back(99);
   expect_error(s, ErrorCode::bad_value, "indices");
@@ -307,6 +337,144 @@ TEST(LowerBwm, HostileScenesAreClearErrors) {
   s = base;
   s.materials[0].name = std::string(80, 'x');
   expect_error(s, ErrorCode::unsupported, "name");
+}
+
+// The v6 golden's LOD-0 mesh without its roof reference (ref 1, indices 6-11, which no other reference
+// draws): the indices leave the array, the mesh's counts follow, nothing else changes; the same
+// output without extras (Blender's default), the reference told by its material, with a warning.
+TEST(LowerBwm, RemovedReferenceLeavesTheIndexRun) {
+  const Document doc = read_ok(golden::bwm_v6_model());
+  const Scene lifted = lift_ok(doc);
+  ASSERT_EQ(lifted.meshes[0].primitives.size(), 2u);
+  Scene s = lifted;
+  s.meshes[0].primitives.erase(s.meshes[0].primitives.begin() + 1);
+  const std::optional<Output> out = lower_clean(s, doc);
+  ASSERT_TRUE(out);
+  const auto& [out_bytes, written, back] = *out;
+  const Bwm& bwm = std::get<Bwm>(written);
+  ASSERT_EQ(bwm.meshes[0].material_refs.size(), 1u);
+  EXPECT_EQ(bwm.meshes[0].faces_count, 2u);
+  EXPECT_EQ(bwm.meshes[0].indices_size, 6u);
+  EXPECT_EQ(bwm.indices.size(), 6u);
+  ASSERT_EQ(back.meshes.size(), lifted.meshes.size());
+  ASSERT_EQ(back.meshes[0].primitives.size(), 1u);
+  EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives[0]), test::primitive_surface(lifted.meshes[0].primitives[0]));
+  expect_drawn_as_before(back, lifted, 1);
+  expect_diff_within(doc, written, {"meshes[0].faces_count", "meshes[0].indices_size", "meshes[0].material_refs[1]", "indices["});
+  // Without extras: one primitive fewer, told by its material (roof.tga is gone).
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) p.extras = nullptr;
+  }
+  std::vector<scene::LowerWarning> warnings;
+  Result<Bytes> bare = lower_write(s, doc, &warnings);
+  ASSERT_TRUE(bare.ok()) << bare.error().describe();
+  EXPECT_TRUE(*bare == out->bytes);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].message.find("roof.tga"), std::string::npos) << warnings[0].message;
+}
+
+// A primitive left with no triangle removes its reference. The v6 golden's first reference (indices
+// 0-5) is drawn again by the LOD-1 mesh: its indices stay, the mesh's run now begins at the roof's.
+TEST(LowerBwm, PrimitiveWithNoTriangleRemovesItsReference) {
+  const Document doc = read_ok(golden::bwm_v6_model());
+  const Scene lifted = lift_ok(doc);
+  Scene s = lifted;
+  s.meshes[0].primitives[0].indices = {0, 0, 1};
+  const std::optional<Output> out = lower_clean(s, doc);
+  ASSERT_TRUE(out);
+  const auto& [out_bytes, written, back] = *out;
+  const Bwm& bwm = std::get<Bwm>(written);
+  ASSERT_EQ(bwm.meshes[0].material_refs.size(), 1u);
+  EXPECT_EQ(bwm.meshes[0].indices_offset, 6u);
+  EXPECT_EQ(bwm.indices, std::get<Bwm>(doc).indices);
+  ASSERT_EQ(back.meshes[0].primitives.size(), 1u);
+  EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives[0]), test::primitive_surface(lifted.meshes[0].primitives[1]));
+  EXPECT_EQ(back.meshes[0].primitives[0].material, 1);
+  expect_drawn_as_before(back, lifted, 1);
+  expect_diff_within(doc, written, {"meshes[0].faces_count", "meshes[0].indices_size", "meshes[0].indices_offset", "meshes[0].material_refs["});
+}
+
+// A triangle over three new vertices, added to the first mesh of every golden as a primitive naming no
+// reference: a new reference of its material after the mesh's others (a strip on the skin), its
+// vertices after the file's; every other primitive and base vertex as before.
+TEST(LowerBwm, AddedPrimitiveBecomesAReference) {
+  for (const golden::BwmGolden& g : bwm_goldens()) {
+    SCOPED_TRACE(g.name);
+    const Document doc = read_ok(g.bytes);
+    const Bwm& base = std::get<Bwm>(doc);
+    const Scene lifted = lift_ok(doc);
+    scene::Primitive added = lifted.meshes[0].primitives[0];
+    added.extras = nullptr;
+    added.positions = {{3, 0, 0}, {4, 0, 0}, {3, 1, 0}};
+    if (!added.normals.empty()) added.normals.assign(3, {0, 0, 1});
+    for (auto& set : added.uvs) set.assign(3, {0.5f, 0.5f});
+    added.joints.assign(3 * added.influences, 0);
+    added.weights.assign(3 * added.influences, 0.0f);
+    for (std::size_t v = 0; v < 3 && added.influences > 0; ++v) added.joints[v * added.influences] = 1, added.weights[v * added.influences] = 1.0f;
+    added.indices = {0, 1, 2};
+    added.topology = scene::Topology::triangles;
+    Scene s = lifted;
+    s.meshes[0].primitives.push_back(added);
+    const std::optional<Output> out = lower_clean(s, doc);
+    ASSERT_TRUE(out);
+    const auto& [out_bytes, written, back] = *out;
+    const Bwm& bwm = std::get<Bwm>(written);
+    ASSERT_EQ(bwm.meshes[0].material_refs.size(), base.meshes[0].material_refs.size() + 1);
+    EXPECT_EQ(bwm.meshes[0].material_refs.back().material, static_cast<std::uint32_t>(added.material));
+    EXPECT_EQ(bwm.vertex_count, base.vertex_count + 3);
+    ASSERT_EQ(back.meshes[0].primitives.size(), lifted.meshes[0].primitives.size() + 1);
+    EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives.back()), test::primitive_surface(added));
+    for (std::size_t m = 0; m < lifted.meshes.size(); ++m) expect_drawn_as_before(back, lifted, m);
+    for (std::size_t k = 0; k < base.strides.size(); ++k) {
+      EXPECT_TRUE(std::equal(base.strides[k].vertices.begin(), base.strides[k].vertices.end(), bwm.strides[k].vertices.begin())) << "stride " << k;
+    }
+    if (!base.bones.empty()) {
+      EXPECT_EQ(decode_bwm_vertices(bwm)->joints.back()[0], 1);
+    }
+    expect_diff_within(doc, written, {"meshes[0].faces_count", "meshes[0].indices_size", "meshes[0].vertex_size", "meshes[0].material_refs[",
+                                      "indices[", "vertex_count", "strides["});
+  }
+}
+
+// Without extras, primitives past the base's references are added (with a warning); a primitive whose
+// material is none of the base's is an error naming it; fewer primitives than references with two of
+// one material, none naming its reference, cannot tell which went.
+TEST(LowerBwm, AddedAndRemovedWithoutExtras) {
+  const Document doc = read_ok(golden::bwm_v6_model());
+  const Scene lifted = lift_ok(doc);
+  Scene s = lifted;
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) p.extras = nullptr;
+  }
+  s.meshes[0].primitives.push_back(s.meshes[0].primitives[0]);
+  for (scene::Vec3& p : s.meshes[0].primitives.back().positions) p.y += 2.0f;
+  std::vector<scene::LowerWarning> warnings;
+  Result<Bytes> out = lower_write(s, doc, &warnings);
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].message.find("added"), std::string::npos) << warnings[0].message;
+  const Document twice = read_ok(*out);
+  Scene three = reread(*out);
+  ASSERT_EQ(three.meshes[0].primitives.size(), 3u);
+  EXPECT_EQ(test::primitive_surface(three.meshes[0].primitives[2]), test::primitive_surface(s.meshes[0].primitives[2]));
+  // Over that output, one of the two stone.tga references gone, nothing naming the others: refused.
+  for (scene::Primitive& p : three.meshes[0].primitives) p.extras = nullptr;
+  three.meshes[0].primitives.erase(three.meshes[0].primitives.begin());
+  Result<scene::Lowered> low = scene::lower(three, twice);
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().code, ErrorCode::unsupported);
+  EXPECT_NE(low.error().field.find("meshes[0]"), std::string::npos);
+  EXPECT_NE(low.error().message.find("cannot be told"), std::string::npos) << low.error().describe();
+  test::expect_no_file_position(low.error());
+  // A new primitive without a material: none of the base's.
+  s = lifted;
+  s.meshes[0].primitives.push_back(s.meshes[0].primitives[0]);
+  s.meshes[0].primitives.back().extras = nullptr;
+  s.meshes[0].primitives.back().material = -1;
+  low = scene::lower(s, doc);
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().code, ErrorCode::unsupported);
+  EXPECT_NE(low.error().field.find("primitives[2].material"), std::string::npos) << low.error().describe();
 }
 
 }  // namespace

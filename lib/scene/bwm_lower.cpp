@@ -6,10 +6,12 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 
+#include "scene/bwm_lower_run.hpp"
 #include "scene/bwm_space.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -94,13 +96,20 @@ std::string extra_string(const Extras& e, const char* key) {
 
 constexpr std::size_t kMaxVertices = 65535;  // u16 indices, absolute into the file's one vertex array
 
-// A reference whose indices are rebuilt: its mesh record and place, its new indices (into the file's
-// vertices) and counts, and the vertices they reach.
+// A reference drawn anew: its mesh record, its place there (none: a reference added after the mesh's
+// others, drawing `material`) and its run.
 struct Rebuilt {
-  std::size_t record = 0, ref = 0;
-  std::vector<std::uint16_t> indices;
-  std::uint32_t indices_size = 0, faces_size = 0;
-  std::uint32_t first_vertex = 0, last_vertex = 0;
+  std::size_t record = 0;
+  std::optional<std::size_t> ref;
+  std::uint32_t material = 0;
+  BwmRun run;
+};
+
+// For each base primitive of a mesh, the incoming primitive standing for it (none: its reference is
+// removed), and the incoming primitives standing for none (references added).
+struct RefMatch {
+  std::vector<std::optional<std::size_t>> refs;
+  std::vector<std::size_t> added;
 };
 
 class Lowerer {
@@ -230,6 +239,7 @@ class Lowerer {
     if (!bones) return bones.error();
     owner_.assign(out_.vertex_count, -1);
     int next_id = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> removed;  // (mesh record, reference)
     for (std::size_t bm = 0; bm < base_.meshes.size(); ++bm) {
       const auto im = static_cast<std::size_t>((*match)[bm]);
       const Mesh& imesh = in_.meshes[im];
@@ -240,33 +250,131 @@ class Lowerer {
         if (!name) return at(where + ".name", "mesh name " + imesh.name + " does not fit the 63 bytes a BWM mesh name holds", ErrorCode::unsupported);
         out_.meshes[records[bm]].name = *name;
       }
-      if (imesh.primitives.size() != bmesh.primitives.size()) {
-        return at(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base has " +
-                                      std::to_string(bmesh.primitives.size()) + " material references (adding or removing one is not supported)", ErrorCode::unsupported);
-      }
+      Result<RefMatch> refs = match_refs(bmesh, imesh, where);
+      if (!refs) return refs.error();
+      const bool skinned = bmesh.primitives[0].influences > 0;
+      std::size_t kept = 0;
       for (std::size_t p = 0; p < bmesh.primitives.size(); ++p) {
-        // By the "ref" extra when the incoming primitive has it, else in order.
-        std::size_t ip = p;
-        for (std::size_t q = 0; q < imesh.primitives.size(); ++q) {
-          const Extras& e = imesh.primitives[q].extras;
-          if (e.is_object() && e.contains("ref") && e["ref"] == bmesh.primitives[p].extras["ref"]) ip = q;
-        }
-        const std::string pwhere = where + ".primitives[" + std::to_string(ip) + "]";
         const std::size_t r = bmesh.primitives[p].extras["ref"].get<std::size_t>();
-        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[ip], *bones, pwhere, next_id++, records[bm], r)) return e;
-        // The reference's material: the base material the incoming one stands for.
-        const int im_mat = imesh.primitives[ip].material;
-        const auto it = std::find(materials_.begin(), materials_.end(), im_mat);
-        if (im_mat < 0 || it == materials_.end()) {
-          return at(pwhere + ".material", "the primitive's material is none of the base's materials (a BWM reference names one)", ErrorCode::unsupported);
+        const std::optional<std::size_t> ip = refs->refs[p];
+        const std::string pwhere = where + ".primitives[" + std::to_string(ip.value_or(p)) + "]";
+        if (ip) {
+          if (auto e = check_incoming(imesh.primitives[*ip], skinned, *bones, pwhere)) return e;
         }
-        const auto mat = static_cast<std::uint32_t>(it - materials_.begin());
+        if (!ip || drawn_triangles(imesh.primitives[*ip]).empty()) {  // a primitive left with no triangle: its reference goes
+          removed.emplace_back(records[bm], r);
+          continue;
+        }
+        ++kept;
+        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[*ip], *bones, pwhere, next_id++, records[bm], r)) return e;
+        // The reference's material: the base material the incoming one stands for.
+        const std::optional<std::uint32_t> mat = base_material(imesh.primitives[*ip].material);
+        if (!mat) return material_error(imesh.primitives[*ip].material, pwhere);
         BwmMaterialRef& ref = out_.meshes[records[bm]].material_refs[r];
-        if (mat != static_cast<std::uint32_t>(bmesh.primitives[p].material)) ref.material = mat;
+        if (*mat != static_cast<std::uint32_t>(bmesh.primitives[p].material)) ref.material = *mat;
+      }
+      for (std::size_t i : refs->added) {
+        const Primitive& ip = imesh.primitives[i];
+        const std::string pwhere = where + ".primitives[" + std::to_string(i) + "]";
+        if (auto e = check_incoming(ip, skinned, *bones, pwhere)) return e;
+        if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
+        const std::optional<std::uint32_t> mat = base_material(ip.material);
+        if (!mat) return material_error(ip.material, pwhere);
+        Result<BwmRun> run = rebuild_ref(nullptr, ip, *bones, pwhere, next_id++);
+        if (!run) return run.error();
+        rebuilt_.push_back({records[bm], std::nullopt, *mat, std::move(*run)});
+        ++kept;
+      }
+      if (kept == 0) {
+        return at(where, "every material reference of mesh " + imesh.name + " would be removed: a BWM mesh cannot be emptied or removed", ErrorCode::unsupported);
       }
     }
-    for (const Rebuilt& rebuilt : rebuilt_) place_run(rebuilt);
+    for (const Rebuilt& rb : rebuilt_) {
+      if (rb.ref) bwm_replace_run(out_, rb.record, *rb.ref, rb.run);
+    }
+    for (const Rebuilt& rb : rebuilt_) {
+      if (!rb.ref) bwm_add_ref(out_, rb.record, rb.material, rb.run);
+    }
+    // Last place first, so that the places still to remove stay where they were.
+    std::sort(removed.begin(), removed.end(), std::greater<>());
+    for (const auto& [record, r] : removed) bwm_remove_ref(out_, record, r);
     return std::nullopt;
+  }
+
+  // The base material an incoming one stands for.
+  std::optional<std::uint32_t> base_material(int incoming) const {
+    const auto it = std::find(materials_.begin(), materials_.end(), incoming);
+    if (incoming < 0 || it == materials_.end()) return std::nullopt;
+    return static_cast<std::uint32_t>(it - materials_.begin());
+  }
+
+  Error material_error(int incoming, const std::string& where) const {
+    const bool named = incoming >= 0 && static_cast<std::size_t>(incoming) < in_.materials.size();
+    return at(where + ".material", "the primitive's material " + (named ? in_.materials[static_cast<std::size_t>(incoming)].name : std::string("(none)")) +
+                                       " is none of the base's materials: a BWM reference draws one of the file's material definitions "
+                                       "(adding a material is not supported)", ErrorCode::unsupported);
+  }
+
+  // By the "ref" extra: a reference no primitive names is removed, a primitive naming none is added.
+  // Without it, by order when the mesh has at least the base's primitives (those past them are
+  // added); with fewer, by material when each material keeps all its references or none (those it
+  // lost are removed); else which reference went cannot be told.
+  Result<RefMatch> match_refs(const Mesh& bmesh, const Mesh& imesh, const std::string& where) {
+    RefMatch out;
+    out.refs.assign(bmesh.primitives.size(), std::nullopt);
+    std::vector<bool> named(imesh.primitives.size(), false);
+    std::size_t keyed = 0;
+    for (std::size_t i = 0; i < imesh.primitives.size(); ++i) {
+      const Extras& e = imesh.primitives[i].extras;
+      if (!e.is_object() || !e.contains("ref") || !e["ref"].is_number_integer()) continue;
+      for (std::size_t k = 0; k < bmesh.primitives.size() && !named[i]; ++k) {
+        if (!out.refs[k] && bmesh.primitives[k].extras["ref"] == e["ref"]) out.refs[k] = i, named[i] = true, ++keyed;
+      }
+    }
+    const auto unnamed_are_added = [&] {
+      for (std::size_t i = 0; i < named.size(); ++i) {
+        if (!named[i]) out.added.push_back(i);
+      }
+    };
+    const std::string counts = "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base has " +
+                               std::to_string(bmesh.primitives.size()) + " material references";
+    if (keyed > 0) {
+      unnamed_are_added();
+      return out;
+    }
+    if (imesh.primitives.size() >= bmesh.primitives.size()) {
+      for (std::size_t k = 0; k < bmesh.primitives.size(); ++k) out.refs[k] = k, named[k] = true;
+      unnamed_are_added();
+      if (!out.added.empty()) {
+        warnings_.push_back({where, counts + " and none names its reference (extras.ref): the first " + std::to_string(bmesh.primitives.size()) +
+                                        " stand for them in order, the " + std::to_string(out.added.size()) + " after them are added"});
+      }
+      return out;
+    }
+    std::map<std::uint32_t, std::vector<std::size_t>> base_of, in_of;  // base material -> its primitives on each side
+    for (std::size_t k = 0; k < bmesh.primitives.size(); ++k) base_of[static_cast<std::uint32_t>(bmesh.primitives[k].material)].push_back(k);
+    const std::string untold = counts + ", and none names its reference (extras.ref): which is removed cannot be told";
+    for (std::size_t i = 0; i < imesh.primitives.size(); ++i) {
+      const std::optional<std::uint32_t> m = base_material(imesh.primitives[i].material);
+      if (!m || !base_of.contains(*m)) return at(where, untold + " (primitive " + std::to_string(i) + " draws a material none of them draws)", ErrorCode::unsupported);
+      in_of[*m].push_back(i);
+    }
+    std::string gone;
+    for (const auto& [m, ks] : base_of) {
+      const auto it = in_of.find(m);
+      const std::string name = base_.materials[m].name;
+      if (it == in_of.end()) {
+        gone += (gone.empty() ? "" : ", ") + name;
+        continue;
+      }
+      if (it->second.size() != ks.size()) {
+        return at(where, untold + " (material " + name + " is drawn by " + std::to_string(ks.size()) + " references and " +
+                             std::to_string(it->second.size()) + " primitives)", ErrorCode::unsupported);
+      }
+      for (std::size_t j = 0; j < ks.size(); ++j) out.refs[ks[j]] = it->second[j];
+    }
+    warnings_.push_back({where, counts + " and none names its reference (extras.ref): matched by material; the references drawing " + gone + " are removed"});
+    return out;
   }
 
   // The base bone each incoming skin joint stands for: by name, else by place in the skin.
@@ -290,8 +398,11 @@ class Lowerer {
     return *m;
   }
 
-  std::optional<Error> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
-                                       std::size_t record, std::size_t r) {
+  // An incoming primitive's arrays: sized for its vertices, finite, its indices and joints in range.
+  std::optional<Error> check_incoming(const Primitive& ip, bool skinned, const std::vector<int>& bones, const std::string& where) const {
+    if (ip.topology != Topology::triangles && ip.topology != Topology::triangle_strip && ip.topology != Topology::triangle_fan) {
+      return at(where + ".mode", "points and lines cannot be drawn by a BWM (triangles only)", ErrorCode::unsupported);
+    }
     const std::size_t n = ip.vertex_count();
     const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
       if (have == 0 || have == n * per) return std::nullopt;
@@ -315,12 +426,22 @@ class Lowerer {
     }
     for (std::size_t k = 0; k < ip.weights.size(); ++k) {
       if (!std::isfinite(ip.weights[k]) || ip.weights[k] < 0) return at(where + ".weights", "weight " + std::to_string(k) + " is negative or not finite");
-      if (bp.influences > 0 && ip.weights[k] > 0 && ip.joints[k] >= bones.size()) {
+      if (skinned && ip.weights[k] > 0 && ip.joints[k] >= bones.size()) {
         return at(where + ".joints", "joint " + std::to_string(ip.joints[k]) + " is past the skin's " + std::to_string(bones.size()) + " joints");
       }
     }
+    return std::nullopt;
+  }
+
+  std::optional<Error> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
+                                       std::size_t record, std::size_t r) {
     std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
-    if (!match) return rebuild_ref(bp, ip, bones, where, id, record, r);
+    if (!match) {
+      Result<BwmRun> run = rebuild_ref(&bp, ip, bones, where, id);
+      if (!run) return run.error();
+      rebuilt_.push_back({record, r, 0, std::move(*run)});
+      return std::nullopt;
+    }
     const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
     for (std::size_t v = 0; v < match->size(); ++v) {
       const std::uint32_t m = (*match)[v];
@@ -354,14 +475,12 @@ class Lowerer {
     return std::nullopt;
   }
 
-  // A primitive whose triangles changed: its reference's indices rebuilt as the file draws (a list for
-  // a model, one strip for a skin: bwm_index_run), over the base's vertex where an incoming vertex
-  // holds the same values and over a new vertex after the file's others where none does. The old
-  // indices are replaced by place_run once every primitive is lowered.
-  std::optional<Error> rebuild_ref(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
-                                   std::size_t record, std::size_t r) {
+  // A primitive whose triangles changed, or one added: its reference's indices as the file draws them (a
+  // list for a model, one strip for a skin: bwm_index_run), over the base's vertex where an incoming
+  // vertex holds the same values (a changed primitive's `bp`) and over a new vertex after the file's
+  // others where none does. The runs are placed once every primitive is lowered.
+  Result<BwmRun> rebuild_ref(const Primitive* bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id) {
     const std::vector<std::uint32_t> tris = drawn_triangles(ip);
-    if (tris.empty()) return at(where, "the primitive draws no triangle: removing a BWM material reference is not supported", ErrorCode::unsupported);
     if (!places_.position) return at("strides", "no stride holds vertex positions (attribute 0 as f32x3): a new vertex cannot be stored", ErrorCode::unsupported);
     for (std::size_t s = 0; s < out_.strides.size(); ++s) {
       for (const BwmAttribute& a : out_.strides[s].attributes) {
@@ -376,10 +495,10 @@ class Lowerer {
     if (!places_.joints.empty() && (bones.empty() || ip.influences == 0)) {
       return at(where + ".joints", "the base is a skin: the primitive's new vertices need joints and weights", ErrorCode::unsupported);
     }
-    const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
+    const std::size_t first = bp ? bp->extras["vertex_first"].get<std::size_t>() : 0;
     // Base vertices by position, to find one holding an incoming vertex's values.
     std::multimap<std::array<float, 3>, std::uint32_t> at;
-    for (std::uint32_t v = 0; v < bp.vertex_count(); ++v) at.emplace(std::array<float, 3>{bp.positions[v].x, bp.positions[v].y, bp.positions[v].z}, v);
+    for (std::uint32_t v = 0; bp && v < bp->vertex_count(); ++v) at.emplace(std::array<float, 3>{bp->positions[v].x, bp->positions[v].y, bp->positions[v].z}, v);
     const std::vector<Vec3> smooth = ip.normals.empty() && places_.normal ? smooth_normals(ip.positions, tris) : std::vector<Vec3>{};
     std::vector<std::uint32_t> local(ip.vertex_count(), kUnmatched), used, over_local(tris.size());
     for (std::size_t k = 0; k < tris.size(); ++k) {
@@ -389,7 +508,7 @@ class Lowerer {
         const auto [lo, hi] = at.equal_range({ip.positions[i].x, ip.positions[i].y, ip.positions[i].z});
         for (auto it = lo; it != hi && !g; ++it) {
           const std::size_t file = first + it->second;
-          if (same_vertex(bp, it->second, ip, i) && (owner_[file] < 0 || owner_[file] == id)) g = file;
+          if (same_vertex(*bp, it->second, ip, i) && (owner_[file] < 0 || owner_[file] == id)) g = file;
         }
         if (!g) {
           auto added = add_vertex(ip, i, smooth, bones, where);
@@ -403,10 +522,9 @@ class Lowerer {
       over_local[k] = local[i];
     }
     BwmIndexRun run = bwm_index_run(over_local, used.size(), out_.type == 3);
-    Rebuilt out{record, r, {}, run.indices_size, run.faces_size, *std::min_element(used.begin(), used.end()), *std::max_element(used.begin(), used.end())};
+    BwmRun out{{}, run.indices_size, run.faces_size, *std::min_element(used.begin(), used.end()), *std::max_element(used.begin(), used.end())};
     for (std::uint32_t i : run.indices) out.indices.push_back(static_cast<std::uint16_t>(used[i]));
-    rebuilt_.push_back(std::move(out));
-    return std::nullopt;
+    return out;
   }
 
   // Incoming vertex i as a new record after the file's vertices, in every stride (attributes the
@@ -443,55 +561,6 @@ class Lowerer {
       put_f32(out_, places_.weights[k], g, 0, (*strongest)[k].first);
     }
     return g;
-  }
-
-  // A rebuilt reference's indices in place of its old ones when no other reference draws from them
-  // (later offsets move by the difference), else after the file's indices; its mesh's counts and
-  // vertex ranges follow.
-  void place_run(const Rebuilt& rb) {
-    const bool strip = out_.type == 3;
-    const auto length = [&](const BwmMaterialRef& ref) -> std::uint64_t { return ref.indices_size == 0 ? 0 : ref.indices_size + (strip ? 2 : 0); };
-    BwmMesh& mesh = out_.meshes[rb.record];
-    BwmMaterialRef& ref = mesh.material_refs[rb.ref];
-    const std::uint64_t start = ref.indices_offset, end = start + length(ref);
-    const std::uint32_t old_faces_end = ref.faces_offset + ref.faces_size;
-    bool shared = false;
-    std::uint32_t faces_end = 0;
-    for (const BwmMesh& m : out_.meshes) {
-      for (const BwmMaterialRef& o : m.material_refs) {
-        faces_end = std::max(faces_end, o.faces_offset + o.faces_size);
-        if (&o == &ref || length(o) == 0) continue;
-        shared = shared || (o.indices_offset < end && o.indices_offset + length(o) > start);
-      }
-    }
-    const auto grow = [](std::uint32_t& field, std::uint32_t from, std::uint32_t to) { field = field - from + to; };
-    grow(mesh.faces_count, ref.faces_size, rb.faces_size);
-    grow(mesh.indices_size, ref.indices_size, rb.indices_size);
-    if (shared) {
-      ref.indices_offset = static_cast<std::uint32_t>(out_.indices.size());
-      out_.indices.insert(out_.indices.end(), rb.indices.begin(), rb.indices.end());
-      ref.faces_offset = faces_end;
-    } else {
-      const auto at = out_.indices.begin() + static_cast<std::ptrdiff_t>(start);
-      out_.indices.erase(at, out_.indices.begin() + static_cast<std::ptrdiff_t>(end));
-      out_.indices.insert(out_.indices.begin() + static_cast<std::ptrdiff_t>(start), rb.indices.begin(), rb.indices.end());
-      for (BwmMesh& m : out_.meshes) {
-        if (&m != &mesh && m.indices_offset >= end) grow(m.indices_offset, static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(start + rb.indices.size()));
-        for (BwmMaterialRef& o : m.material_refs) {
-          if (&o == &ref) continue;
-          if (o.indices_offset >= end) grow(o.indices_offset, static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(start + rb.indices.size()));
-          if (o.faces_offset >= old_faces_end) grow(o.faces_offset, old_faces_end, ref.faces_offset + rb.faces_size);
-        }
-      }
-    }
-    ref.indices_size = rb.indices_size;
-    ref.faces_size = rb.faces_size;
-    ref.vertex_offset = rb.first_vertex;
-    ref.vertex_size = rb.last_vertex - rb.first_vertex + 1;
-    const std::uint32_t lo = std::min(mesh.vertex_offset, rb.first_vertex);
-    const std::uint32_t hi = std::max(mesh.vertex_offset + mesh.vertex_size, rb.last_vertex + 1);
-    mesh.vertex_offset = lo;
-    mesh.vertex_size = hi - lo;
   }
 
   // Four bone indices (u8) and four f32 weights per vertex: the strongest four, renormalised.

@@ -1,0 +1,134 @@
+// A BWM's material references are ranges into one index array shared by every mesh (and LODs often
+// draw from their first level's ranges): an edit moves the ranges after it and never cuts one in two.
+#include "scene/bwm_lower_run.hpp"
+
+#include <algorithm>
+
+namespace remodel::scene {
+
+namespace {
+
+// Indices a stored count covers: a strip's count is its length - 2 (bwm_triangles reads it so).
+std::uint64_t run_length(const Bwm& bwm, std::uint32_t indices_size) { return indices_size == 0 ? 0 : indices_size + (bwm.type == 3 ? 2u : 0u); }
+
+// Whether a range other than `mesh`'s and `ref`'s draws from indices [start, end); for an empty range,
+// whether one runs across start.
+bool drawn_by_others(const Bwm& bwm, std::uint64_t start, std::uint64_t end, const BwmMesh& mesh, const BwmMaterialRef* ref) {
+  const auto over = [&](std::uint64_t offset, std::uint32_t size) {
+    const std::uint64_t n = run_length(bwm, size);
+    return n > 0 && offset < end && offset + n > start;
+  };
+  for (const BwmMesh& m : bwm.meshes) {
+    if (&m != &mesh && over(m.indices_offset, m.indices_size)) return true;
+    for (const BwmMaterialRef& o : m.material_refs) {
+      if (&o != ref && over(o.indices_offset, o.indices_size)) return true;
+    }
+  }
+  return false;
+}
+
+// The faces every reference counts end here: where faces appended after the file's indices begin.
+std::uint32_t faces_end(const Bwm& bwm) {
+  std::uint32_t end = 0;
+  for (const BwmMesh& m : bwm.meshes) {
+    for (const BwmMaterialRef& o : m.material_refs) end = std::max(end, o.faces_offset + o.faces_size);
+  }
+  return end;
+}
+
+void move(std::uint32_t& field, std::uint64_t from, std::uint64_t to) { field = static_cast<std::uint32_t>(field - from + to); }
+
+// Indices [start, end) become `indices` and faces [faces_start, faces_end) `faces` faces; every range
+// at or after their ends, but `mesh`'s own offset and `ref`, moves by the difference.
+void splice(Bwm& bwm, std::uint64_t start, std::uint64_t end, const std::vector<std::uint16_t>& indices, std::uint32_t faces_start,
+            std::uint32_t faces_stop, std::uint32_t faces, const BwmMesh& mesh, const BwmMaterialRef* ref) {
+  const auto at = [&](std::uint64_t k) { return bwm.indices.begin() + static_cast<std::ptrdiff_t>(k); };
+  bwm.indices.erase(at(start), at(end));
+  bwm.indices.insert(at(start), indices.begin(), indices.end());
+  const std::uint64_t new_end = start + indices.size(), new_faces_end = std::uint64_t{faces_start} + faces;
+  for (BwmMesh& m : bwm.meshes) {
+    if (&m != &mesh && m.indices_offset >= end) move(m.indices_offset, end, new_end);
+    for (BwmMaterialRef& o : m.material_refs) {
+      if (&o == ref) continue;
+      if (o.indices_offset >= end) move(o.indices_offset, end, new_end);
+      if (o.faces_offset >= faces_stop) move(o.faces_offset, faces_stop, new_faces_end);
+    }
+  }
+}
+
+// The mesh's vertex range grows to hold the run's vertices.
+void hold_vertices(BwmMesh& mesh, const BwmRun& run) {
+  const std::uint32_t lo = std::min(mesh.vertex_offset, run.first_vertex);
+  const std::uint32_t hi = std::max(mesh.vertex_offset + mesh.vertex_size, run.last_vertex + 1);
+  mesh.vertex_offset = lo;
+  mesh.vertex_size = hi - lo;
+}
+
+void draw(BwmMaterialRef& ref, const BwmRun& run) {
+  ref.indices_size = run.indices_size;
+  ref.faces_size = run.faces_size;
+  ref.vertex_offset = run.first_vertex;
+  ref.vertex_size = run.last_vertex - run.first_vertex + 1;
+}
+
+}  // namespace
+
+void bwm_replace_run(Bwm& bwm, std::size_t record, std::size_t r, const BwmRun& run) {
+  BwmMesh& mesh = bwm.meshes[record];
+  BwmMaterialRef& ref = mesh.material_refs[r];
+  const std::uint64_t start = ref.indices_offset, end = start + run_length(bwm, ref.indices_size);
+  move(mesh.faces_count, ref.faces_size, run.faces_size);
+  move(mesh.indices_size, ref.indices_size, run.indices_size);
+  if (drawn_by_others(bwm, start, end, mesh, &ref)) {
+    ref.faces_offset = faces_end(bwm);
+    ref.indices_offset = static_cast<std::uint32_t>(bwm.indices.size());
+    bwm.indices.insert(bwm.indices.end(), run.indices.begin(), run.indices.end());
+  } else {
+    splice(bwm, start, end, run.indices, ref.faces_offset, ref.faces_offset + ref.faces_size, run.faces_size, mesh, &ref);
+  }
+  draw(ref, run);
+  hold_vertices(mesh, run);
+}
+
+void bwm_add_ref(Bwm& bwm, std::size_t record, std::uint32_t material, const BwmRun& run) {
+  BwmMesh& mesh = bwm.meshes[record];
+  std::uint64_t point = 0;
+  std::uint32_t faces_point = 0;
+  for (const BwmMaterialRef& o : mesh.material_refs) {
+    if (run_length(bwm, o.indices_size) == 0) continue;
+    point = std::max(point, o.indices_offset + run_length(bwm, o.indices_size));
+    faces_point = std::max(faces_point, o.faces_offset + o.faces_size);
+  }
+  if (point == 0 || drawn_by_others(bwm, point, point, mesh, nullptr)) point = bwm.indices.size(), faces_point = faces_end(bwm);
+  splice(bwm, point, point, run.indices, faces_point, faces_point, run.faces_size, mesh, nullptr);
+  BwmMaterialRef ref;  // unknown_0x1c 0, as authoring writes it
+  ref.material = material;
+  ref.indices_offset = static_cast<std::uint32_t>(point);
+  ref.faces_offset = faces_point;
+  draw(ref, run);
+  mesh.faces_count += run.faces_size;
+  mesh.indices_size += run.indices_size;
+  hold_vertices(mesh, run);
+  mesh.material_refs.push_back(ref);
+}
+
+void bwm_remove_ref(Bwm& bwm, std::size_t record, std::size_t r) {
+  BwmMesh& mesh = bwm.meshes[record];
+  const BwmMaterialRef ref = mesh.material_refs[r];
+  const std::uint64_t start = ref.indices_offset, end = start + run_length(bwm, ref.indices_size);
+  if (!drawn_by_others(bwm, start, end, mesh, &mesh.material_refs[r])) {
+    splice(bwm, start, end, {}, ref.faces_offset, ref.faces_offset + ref.faces_size, 0, mesh, &mesh.material_refs[r]);
+  }
+  mesh.material_refs.erase(mesh.material_refs.begin() + static_cast<std::ptrdiff_t>(r));
+  move(mesh.faces_count, ref.faces_size, 0);
+  move(mesh.indices_size, ref.indices_size, 0);
+  if (mesh.indices_offset != start) return;
+  // The mesh's run began with the reference's: it now begins with the first reference left.
+  std::uint64_t first = UINT64_MAX;
+  for (const BwmMaterialRef& o : mesh.material_refs) {
+    if (run_length(bwm, o.indices_size) > 0) first = std::min<std::uint64_t>(first, o.indices_offset);
+  }
+  if (first != UINT64_MAX) mesh.indices_offset = static_cast<std::uint32_t>(first);
+}
+
+}  // namespace remodel::scene
