@@ -16,73 +16,13 @@
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
 #include "scene_compare.hpp"
+#include "mhfu_lower_samples.hpp"
 
 namespace remodel {
 namespace {
 
 using scene::Scene;
-
-using test::load_document;
-
-using test::mhfu_sibling;
-
-// A model with what it needs to lift and lower: a PAC alone, a bare PMO with its skeleton and bank.
-struct Sample {
-  std::filesystem::path path;
-  Bytes bytes;
-  Document doc;
-  std::optional<Document> skeleton, bank;
-  scene::LiftInputs lift_inputs() const {
-    scene::LiftInputs in;
-    if (skeleton) in.skeleton = &std::get<MhfuSkeletonFile>(*skeleton);
-    if (bank) in.textures = &std::get<TmhFile>(*bank);
-    return in;
-  }
-  scene::LowerInputs lower_inputs() const {
-    scene::LowerInputs in;
-    if (skeleton) in.skeleton = &*skeleton;
-    return in;
-  }
-};
-
-std::vector<Sample> models(const std::vector<std::filesystem::path>& files) {
-  std::vector<Sample> out;
-  for (const auto& path : files) {
-    const std::string name = path.filename().string();
-    const bool pac = name.ends_with(".pac"), pmo = name.ends_with(".0.pmo");
-    if (!pac && !pmo) continue;
-    Sample s{path, test::load_file(path), load_document(path), {}, {}};
-    if (pmo) {
-      s.skeleton = load_document(mhfu_sibling(path, ".1.skel"));
-      s.bank = load_document(mhfu_sibling(path, ".2.tmh"));
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-Scene lift_ok(const Sample& s) {
-  Result<Scene> scene = scene::lift(s.doc, s.lift_inputs());
-  EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().describe());
-  return scene.ok() ? std::move(*scene) : Scene{};
-}
-
-// What the glTF export writes: each primitive's drawn triangles, degenerates dropped.
-void as_exported(Scene& s) {
-  for (scene::Mesh& m : s.meshes) {
-    for (scene::Primitive& p : m.primitives) {
-      p.indices = scene::drawn_triangles(p);
-      p.topology = scene::Topology::triangles;
-    }
-  }
-}
-
-Result<Bytes> lower_write(const Scene& s, const Sample& sample, std::vector<scene::LowerWarning>* warnings = nullptr) {
-  Result<scene::Lowered> low = scene::lower(s, sample.doc, sample.lower_inputs());
-  if (!low) return low.error();
-  if (warnings) *warnings = low->warnings;
-  return write_document(low->document);
-}
+using namespace test::mhfu;
 
 // Byte positions where a and b differ (sizes must agree).
 std::vector<std::size_t> differing(const Bytes& a, const Bytes& b) {
@@ -165,39 +105,10 @@ TEST(LowerMhfu, MovedVertexChangesOnlyItsBytes) {
   }
 }
 
-// Lowers `s` over the PAC sample and returns the re-read Document and the fields diff_documents
-// reports against the base.
-struct Edited {
-  Document doc;
-  std::vector<FieldDifference> fields;
-};
-Edited lower_diff(const Scene& s, const Sample& sample, std::vector<scene::LowerWarning>* warnings = nullptr) {
-  Edited out;
-  Result<Bytes> bytes = lower_write(s, sample, warnings);
-  EXPECT_TRUE(bytes.ok()) << bytes.error().describe();
-  if (!bytes.ok()) return out;
-  Result<Document> back = read_document(*bytes);
-  EXPECT_TRUE(back.ok());
-  if (!back.ok()) return out;
-  Result<Bytes> again = write_document(*back);
-  EXPECT_TRUE(again.ok() && *again == *bytes) << "the output does not round-trip";
-  out.doc = std::move(*back);
-  diff_documents(sample.doc, out.doc, out.fields);
-  return out;
-}
-
 // Every reported field's path contains `part`.
 void expect_only(const std::vector<FieldDifference>& fields, const std::string& part) {
   EXPECT_FALSE(fields.empty());
   for (const FieldDifference& f : fields) EXPECT_NE(f.field.find(part), std::string::npos) << f.field << " changed";
-}
-
-std::vector<Sample> pacs(const std::vector<std::filesystem::path>& files) {
-  std::vector<Sample> out;
-  for (Sample& s : models(files)) {
-    if (format_of(s.doc) == Format::mhfu_pac) out.push_back(std::move(s));
-  }
-  return out;
 }
 
 TEST(LowerMhfu, ChangedWeightsWithinThePalette) {
@@ -580,22 +491,6 @@ TEST(LowerMhfu, WeightsOutsideThePaletteAddGroups) {
   EXPECT_GE(edited, 1u);
 }
 
-// The blocks a PMO's groups draw, in group order: what every kept group must still draw.
-std::vector<const MhfuBlock*> drawn_blocks(const MhfuPmo& pmo) {
-  std::vector<const MhfuBlock*> out;
-  for (const MhfuGroup& g : pmo.groups) out.push_back(&pmo.blocks[g.block]);
-  return out;
-}
-bool same_block(const MhfuBlock& a, const MhfuBlock& b) {
-  const auto words = [](const MhfuBlock& k) {
-    std::vector<std::uint32_t> out;
-    for (const psp::GeCommand& c : k.commands) out.push_back(c.word);
-    return out;
-  };
-  return words(a) == words(b) && a.vertices == b.vertices && a.indices == b.indices;
-}
-const MhfuPmo& pac_pmo(const Document& d) { return std::get<MhfuPmoFile>(std::get<Pac>(d).entries[0].content).pmo; }
-
 // A primitive removed (named by the others' group extras) and one added (a copy of the first, no group
 // extra): the removed group and its block go, the new one follows the mesh's last group with the
 // palette it needs, and every other group draws its own block, bytes unchanged, with its palette;
@@ -706,19 +601,6 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
     e = base;
     e.meshes[0].primitives[0].positions[v].x = 1e9f;
     expect_error(e, ErrorCode::unsupported, "positions");
-    // Every vertex on a bone the group's palette does not hold: the group would draw nothing.
-    e = base;
-    scene::Primitive& q = e.meshes[0].primitives[0];
-    std::vector<std::uint16_t> held;
-    for (const auto& slot : q.extras["palette"]) held.push_back(static_cast<std::uint16_t>(slot.get<int>()));
-    std::uint16_t other = 0;
-    while (std::find(held.begin(), held.end(), other) != held.end()) ++other;
-    ASSERT_LT(other, e.skins[0].joints.size());
-    for (std::size_t i = 0; i < q.joints.size(); ++i) {
-      q.joints[i] = other;
-      q.weights[i] = i % q.influences == 0 ? 1.0f : 0.0f;
-    }
-    expect_error(e, ErrorCode::unsupported, "joints");
   }
 }
 

@@ -277,6 +277,7 @@ class Lowerer {
         const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(prims->groups[k].second) + "]";
         Result<bool> changed = groups_.lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *prims->groups[k].first, where);
         if (!changed) return changed.error();
+        if (std::find(groups_.replaced.begin(), groups_.replaced.end(), g) != groups_.replaced.end()) removed[g] = true;
         const std::uint32_t b = pmo.groups[g].block;
         if (*changed) {
           if (block_owner[b] >= 0 && block_owner[b] != static_cast<int>(g)) {

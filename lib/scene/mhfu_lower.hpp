@@ -28,6 +28,9 @@ struct AddedGroup {
   MhfuGroup record;  // material and bone count; bone_start and block are set when it is placed
   std::vector<MhfuPaletteEntry> entries;
   MhfuBlock block;
+  // The first group drawing a base group none of whose triangles still fit its palette: it takes that
+  // group's block when no other group draws it (the base group is removed).
+  bool takes_over = false;
 };
 
 // Places the added groups after their base groups (in order), their entries in the bone palette and
@@ -54,7 +57,8 @@ class GroupLowerer {
                                      const Primitive& ip, std::uint8_t material_offset, const std::string& where);
 
   std::vector<AddedGroup> added;  // for place_groups, in group order
-  void clear() { added.clear(), tails_.clear(); }
+  std::vector<std::size_t> replaced;  // base groups whose triangles all went to added groups: removed
+  void clear() { added.clear(), replaced.clear(), tails_.clear(); }
 
  private:
   std::optional<Error> check_incoming(const Primitive& ip, bool weighted, const std::string& where) const;
@@ -70,7 +74,7 @@ class GroupLowerer {
                          const psp::VertexFormat& f, const std::string& where, Primitive& kept);
   std::optional<Error> add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette, const Primitive& ip,
                                   std::vector<std::uint32_t> triangles, const psp::VertexFormat& f, std::uint8_t material_offset,
-                                  const std::string& where, const std::string& note);
+                                  const std::string& where, const std::string& note, bool takes_over = false);
   Result<std::array<float, 8>> slot_weights(const Primitive& p, std::size_t v, const GeBonePalette& palette,
                                             const psp::VertexFormat& f, const std::string& where, bool incoming);
 

@@ -149,6 +149,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     Result<bool> split = split_off(pmo, mesh, g, palette, ip, f, where, kept);
     if (!split) return split.error();
     if (*split) {
+      if (kept.indices.empty()) return true;  // replaced by the new groups (split_off)
       if (auto e = rebuild_group(pmo, mesh, g, palette, bp, kept, *stored, *draw, where)) return *e;
       return true;
     }

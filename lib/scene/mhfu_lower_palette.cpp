@@ -24,7 +24,8 @@ void load(GeBonePalette& palette, const std::vector<MhfuPaletteEntry>& entries) 
 // at most 8 bones, each a new group after `after` loading its bones into the running palette there.
 std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
                                               const Primitive& ip, std::vector<std::uint32_t> triangles, const psp::VertexFormat& f,
-                                              std::uint8_t material_offset, const std::string& where, const std::string& note) {
+                                              std::uint8_t material_offset, const std::string& where, const std::string& note,
+                                              bool takes_over) {
   Part part;
   part.prim = &ip;
   part.where = where;
@@ -60,6 +61,8 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
   if (fresh) {
     for (std::size_t s = 0; s < kSlots; ++s) current[s] = palette[s] ? int{*palette[s]} : -1;
   }
+  // In a removed group's place nothing is known to be loaded: the first group loads every slot it weighs.
+  if (takes_over) current.fill(-1);
   Encoding enc;
   enc.scale = pmo.scale;
   enc.uv_scale = mesh.uv_scale;
@@ -73,6 +76,7 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
     auto block = encode_block(part, group, enc, warnings_);
     if (!block) return block.error();
     a.block = std::move(*block);
+    a.takes_over = takes_over && &group == &groups->front();
     added.push_back(std::move(a));
   }
   std::string message = note + ": drawn by " + num(groups->size()) + " new groups after group " + num(after) + ", each loading the bones its triangles need";
@@ -114,13 +118,12 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
   }
   limited_ = limited;
   if (leaving.empty()) return false;
-  if (fitting.empty()) {
-    return at(where + ".joints", "every triangle of group " + num(g) + " weighs a bone its GE palette does not hold: the group would "
-                                           "draw nothing (re-partitioning keeps each base group's palette and some of its triangles)", ErrorCode::unsupported);
-  }
-
-  const std::string note = num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette";
-  if (auto e = add_groups(pmo, mesh, g, palette, ip, leaving, f, pmo.groups[g].material_offset, where, note)) return *e;
+  // No triangle fits: the group would draw nothing, so the new groups take its place, block and material.
+  const bool none_fit = fitting.empty();
+  const std::string note = none_fit ? "every triangle of group " + num(g) + " weighs a bone outside its GE palette: the group is replaced"
+                                    : num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette";
+  if (auto e = add_groups(pmo, mesh, g, palette, ip, leaving, f, pmo.groups[g].material_offset, where, note, none_fit)) return *e;
+  if (none_fit) replaced.push_back(g);
   kept = ip;
   kept.topology = Topology::triangles;
   kept.indices = std::move(fitting);
@@ -184,8 +187,16 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
       r.bone_start = static_cast<std::uint16_t>(entries.size());
       entries.insert(entries.end(), a.entries.begin(), a.entries.end());
       load(running, a.entries);
-      r.block = static_cast<std::uint32_t>(pmo.blocks.size());
-      pmo.blocks.push_back(std::move(a.block));
+      const std::uint32_t own = pmo.groups[g].block;
+      bool shared = false;  // another kept group draws the block: it stays, and the new one goes after the PMO's
+      for (std::size_t o = 0; o < pmo.groups.size(); ++o) shared = shared || (o != g && !removed[o] && pmo.groups[o].block == own);
+      if (a.takes_over && removed[g] && !shared) {
+        r.block = own;
+        pmo.blocks[own] = std::move(a.block);
+      } else {
+        r.block = static_cast<std::uint32_t>(pmo.blocks.size());
+        pmo.blocks.push_back(std::move(a.block));
+      }
       groups.push_back(r);
       group_mesh.push_back(mesh_of[g]);
     }
