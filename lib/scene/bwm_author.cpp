@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <span>
 #include <string>
 
 #include <meshoptimizer.h>
@@ -43,30 +44,6 @@ struct Vertices {
   std::vector<std::array<float, kInfluences>> weights;
 };
 
-// The box, its centre, the radius of the sphere about that centre holding every vertex, the height
-// (y extent) and the box's volume, over vertices [first, first + count).
-struct Extent {
-  BwmVec3 box1{}, box2{}, center{};
-  float radius = 0, height = 0, volume = 0;
-};
-
-Extent extent_of(const std::vector<BwmVec3>& positions, std::size_t first, std::size_t count) {
-  Extent e;
-  if (count == 0) return e;
-  e.box1 = e.box2 = positions[first];
-  for (std::size_t v = first; v < first + count; ++v) {
-    for (std::size_t k = 0; k < 3; ++k) e.box1[k] = std::min(e.box1[k], positions[v][k]), e.box2[k] = std::max(e.box2[k], positions[v][k]);
-  }
-  for (std::size_t k = 0; k < 3; ++k) e.center[k] = (e.box1[k] + e.box2[k]) / 2;
-  for (std::size_t v = first; v < first + count; ++v) {
-    const Vec3 d{positions[v][0] - e.center[0], positions[v][1] - e.center[1], positions[v][2] - e.center[2]};
-    e.radius = std::max(e.radius, length(d));
-  }
-  e.height = e.box2[1] - e.box1[1];
-  e.volume = (e.box2[0] - e.box1[0]) * e.height * (e.box2[2] - e.box1[2]);
-  return e;
-}
-
 struct Draw {
   int node = -1;
   const Mesh* mesh = nullptr;
@@ -98,7 +75,7 @@ class Author {
     }
     if (out_.meshes.empty()) return at("meshes", "no primitive draws a triangle: a BWM needs at least one", ErrorCode::unsupported);
     author_strides();
-    const Extent e = extent_of(vertices_.positions, 0, vertices_.positions.size());
+    const BwmExtent e = bwm_extent(vertices_.positions);
     out_.box1 = e.box1, out_.box2 = e.box2, out_.center = e.center;
     out_.radius = e.radius, out_.height = e.height, out_.volume = e.volume;
     return std::move(out_);
@@ -205,7 +182,7 @@ class Author {
     mesh.indices_offset = static_cast<std::uint32_t>(first_index);
     mesh.vertex_offset = static_cast<std::uint32_t>(first_vertex);
     mesh.vertex_size = static_cast<std::uint32_t>(vertices_.positions.size() - first_vertex);
-    const Extent e = extent_of(vertices_.positions, first_vertex, mesh.vertex_size);
+    const BwmExtent e = bwm_extent(std::span(vertices_.positions).subspan(first_vertex, mesh.vertex_size));
     mesh.center = e.center, mesh.radius = e.radius, mesh.box1 = e.box1, mesh.box2 = e.box2;
     mesh.height = e.height, mesh.volume = e.volume;
     out_.meshes.push_back(std::move(mesh));
@@ -366,6 +343,23 @@ class Author {
 };
 
 }  // namespace
+
+BwmExtent bwm_extent(std::span<const BwmVec3> positions) {
+  BwmExtent e;
+  if (positions.empty()) return e;
+  e.box1 = e.box2 = positions[0];
+  for (const BwmVec3& p : positions) {
+    for (std::size_t k = 0; k < 3; ++k) e.box1[k] = std::min(e.box1[k], p[k]), e.box2[k] = std::max(e.box2[k], p[k]);
+  }
+  for (std::size_t k = 0; k < 3; ++k) e.center[k] = (e.box1[k] + e.box2[k]) / 2;
+  for (const BwmVec3& p : positions) {
+    const Vec3 d{p[0] - e.center[0], p[1] - e.center[1], p[2] - e.center[2]};
+    e.radius = std::max(e.radius, length(d));
+  }
+  e.height = e.box2[1] - e.box1[1];
+  e.volume = (e.box2[0] - e.box1[0]) * e.height * (e.box2[2] - e.box1[2]);
+  return e;
+}
 
 BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size_t vertex_count, bool strip) {
   // Reversed windings: the lift mirrors z and reverses them back.

@@ -114,8 +114,8 @@ struct RefMatch {
 
 class Lowerer {
  public:
-  Lowerer(const Scene& in, const Scene& base, Bwm& out, std::vector<LowerWarning>& warnings)
-      : in_(in), base_(base), out_(out), warnings_(warnings), places_(places_of(out)) {}
+  Lowerer(const Scene& in, const Scene& base, const Bwm& base_file, Bwm& out, std::vector<LowerWarning>& warnings)
+      : in_(in), base_(base), base_file_(base_file), out_(out), warnings_(warnings), places_(places_of(out)) {}
 
   std::optional<Error> run() {
     if (auto e = lower_nodes()) return e;
@@ -298,7 +298,57 @@ class Lowerer {
     // Last place first, so that the places still to remove stay where they were.
     std::sort(removed.begin(), removed.end(), std::greater<>());
     for (const auto& [record, r] : removed) bwm_remove_ref(out_, record, r);
+    return refit_extents();
+  }
+
+  // A mesh whose drawn vertices' extent moved (vertices moved, added or no longer drawn) stores the
+  // extent authoring computes, over the vertices it draws; the header likewise over every mesh's. An
+  // extent that did not move keeps its stored bytes.
+  std::optional<Error> refit_extents() {
+    Result<std::vector<BwmExtent>> before = drawn_extents(base_file_), after = drawn_extents(out_);
+    if (!before) return before.error();
+    if (!after) return after.error();
+    // Bit for bit: a base's NaN, computed again, is the same NaN.
+    const auto same = [](const BwmExtent& a, const BwmExtent& b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+    for (std::size_t m = 0; m < out_.meshes.size(); ++m) {
+      if (same((*before)[m], (*after)[m])) continue;
+      const BwmExtent& e = (*after)[m];
+      BwmMesh& mesh = out_.meshes[m];
+      mesh.box1 = e.box1, mesh.box2 = e.box2, mesh.center = e.center, mesh.radius = e.radius, mesh.height = e.height, mesh.volume = e.volume;
+    }
+    if (!same(before->back(), after->back())) {
+      const BwmExtent& e = after->back();
+      out_.box1 = e.box1, out_.box2 = e.box2, out_.center = e.center, out_.radius = e.radius, out_.height = e.height, out_.volume = e.volume;
+    }
     return std::nullopt;
+  }
+
+  // Each mesh's extent over the vertices its references draw, then the model's over them all.
+  static Result<std::vector<BwmExtent>> drawn_extents(const Bwm& bwm) {
+    Result<BwmVertices> v = decode_bwm_vertices(bwm);
+    if (!v) return v.error();
+    std::vector<BwmExtent> out;
+    std::vector<bool> in_model(v->positions.size(), false);
+    std::vector<BwmVec3> model;
+    for (const BwmMesh& mesh : bwm.meshes) {
+      std::vector<bool> in_mesh(v->positions.size(), false);
+      std::vector<BwmVec3> drawn;
+      for (const BwmMaterialRef& r : mesh.material_refs) {
+        Result<std::vector<Triangle>> tris = bwm_triangles(bwm, r);
+        if (!tris) return tris.error();
+        for (const Triangle& t : *tris) {
+          if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;  // a strip's joins draw nothing
+          for (std::uint32_t i : t) {
+            if (i >= in_mesh.size()) return at("indices", "index " + std::to_string(i) + " is past the " + std::to_string(in_mesh.size()) + " vertices");
+            if (!in_mesh[i]) in_mesh[i] = true, drawn.push_back(v->positions[i]);
+            if (!in_model[i]) in_model[i] = true, model.push_back(v->positions[i]);
+          }
+        }
+      }
+      out.push_back(bwm_extent(drawn));
+    }
+    out.push_back(bwm_extent(model));
+    return out;
   }
 
   // The base material an incoming one stands for.
@@ -606,6 +656,7 @@ class Lowerer {
 
   const Scene& in_;
   const Scene& base_;
+  const Bwm& base_file_;
   Bwm& out_;
   std::vector<LowerWarning>& warnings_;
   Places places_;
@@ -621,7 +672,7 @@ Result<Lowered> lower_bwm(const Scene& scene, const Bwm& base, const LowerInputs
   Result<Scene> lifted = lift_bwm(base, {});
   if (!lifted) return lifted.error();
   Lowered out{Document{base}, {}};
-  Lowerer lowerer(scene, *lifted, std::get<Bwm>(out.document), out.warnings);
+  Lowerer lowerer(scene, *lifted, base, std::get<Bwm>(out.document), out.warnings);
   if (auto e = lowerer.run()) return *e;
   return out;
 }

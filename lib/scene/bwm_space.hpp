@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,14 @@ struct BwmIndexRun {
   std::uint32_t indices_size = 0, faces_size = 0;
 };
 BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size_t vertex_count, bool strip);
+
+// The box of some vertices (BWM space), its centre, the radius of the sphere about that centre holding
+// them all, the height (y extent) and the box's volume: what a mesh description and the header store.
+// Defined in bwm_author.cpp.
+struct BwmExtent {
+  BwmVec3 box1{}, box2{}, center{};
+  float radius = 0, height = 0, volume = 0;
+};
+BwmExtent bwm_extent(std::span<const BwmVec3> positions);
 
 }  // namespace remodel::scene
