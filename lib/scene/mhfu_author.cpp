@@ -5,17 +5,16 @@
 // meshoptimizer; the skeleton from the skin with its Euler angles in the lift's XYZ order; TMH CLUT
 // images from the textures.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include <meshoptimizer.h>
 
-#include "model/psp_texture.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
 #include "scene/mhfu_groups.hpp"
+#include "scene/mhfu_records.hpp"
 #include "scene/palette_influences.hpp"
 #include "scene/skin_joints.hpp"
 
@@ -27,15 +26,15 @@ using mhfu::Encoding;
 using mhfu::Group;
 using mhfu::Part;
 
+using mhfu::kBlendFlags;
+using mhfu::kBlendWord;
+using mhfu::kMaxMaterials;
+using mhfu::kMaxTextures;
+using mhfu::kOpaqueFlags;
+using mhfu::kShadow;
+
 constexpr std::size_t kSlots = mhfu::kSlots;
 constexpr std::size_t kMaxBones = 256;        // the bone palette names a bone by a byte
-constexpr std::size_t kMaxMaterials = 255;    // the remap is a byte per material, 0xFF = keep
-constexpr std::size_t kMaxTextures = 255;     // a material names its image by a byte, 0xFF = none
-constexpr std::uint32_t kMaxImageSide = 512;  // the GE samples textures up to 512 a side
-// Mesh records as the samples store them: lighting + fog for opaque, lighting + alpha blend with
-// the GE BLENDMODE word 0xDF000032 for translucent; every material's shadow colour 0x7F7F7F.
-constexpr std::uint32_t kOpaqueFlags = 0x80000003, kBlendFlags = 0x80000005, kBlendWord = 0xDF000032;
-constexpr std::uint32_t kShadow = 0x007F7F7F;
 constexpr std::uint32_t kBoneTag = 0x40000001;
 
 std::string num(std::size_t n) { return std::to_string(n); }
@@ -178,25 +177,8 @@ Result<int> tmh_image(const Scene& scene, int t, Textures& tex, Tmh& tmh, std::v
   if (tex.image_of[static_cast<std::size_t>(t)] >= 0) return tex.image_of[static_cast<std::size_t>(t)];
   const std::string where = "textures[" + std::to_string(t) + "]";
   if (tmh.images.size() == kMaxTextures) return at(where, "more than 255 textures: an MHFU material names its image by a byte", ErrorCode::unsupported);
-  RgbaImage image = scene.textures[static_cast<std::size_t>(t)].image;
-  if (image.width == 0 || image.height == 0 || image.rgba.size() != std::size_t{image.width} * image.height * 4) {
-    return at(where + ".image", "the image is empty or its pixels do not fill its " + num(image.width) + "x" + num(image.height) + " size",
-              ErrorCode::inconsistent);
-  }
-  // The GE samples power-of-two textures up to 512 a side.
-  const auto side = [](std::uint32_t s) { return std::min(kMaxImageSide, std::bit_ceil(s)); };
-  const std::uint32_t w = side(image.width), h = side(image.height);
-  if (w != image.width || h != image.height) {
-    warnings.push_back({where, "the " + num(image.width) + "x" + num(image.height) + " image is scaled to " + num(w) + "x" + num(h) +
-                                   " (the GE samples power-of-two textures up to 512 a side)"});
-    image = resize_image(image, w, h);
-  }
-  auto made = new_tmh_image(image);
-  if (!made) {
-    Error e = made.error();
-    e.field = where + ".image" + (e.field.empty() ? "" : " (" + e.field + ")");
-    return e;
-  }
+  auto made = mhfu::tmh_image_of(scene.textures[static_cast<std::size_t>(t)].image, where, warnings);
+  if (!made) return made.error();
   tmh.images.push_back(std::move(*made));
   const int index = static_cast<int>(tmh.images.size()) - 1;
   tex.image_of[static_cast<std::size_t>(t)] = index;
@@ -289,12 +271,9 @@ Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warning
     mat.shadow = kShadow;
     if (m >= 0) {
       const Material& sm = scene.materials[static_cast<std::size_t>(m)];
-      const float ch[4] = {sm.base_color.x, sm.base_color.y, sm.base_color.z, sm.base_color.w};
-      mat.color = 0;
-      for (std::size_t k = 0; k < 4; ++k) {
-        if (!std::isfinite(ch[k])) return at("materials[" + std::to_string(m) + "].base_color", "the base colour is not finite");
-        mat.color |= static_cast<std::uint32_t>(std::nearbyint(std::clamp(ch[k], 0.0f, 1.0f) * 255.0f)) << (8 * k);
-      }
+      const auto colour = mhfu::material_colour(sm.base_color);
+      if (!colour) return at("materials[" + std::to_string(m) + "].base_color", "the base colour is not finite");
+      mat.color = *colour;
       if (sm.texture >= 0) {
         if (static_cast<std::size_t>(sm.texture) >= scene.textures.size()) {
           return at("materials[" + std::to_string(m) + "].texture", "texture " + std::to_string(sm.texture) + " does not exist");

@@ -14,6 +14,7 @@
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
 #include "scene/mhfu_lower.hpp"
+#include "scene/mhfu_records.hpp"
 
 namespace remodel::scene {
 
@@ -98,12 +99,37 @@ struct PmoPart {
   MhfuPmo* pmo = nullptr;
   std::size_t first_mesh = 0;      // its first mesh in the base Scene
   std::size_t first_material = 0;  // its first material in the base Scene
+  std::size_t materials = 0;       // its materials in the base (the lower may add more)
 };
+
+// Appends PMO material `material` to mesh m's run of the remap table; the runs after it move up one.
+// Its place in the run.
+Result<std::uint8_t> add_to_run(MhfuPmo& pmo, std::size_t m, std::uint8_t material, const std::string& where) {
+  MhfuMesh& mesh = pmo.meshes[m];
+  const std::size_t end = std::size_t{mesh.material_start} + mesh.material_count;
+  if (mesh.material_count >= mhfu::kMaxMaterials || pmo.remap.size() >= 0xFFFF || end > pmo.remap.size()) {
+    return at(where + ".material", "mesh " + std::to_string(m) + "'s run of the remap table is full or past the table: a material cannot be added to it",
+              ErrorCode::unsupported);
+  }
+  for (std::size_t k = 0; k < pmo.meshes.size(); ++k) {
+    const MhfuMesh& o = pmo.meshes[k];
+    if (k != m && o.material_start < end && end < std::size_t{o.material_start} + o.material_count) {
+      return at(where + ".material", "mesh " + std::to_string(k) + "'s run of the remap table overlaps the end of mesh " + std::to_string(m) +
+                                         "'s: a material cannot be added to it", ErrorCode::unsupported);
+    }
+  }
+  for (std::size_t k = 0; k < pmo.meshes.size(); ++k) {
+    if (k != m && pmo.meshes[k].material_start >= end && pmo.meshes[k].material_count > 0) ++pmo.meshes[k].material_start;
+  }
+  pmo.remap.insert(pmo.remap.begin() + static_cast<std::ptrdiff_t>(end), material);
+  return static_cast<std::uint8_t>(mesh.material_count++);
+}
 
 class Lowerer {
  public:
-  Lowerer(const Scene& in, const Scene& base, std::vector<LowerWarning>& warnings)
-      : in_(in), base_(base), warnings_(warnings) {}
+  // tmh: the PAC's TMH bank the materials name images of (new ones are added to it); nullptr for a bare PMO.
+  Lowerer(const Scene& in, const Scene& base, Tmh* tmh, std::vector<LowerWarning>& warnings)
+      : in_(in), base_(base), tmh_(tmh), warnings_(warnings) {}
 
   std::optional<Error> run(std::vector<PmoPart> parts, MhfuSkeleton* skeleton) {
     Result<std::vector<int>> bones = joint_bones(in_, base_, iskin_, warnings_);
@@ -113,8 +139,9 @@ class Lowerer {
       if (auto e = lower_skeleton(*skeleton)) return e;
     }
     if (auto e = match_meshes()) return e;
+    if (auto e = match_materials()) return e;
     for (const PmoPart& part : parts) {
-      if (auto e = lower_pmo(part)) return e;
+      if (auto e = lower_pmo(part, &part == &parts.front())) return e;
     }
     return lower_materials(parts);
   }
@@ -155,18 +182,61 @@ class Lowerer {
     return std::nullopt;
   }
 
+  // The incoming mesh standing for each base mesh (meshes_, -1: removed) and the incoming meshes
+  // standing for none (added_meshes_), among the meshes a node draws: by name when every base name is
+  // found once, else by order when the counts agree; else by the names found (a base mesh whose name is
+  // not found is removed), else by order for the base's meshes (the incoming ones past them are added).
   std::optional<Error> match_meshes() {
+    std::vector<int> drawn;
+    std::vector<bool> seen(in_.meshes.size(), false);
+    for (const Node& n : in_.nodes) {
+      if (n.mesh < 0 || static_cast<std::size_t>(n.mesh) >= in_.meshes.size() || seen[static_cast<std::size_t>(n.mesh)]) continue;
+      seen[static_cast<std::size_t>(n.mesh)] = true;
+      drawn.push_back(n.mesh);
+    }
+    std::sort(drawn.begin(), drawn.end());
     std::vector<std::string> bnames, inames;
     for (const Mesh& m : base_.meshes) bnames.push_back(m.name);
-    for (const Mesh& m : in_.meshes) inames.push_back(m.name);
+    for (int i : drawn) inames.push_back(in_.meshes[static_cast<std::size_t>(i)].name);
     bool by_order = false;
-    std::optional<std::vector<int>> m = match_names(bnames, inames, by_order);
-    if (!m) {
-      return at("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
-                                       std::to_string(base_.meshes.size()) + " PMO meshes (adding or removing a mesh is not supported)", ErrorCode::unsupported);
-    }
+    std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
     if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
-    meshes_ = std::move(*m);
+    if (!match) {
+      std::map<std::string, int> named;
+      for (std::size_t k = 0; k < inames.size(); ++k) {
+        if (!named.emplace(inames[k], static_cast<int>(k)).second) named[inames[k]] = -1;
+      }
+      match.emplace(bnames.size(), -1);
+      std::size_t found = 0;
+      for (std::size_t b = 0; b < bnames.size(); ++b) {
+        const auto it = named.find(bnames[b]);
+        if (it != named.end() && it->second >= 0) (*match)[b] = it->second, ++found;
+      }
+      if (found == 0 && !inames.empty() && inames.size() < bnames.size()) {
+        return at("meshes", "the Scene's " + std::to_string(inames.size()) + " drawn meshes are fewer than the base's " + std::to_string(bnames.size()) +
+                                " PMO meshes and none has a base mesh's name: which mesh was removed cannot be told", ErrorCode::unsupported);
+      }
+      if (found == 0 && !inames.empty()) {
+        for (std::size_t b = 0; b < bnames.size(); ++b) (*match)[b] = static_cast<int>(b);
+        warnings_.push_back({"meshes", "mesh names do not match the base's: the first " + std::to_string(bnames.size()) +
+                                           " drawn meshes stand for the base's in order, the others are new"});
+      }
+    }
+    meshes_.assign(bnames.size(), -1);
+    added_meshes_.clear();
+    std::vector<bool> taken(drawn.size(), false);
+    for (std::size_t b = 0; b < bnames.size(); ++b) {
+      const int k = (*match)[b];
+      if (k < 0) {
+        warnings_.push_back({"meshes", "no node draws a mesh named " + bnames[b] + ": the base's mesh is removed with its groups"});
+        continue;
+      }
+      meshes_[b] = drawn[static_cast<std::size_t>(k)];
+      taken[static_cast<std::size_t>(k)] = true;
+    }
+    for (std::size_t k = 0; k < drawn.size(); ++k) {
+      if (!taken[k]) added_meshes_.push_back(static_cast<std::size_t>(drawn[k]));
+    }
     return std::nullopt;
   }
 
@@ -255,15 +325,22 @@ class Lowerer {
     return true;
   }
 
-  std::optional<Error> lower_pmo(const PmoPart& part) {
+  std::optional<Error> lower_pmo(const PmoPart& part, bool takes_new_meshes) {
     MhfuPmo& pmo = *part.pmo;
     Result<std::vector<GeBonePalette>> palettes = mhfu_group_palettes(pmo);
     if (!palettes) return palettes.error();
     std::vector<int> block_owner(pmo.blocks.size(), -1);  // the group whose primitive wrote the block
     std::vector<bool> removed(pmo.groups.size(), false);
+    std::vector<bool> removed_meshes(pmo.meshes.size(), false);
     groups_.clear();
-    for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
+    for (std::size_t m = 0; m < removed_meshes.size(); ++m) {
       const std::size_t bm = part.first_mesh + m;
+      if (meshes_[bm] < 0) {
+        removed_meshes[m] = true;
+        const MhfuMesh& mesh = pmo.meshes[m];
+        for (std::size_t g = mesh.group_start; g < std::size_t{mesh.group_start} + mesh.group_count && g < removed.size(); ++g) removed[g] = true;
+        continue;
+      }
       auto prims = match_primitives(bm);
       if (!prims) return prims.error();
       std::optional<std::size_t> last;  // the mesh's last group kept: added primitives go after it
@@ -291,40 +368,155 @@ class Lowerer {
       for (std::size_t i : prims->added) {
         const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(i) + "]";
         if (!last) return at(where, "every base group of the mesh is removed: a new group follows one kept", ErrorCode::unsupported);
-        auto offset = material_offset(part, pmo.meshes[m], imesh.primitives[i].material, where);
+        auto offset = material_offset(part, m, imesh.primitives[i].material, where, true);
         if (!offset) return offset.error();
-        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], *last, (*palettes)[*last], imesh.primitives[i], *offset, where)) return e;
+        mhfu::Placing placing;
+        placing.after = *last;
+        placing.material_offset = *offset;
+        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], (*palettes)[*last], imesh.primitives[i], placing, where)) return e;
+      }
+    }
+    if (takes_new_meshes) {
+      for (std::size_t i : added_meshes_) {
+        if (auto e = add_mesh(part, *palettes, i)) return e;
       }
     }
     std::vector<mhfu::AddedGroup> added = std::move(groups_.added);
     groups_.clear();
-    return mhfu::place_groups(pmo, *palettes, std::move(added), removed);
+    return mhfu::place_groups(pmo, *palettes, std::move(added), removed, removed_meshes);
   }
 
-  // The place in the mesh's run of the remap table of the PMO material an incoming material stands for
-  // (by name, as lower_materials matches them).
-  Result<std::uint8_t> material_offset(const PmoPart& part, const MhfuMesh& mesh, int material, const std::string& where) {
-    std::vector<std::string> bnames, inames;
-    for (const Material& m : base_.materials) bnames.push_back(m.name);
-    for (const Material& m : in_.materials) inames.push_back(m.name);
-    bool by_order = false;
-    const std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
-    const auto it = match ? std::find(match->begin(), match->end(), material) : std::vector<int>::const_iterator{};
-    if (material < 0 || !match || it == match->end()) {
-      return at(where + ".material", "the primitive's material is none of the base's: a new group draws one of its mesh's materials", ErrorCode::unsupported);
+  // An incoming mesh no base mesh stands for: a new PMO mesh record after the base's (the converter's
+  // lighting flags, opaque or alpha-blended by its materials; UV scale 1), its primitives new groups
+  // after the PMO's last, in the converter's vertex format, the first loading every slot it weighs.
+  std::optional<Error> add_mesh(const PmoPart& part, const std::vector<GeBonePalette>& palettes, std::size_t i) {
+    MhfuPmo& pmo = *part.pmo;
+    const Mesh& imesh = in_.meshes[i];
+    const std::string where = "meshes[" + std::to_string(i) + "]";
+    if (pmo.groups.empty() || palettes.size() != pmo.groups.size()) return at(where, "the base PMO has no group for a new mesh's groups to follow", ErrorCode::unsupported);
+    if (pmo.meshes.size() >= 0xFFFF) return at(where, "the PMO already holds 65535 meshes (a u16 counts them)", ErrorCode::unsupported);
+    if (imesh.primitives.empty()) return at(where, "mesh " + imesh.name + " has no primitive: a new PMO mesh draws at least one group", ErrorCode::unsupported);
+    bool blend = false;
+    for (const Primitive& p : imesh.primitives) {
+      blend = blend || (p.material >= 0 && static_cast<std::size_t>(p.material) < in_.materials.size() &&
+                        in_.materials[static_cast<std::size_t>(p.material)].alpha_mode == AlphaMode::blend);
     }
-    const auto base_material = static_cast<std::size_t>(it - match->begin());
+    MhfuMesh record;
+    record.lighting_flags = blend ? mhfu::kBlendFlags : mhfu::kOpaqueFlags;
+    record.blend = blend ? mhfu::kBlendWord : 0;
+    record.material_start = static_cast<std::uint16_t>(pmo.remap.size());
+    pmo.meshes.push_back(record);
+    const std::size_t m = pmo.meshes.size() - 1;
+    const std::size_t after = pmo.groups.size() - 1;
+    for (std::size_t k = 0; k < imesh.primitives.size(); ++k) {
+      const std::string pwhere = where + ".primitives[" + std::to_string(k) + "]";
+      auto offset = material_offset(part, m, imesh.primitives[k].material, pwhere, false);
+      if (!offset) return offset.error();
+      mhfu::Placing placing;
+      placing.after = after;
+      placing.material_offset = *offset;
+      placing.mesh = m;
+      placing.fresh = k == 0;
+      if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], palettes[after], imesh.primitives[k], placing, pwhere)) return e;
+    }
+    warnings_.push_back({where, "mesh " + imesh.name + " is none of the base's: added as PMO mesh " + std::to_string(m) + " with " +
+                                    std::to_string(pmo.meshes[m].material_count) + " materials in its remap run"});
+    return std::nullopt;
+  }
+
+  // The place in mesh m's run of the remap table of the PMO material an incoming material stands for
+  // (materials_); a material the run does not hold is added to it, one the base does not have is added
+  // to the PMO's table (new_material).
+  Result<std::uint8_t> material_offset(const PmoPart& part, std::size_t m, int material, const std::string& where, bool say_added) {
+    MhfuPmo& pmo = *part.pmo;
+    if (material < 0 || static_cast<std::size_t>(material) >= in_.materials.size()) {
+      return at(where + ".material", "the primitive has no material: a new MHFU group draws one", ErrorCode::unsupported);
+    }
+    std::optional<std::uint8_t> index;  // in the PMO's material table
+    const auto it = std::find(materials_.begin(), materials_.end(), material);
+    if (it != materials_.end()) {
+      const auto b = static_cast<std::size_t>(it - materials_.begin());
+      if (b < part.first_material || b >= part.first_material + part.materials) {
+        return at(where + ".material", "material " + in_.materials[static_cast<std::size_t>(material)].name + " is another PMO's of the PAC",
+                  ErrorCode::unsupported);
+      }
+      index = static_cast<std::uint8_t>(b - part.first_material);
+    } else {
+      auto made = new_material(part, material);
+      if (!made) return made.error();
+      index = *made;
+    }
+    const MhfuMesh& mesh = pmo.meshes[m];
     for (std::size_t k = 0; k < mesh.material_count; ++k) {
-      const std::size_t at = std::size_t{mesh.material_start} + k;
-      if (at < part.pmo->remap.size() && part.first_material + part.pmo->remap[at] == base_material) return static_cast<std::uint8_t>(k);
+      const std::size_t r = std::size_t{mesh.material_start} + k;
+      if (r < pmo.remap.size() && pmo.remap[r] == *index) return static_cast<std::uint8_t>(k);
     }
-    return at(where + ".material", "material " + base_.materials[base_material].name + " is not one its mesh draws (the mesh's remap "
-                                            "run): adding it to the run is not supported", ErrorCode::unsupported);
+    auto offset = add_to_run(pmo, m, *index, where);
+    if (offset && say_added) {
+      warnings_.push_back({where + ".material", "material " + in_.materials[static_cast<std::size_t>(material)].name + " is added to mesh " +
+                                                    std::to_string(m) + "'s run of the remap table"});
+    }
+    return offset;
   }
 
-  // Material colours (RGBA8 with red low) and texture images: the incoming material matched by name
-  // or order stands for the base material.
-  std::optional<Error> lower_materials(const std::vector<PmoPart>& parts) {
+  // An incoming material the base does not have, as a new record at the end of the PMO's table: its
+  // base colour, the converter's shadow colour, its texture's TMH image (texture_image).
+  Result<std::uint8_t> new_material(const PmoPart& part, int material) {
+    const auto key = std::make_pair(part.pmo, material);
+    if (auto it = added_materials_.find(key); it != added_materials_.end()) return it->second;
+    MhfuPmo& pmo = *part.pmo;
+    const Material& im = in_.materials[static_cast<std::size_t>(material)];
+    const std::string field = "materials[" + std::to_string(material) + "]";
+    if (pmo.materials.size() >= mhfu::kMaxMaterials) {
+      return at(field, "the PMO already holds 255 materials: the remap names them by a byte (0xFF = keep)", ErrorCode::unsupported);
+    }
+    MhfuMaterial record;
+    record.shadow = mhfu::kShadow;
+    const auto colour = mhfu::material_colour(im.base_color);
+    if (!colour) return at(field + ".base_color", "the base colour is not finite");
+    record.color = *colour;
+    if (im.texture >= 0) {
+      auto image = texture_image(im.texture, field);
+      if (!image) return image.error();
+      record.texture = *image;
+    }
+    pmo.materials.push_back(record);
+    const auto index = static_cast<std::uint8_t>(pmo.materials.size() - 1);
+    added_materials_.emplace(key, index);
+    warnings_.push_back({field, "material " + im.name + " is not the base's: added as PMO material " + std::to_string(index)});
+    return index;
+  }
+
+  // The TMH image an incoming texture stands for: its "tmh_image" extra, else the base texture with the
+  // same pixels, else a new image at the end of the PAC's TMH bank (as authoring encodes it).
+  Result<std::uint8_t> texture_image(int t, const std::string& field) {
+    if (static_cast<std::size_t>(t) >= in_.textures.size()) return at(field + ".texture", "texture " + std::to_string(t) + " does not exist");
+    const Texture& it = in_.textures[static_cast<std::size_t>(t)];
+    const std::size_t images = tmh_ ? tmh_->images.size() : 0;
+    if (it.extras.is_object() && it.extras.contains("tmh_image") && it.extras["tmh_image"].is_number_integer()) {
+      const auto k = it.extras["tmh_image"].get<std::int64_t>();
+      if (k >= 0 && static_cast<std::size_t>(k) < (tmh_ ? images : mhfu::kMaxTextures)) return static_cast<std::uint8_t>(k);
+    }
+    for (const Texture& bt : base_.textures) {
+      const int k = bt.extras.is_object() ? bt.extras.value("tmh_image", -1) : -1;
+      if (k >= 0 && k < 0xFF && bt.image == it.image) return static_cast<std::uint8_t>(k);
+    }
+    const std::string where = "textures[" + std::to_string(t) + "]";
+    if (!tmh_) {
+      return at(where, "texture " + it.name + " is none of the base's images, and a bare PMO holds no textures: lower over the PAC to add it",
+                ErrorCode::unsupported);
+    }
+    if (images >= mhfu::kMaxTextures) return at(where, "the TMH already holds 255 images: a material names its image by a byte", ErrorCode::unsupported);
+    auto made = mhfu::tmh_image_of(it.image, where, warnings_);
+    if (!made) return made.error();
+    tmh_->images.push_back(std::move(*made));
+    warnings_.push_back({where, "texture " + it.name + " is added to the TMH as image " + std::to_string(images)});
+    return static_cast<std::uint8_t>(images);
+  }
+
+  // The incoming material standing for each base material (materials_): by name, else by order. An
+  // incoming material standing for none is a new one (new_material) when a new group draws it.
+  std::optional<Error> match_materials() {
     std::vector<std::string> bnames, inames;
     for (const Material& m : base_.materials) bnames.push_back(m.name);
     for (const Material& m : in_.materials) inames.push_back(m.name);
@@ -332,29 +524,27 @@ class Lowerer {
     std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
     if (!match) {
       return at("materials", "the Scene's " + std::to_string(in_.materials.size()) + " materials match neither the names nor the count of the base's " +
-                                          std::to_string(base_.materials.size()) + " (adding or removing a material is not supported)", ErrorCode::unsupported);
+                                          std::to_string(base_.materials.size()) + " (a base material cannot be removed)", ErrorCode::unsupported);
     }
     if (by_order) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
-    std::vector<MhfuMaterial*> stored;
+    materials_ = std::move(*match);
+    return std::nullopt;
+  }
+
+  // Material colours (RGBA8 with red low) and texture images: the incoming material matched by name
+  // or order stands for the base material.
+  std::optional<Error> lower_materials(const std::vector<PmoPart>& parts) {
+    std::vector<MhfuMaterial*> stored;  // the base's materials, in Scene order
     for (const PmoPart& part : parts) {
-      for (MhfuMaterial& m : part.pmo->materials) stored.push_back(&m);
+      for (std::size_t k = 0; k < part.materials && k < part.pmo->materials.size(); ++k) stored.push_back(&part.pmo->materials[k]);
     }
     for (std::size_t i = 0; i < base_.materials.size() && i < stored.size(); ++i) {
       const Material& b = base_.materials[i];
-      const Material& m = in_.materials[static_cast<std::size_t>((*match)[i])];
-      const std::string where = "materials[" + std::to_string((*match)[i]) + "]";
-      const auto rgba = [&](const Vec4& c) -> std::optional<std::uint32_t> {
-        std::uint32_t out = 0;
-        const float ch[4] = {c.x, c.y, c.z, c.w};
-        for (int k = 0; k < 4; ++k) {
-          if (!finite(ch[k])) return std::nullopt;
-          out |= static_cast<std::uint32_t>(std::nearbyint(std::clamp(ch[k], 0.0f, 1.0f) * 255.0f)) << (8 * k);
-        }
-        return out;
-      };
-      const auto ic = rgba(m.base_color);
+      const Material& m = in_.materials[static_cast<std::size_t>(materials_[i])];
+      const std::string where = "materials[" + std::to_string(materials_[i]) + "]";
+      const auto ic = mhfu::material_colour(m.base_color);
       if (!ic) return at(where + ".base_color", "the base colour is not finite");
-      if (*ic != rgba(b.base_color)) stored[i]->color = *ic;
+      if (*ic != mhfu::material_colour(b.base_color)) stored[i]->color = *ic;
       if (b.texture < 0) continue;
       if (m.texture < 0 || static_cast<std::size_t>(m.texture) >= in_.textures.size()) {
         return at(where + ".texture", "material " + m.name + " lost its texture: an MHFU material's texture cannot be removed", ErrorCode::unsupported);
@@ -375,12 +565,16 @@ class Lowerer {
 
   const Scene& in_;
   const Scene& base_;
+  Tmh* tmh_ = nullptr;
   std::vector<LowerWarning>& warnings_;
+  std::vector<int> materials_;  // base material -> incoming
+  std::map<std::pair<const MhfuPmo*, int>, std::uint8_t> added_materials_;  // (PMO, incoming material) -> its new record
   const Skin* iskin_ = nullptr;  // the incoming meshes' skin
   std::vector<int> bones_;        // its joint -> base bone
   mhfu::GroupLowerer groups_{bones_, warnings_};
   std::deque<Primitive> split_;   // groups split back from a primitive Blender merged (stable addresses)
-  std::vector<int> meshes_;  // base mesh -> incoming mesh
+  std::vector<int> meshes_;  // base mesh -> incoming mesh, -1: removed
+  std::vector<std::size_t> added_meshes_;  // incoming meshes no base mesh stands for, added to the first PMO
 };
 
 // A TMH image as list_textures numbers it in `doc`, from the base Scene texture's "tmh_image" extra.
@@ -406,21 +600,22 @@ Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerI
   Pac& pac = std::get<Pac>(out.document);
   std::vector<PmoPart> parts;
   MhfuSkeleton* skeleton = nullptr;
+  Tmh* tmh = nullptr;  // the bank the materials name images of (the lift's)
   std::size_t mesh = 0, material = 0, images = 0;
   std::optional<std::size_t> first_image;
   for (PacEntry& e : pac.entries) {
     if (auto* p = std::get_if<MhfuPmoFile>(&e.content)) {
-      parts.push_back({&p->pmo, mesh, material});
+      parts.push_back({&p->pmo, mesh, material, p->pmo.materials.size()});
       mesh += p->pmo.meshes.size();
       material += p->pmo.materials.size();
     }
     if (auto* s = std::get_if<MhfuSkeletonFile>(&e.content); s && !skeleton) skeleton = &s->skeleton;
     if (auto* t = std::get_if<TmhFile>(&e.content)) {
-      if (!first_image) first_image = images;
+      if (!first_image) first_image = images, tmh = &t->tmh;
       images += t->tmh.images.size();
     }
   }
-  Lowerer lowerer(scene, *lifted, out.warnings);
+  Lowerer lowerer(scene, *lifted, tmh, out.warnings);
   if (auto e = lowerer.run(parts, skeleton)) return *e;
   if (auto e = replace_images(out.document, *lifted, first_image.value_or(0), lowerer.replaced_textures)) return *e;
   return out;
@@ -439,9 +634,9 @@ Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, cons
   if (!lifted) return lifted.error();
   Lowered out{Document{base}, {}};
   MhfuPmoFile& file = std::get<MhfuPmoFile>(out.document);
-  Lowerer lowerer(scene, *lifted, out.warnings);
+  Lowerer lowerer(scene, *lifted, nullptr, out.warnings);
   // The skeleton is not part of a bare PMO: its bind pose is not written.
-  if (auto e = lowerer.run({{&file.pmo, 0, 0}}, nullptr)) return *e;
+  if (auto e = lowerer.run({{&file.pmo, 0, 0, file.pmo.materials.size()}}, nullptr)) return *e;
   return out;
 }
 

@@ -18,22 +18,53 @@ void load(GeBonePalette& palette, const std::vector<MhfuPaletteEntry>& entries) 
   for (const MhfuPaletteEntry& e : entries) palette.load(e.slot, e.bone);
 }
 
+// The removed meshes' records go, with the entries of the remap table only their runs held (an entry
+// a kept mesh's run also holds stays); the kept runs move down over them.
+std::optional<Error> remove_meshes(MhfuPmo& pmo, const std::vector<bool>& removed_meshes) {
+  if (std::find(removed_meshes.begin(), removed_meshes.end(), true) == removed_meshes.end()) return std::nullopt;
+  const auto gone = [&](std::size_t m) { return m < removed_meshes.size() && removed_meshes[m]; };
+  std::vector<std::uint8_t> held(pmo.remap.size(), 0);  // bit 0: a removed mesh's run holds it, bit 1: a kept one's
+  for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
+    const std::size_t start = pmo.meshes[m].material_start;
+    for (std::size_t e = start; e < start + pmo.meshes[m].material_count && e < held.size(); ++e) held[e] |= gone(m) ? 1 : 2;
+  }
+  std::vector<std::size_t> dropped_before(held.size() + 1, 0);
+  Bytes remap;
+  for (std::size_t e = 0; e < held.size(); ++e) {
+    dropped_before[e + 1] = dropped_before[e] + (held[e] == 1 ? 1 : 0);
+    if (held[e] != 1) remap.push_back(pmo.remap[e]);
+  }
+  std::vector<MhfuMesh> meshes;
+  for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
+    if (gone(m)) continue;
+    MhfuMesh mesh = pmo.meshes[m];
+    mesh.material_start = static_cast<std::uint16_t>(mesh.material_start - dropped_before[std::min<std::size_t>(mesh.material_start, held.size())]);
+    meshes.push_back(mesh);
+  }
+  if (meshes.empty()) return at("meshes", "every mesh of the PMO is removed: a PMO draws at least one", ErrorCode::unsupported);
+  pmo.meshes = std::move(meshes);
+  pmo.remap = std::move(remap);
+  return std::nullopt;
+}
+
 }  // namespace
 
 // The triangles' vertices with their strongest 8 bones, as mhfu_author.cpp prepares a part, in runs on
 // at most 8 bones, each a new group after `after` loading its bones into the running palette there.
-std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
-                                              const Primitive& ip, std::vector<std::uint32_t> triangles, const psp::VertexFormat& f,
-                                              std::uint8_t material_offset, const std::string& where, const std::string& note,
-                                              bool takes_over) {
+std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
+                                              std::vector<std::uint32_t> triangles, const psp::VertexFormat* like, const Placing& placing,
+                                              const std::string& where, const std::string& note) {
+  const std::size_t after = placing.after;
   Part part;
   part.prim = &ip;
   part.where = where;
   part.positions = ip.positions;
   part.normals = ip.normals;
-  for (Vec3& n : part.normals) n = normalize(n);
   part.influences.assign(ip.vertex_count(), {});
   part.triangles = std::move(triangles);
+  // The converter's meshes are lit: a primitive without normals gets smooth ones, as authoring gives it.
+  if (part.normals.empty()) part.normals = smooth_normals(part.positions, part.triangles);
+  for (Vec3& n : part.normals) n = normalize(n);
   std::vector<bool> seen(ip.vertex_count(), false);
   std::size_t cut = 0;
   for (std::uint32_t v : part.triangles) {
@@ -61,22 +92,22 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
   if (fresh) {
     for (std::size_t s = 0; s < kSlots; ++s) current[s] = palette[s] ? int{*palette[s]} : -1;
   }
-  // In a removed group's place nothing is known to be loaded: the first group loads every slot it weighs.
-  if (takes_over) current.fill(-1);
+  if (placing.fresh) current.fill(-1);
   Encoding enc;
   enc.scale = pmo.scale;
   enc.uv_scale = mesh.uv_scale;
-  enc.like = &f;
+  enc.like = like;
   for (Group& group : *groups) {
     AddedGroup a;
     a.after = after;
-    a.record.material_offset = material_offset;
+    a.mesh = placing.mesh;
+    a.record.material_offset = placing.material_offset;
     a.entries = load_palette(current, group.bones, false);
     a.record.bone_count = static_cast<std::uint8_t>(a.entries.size());
     auto block = encode_block(part, group, enc, warnings_);
     if (!block) return block.error();
     a.block = std::move(*block);
-    a.takes_over = takes_over && &group == &groups->front();
+    a.takes_over = placing.takes_over && &group == &groups->front();
     added.push_back(std::move(a));
   }
   std::string message = note + ": drawn by " + num(groups->size()) + " new groups after group " + num(after) + ", each loading the bones its triangles need";
@@ -86,16 +117,23 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
   return std::nullopt;
 }
 
-std::optional<Error> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t after, const GeBonePalette& palette,
-                                                 const Primitive& ip, std::uint8_t material_offset, const std::string& where) {
+std::optional<Error> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
+                                                 const Placing& placing, const std::string& where) {
   if (bones_.empty()) return at(where, "the base's groups weigh no skin joints here (a bare PMO needs its skeleton): a group cannot be added", ErrorCode::unsupported);
   if (ip.influences == 0) return at(where + ".joints", "the primitive weighs no joint: a new MHFU group draws its vertices on bones", ErrorCode::unsupported);
+  if (ip.topology != Topology::triangles && ip.topology != Topology::triangle_strip && ip.topology != Topology::triangle_fan) {
+    return at(where + ".mode", "points and lines cannot be drawn by an MHFU PMO (triangles only)", ErrorCode::unsupported);
+  }
   if (auto e = check_incoming(ip, true, where)) return e;
   const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
   if (triangles.empty()) return at(where, "the primitive draws no triangle: it adds no group", ErrorCode::unsupported);
-  Result<MhfuDrawList> draw = decode_mhfu_block(pmo.blocks[pmo.groups[after].block]);
-  if (!draw) return draw.error();
-  return add_groups(pmo, mesh, after, palette, ip, triangles, draw->format, material_offset, where,
+  std::optional<psp::VertexFormat> like;  // a new mesh's groups take the converter's format
+  if (placing.mesh == kBaseMesh) {
+    Result<MhfuDrawList> draw = decode_mhfu_block(pmo.blocks[pmo.groups[placing.after].block]);
+    if (!draw) return draw.error();
+    like = draw->format;
+  }
+  return add_groups(pmo, mesh, palette, ip, triangles, like ? &*like : nullptr, placing, where,
                     "a primitive no base group stands for (" + num(triangles.size() / 3) + " triangles)");
 }
 
@@ -122,7 +160,11 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
   const bool none_fit = fitting.empty();
   const std::string note = none_fit ? "every triangle of group " + num(g) + " weighs a bone outside its GE palette: the group is replaced"
                                     : num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette";
-  if (auto e = add_groups(pmo, mesh, g, palette, ip, leaving, f, pmo.groups[g].material_offset, where, note, none_fit)) return *e;
+  Placing placing;
+  placing.after = g;
+  placing.material_offset = pmo.groups[g].material_offset;
+  placing.fresh = placing.takes_over = none_fit;
+  if (auto e = add_groups(pmo, mesh, palette, ip, leaving, &f, placing, where, note)) return *e;
   if (none_fit) replaced.push_back(g);
   kept = ip;
   kept.topology = Topology::triangles;
@@ -131,7 +173,7 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
 }
 
 std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
-                                  const std::vector<bool>& removed) {
+                                  const std::vector<bool>& removed, const std::vector<bool>& removed_meshes) {
   if (added.empty() && std::find(removed.begin(), removed.end(), true) == removed.end()) return std::nullopt;
   // The entries are rebuilt group after group, as the converter lays them out; a base laid out
   // otherwise would change where nothing was edited.
@@ -198,7 +240,7 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
         pmo.blocks.push_back(std::move(a.block));
       }
       groups.push_back(r);
-      group_mesh.push_back(mesh_of[g]);
+      group_mesh.push_back(a.mesh != kBaseMesh ? a.mesh : mesh_of[g]);
     }
     if (groups.size() > 0xFFFF || entries.size() > 0xFFFF) {
       return at("groups", "more than 65535 groups or bone palette entries: the PMO counts them in 16 bits", ErrorCode::unsupported);
@@ -209,7 +251,10 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
     MhfuMesh& mesh = pmo.meshes[m];
     const auto first = std::find(group_mesh.begin(), group_mesh.end(), m);
     const auto count = static_cast<std::size_t>(std::count(group_mesh.begin(), group_mesh.end(), m));
-    if (count == 0 && mesh.group_count > 0) return at("meshes[" + num(m) + "]", "every group of the mesh is removed: a PMO mesh cannot be removed", ErrorCode::unsupported);
+    const bool gone = m < removed_meshes.size() && removed_meshes[m];
+    if (count == 0 && !gone && (mesh.group_count > 0 || m >= removed_meshes.size())) {
+      return at("meshes[" + num(m) + "]", "every group of the mesh is removed: a mesh is removed by leaving out the node that draws it", ErrorCode::unsupported);
+    }
     if (count == 0) continue;
     mesh.group_start = static_cast<std::uint16_t>(first - group_mesh.begin());
     mesh.group_count = static_cast<std::uint16_t>(count);
@@ -230,7 +275,7 @@ std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>
   pmo.blocks = std::move(blocks);
   pmo.groups = std::move(groups);
   pmo.bone_palette = std::move(entries);
-  return std::nullopt;
+  return remove_meshes(pmo, removed_meshes);
 }
 
 }  // namespace remodel::scene::mhfu
