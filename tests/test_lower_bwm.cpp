@@ -264,9 +264,9 @@ TEST(LowerBwm, MoreThanFourWeightsKeepTheStrongestWithAWarning) {
 
 // Two triangles added to the first primitive over a new vertex (as exported: drawn triangles), its
 // last base triangle removed: the reference's indices are rebuilt (a list for a model, a strip for a
-// skin), the new vertex goes after the file's others, and nothing else changes: every base vertex keeps
-// its bytes, every other primitive lifts as before, and the diff names only the reference, its mesh's
-// counts, the vertex count, the strides' vertices and the indices.
+// skin), the new vertex goes after its mesh's (the file's last here), and nothing else changes: every
+// base vertex keeps its bytes, every other primitive lifts as before, and the diff names only the
+// reference, its mesh's counts, the vertex count, the strides' vertices, the indices and extents.
 TEST(LowerBwm, ChangedTopologyRebuildsTheReference) {
   for (const golden::BwmGolden& g : bwm_goldens()) {
     SCOPED_TRACE(g.name);
@@ -434,7 +434,7 @@ TEST(LowerBwm, PrimitiveWithNoTriangleRemovesItsReference) {
 
 // A triangle over three new vertices, added to the first mesh of every golden as a primitive naming no
 // reference: a new reference of its material after the mesh's others (a strip on the skin), its
-// vertices after the file's; every other primitive and base vertex as before.
+// vertices after its mesh's (the file's last here); every other primitive and base vertex as before.
 TEST(LowerBwm, AddedPrimitiveBecomesAReference) {
   for (const golden::BwmGolden& g : bwm_goldens()) {
     SCOPED_TRACE(g.name);
@@ -513,6 +513,65 @@ TEST(LowerBwm, AddedAndRemovedWithoutExtras) {
   ASSERT_FALSE(low.ok());
   EXPECT_EQ(low.error().code, ErrorCode::unsupported);
   EXPECT_NE(low.error().field.find("primitives[2].material"), std::string::npos) << low.error().describe();
+}
+
+// The v6 golden with its LOD-1 mesh drawing its own copy of the four vertices (4-7) through indices of
+// its own (12-17): a mesh that is not the last in the vertex array.
+Document meshes_apart() {
+  Bwm b = std::get<Bwm>(read_ok(golden::bwm_v6_model()));
+  for (BwmStride& s : b.strides) {
+    const Bytes first = s.vertices;
+    s.vertices.insert(s.vertices.end(), first.begin(), first.end());
+  }
+  b.vertex_count = 8;
+  BwmMesh& lod1 = b.meshes[1];
+  lod1.indices_offset = 12;
+  lod1.vertex_offset = 4;
+  for (BwmMaterialRef& r : lod1.material_refs) r.indices_offset += 12, r.vertex_offset = 4;
+  for (std::size_t k = 0; k < 6; ++k) b.indices.push_back(static_cast<std::uint16_t>(b.indices[k] + 4));
+  Result<Bytes> bytes = write_document(Document{b});
+  EXPECT_TRUE(bytes.ok());
+  return read_ok(bytes.ok() ? *bytes : Bytes{});
+}
+
+// A new vertex of the first mesh goes right after that mesh's vertices, not after the file's: the
+// later mesh's vertices, its indices and vertex ranges move on by one, and it draws as before.
+TEST(LowerBwm, NewVertexStaysInItsMeshsRange) {
+  const Document doc = meshes_apart();
+  const Bwm& base = std::get<Bwm>(doc);
+  const Scene lifted = lift_ok(doc);
+  Scene s = lifted;
+  scene::Primitive& p = s.meshes[0].primitives[0];
+  const auto n = static_cast<std::uint32_t>(p.vertex_count());
+  p.positions.push_back({2.0f, 3.0f, -0.5f});
+  p.normals.push_back({0, 0, 1});
+  for (auto& set : p.uvs) set.push_back({0.25f, 0.75f});
+  p.indices.insert(p.indices.end(), {p.indices[0], n, p.indices[1]});
+  Result<Bytes> out = lower_write(s, doc);
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  const Scene back = reread(*out);
+  const Document written = read_ok(*out);
+  const Bwm& bwm = std::get<Bwm>(written);
+  EXPECT_EQ(bwm.vertex_count, 9u);
+  EXPECT_EQ(decode_bwm_vertices(bwm)->positions[4], (BwmVec3{2.0f, 3.0f, 0.5f}));
+  EXPECT_EQ(bwm.meshes[0].vertex_offset, 0u);
+  EXPECT_EQ(bwm.meshes[0].vertex_size, 5u);
+  EXPECT_EQ(bwm.meshes[1].vertex_offset, 5u);
+  EXPECT_EQ(bwm.meshes[1].vertex_size, 4u);
+  for (const BwmMaterialRef& r : bwm.meshes[1].material_refs) EXPECT_EQ(r.vertex_offset, 5u);
+  EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives[0]), test::primitive_surface(p));
+  for (std::size_t q = 0; q < lifted.meshes[1].primitives.size(); ++q) {
+    EXPECT_EQ(test::primitive_surface(back.meshes[1].primitives[q]), test::primitive_surface(lifted.meshes[1].primitives[q]));
+  }
+  EXPECT_EQ(test::primitive_surface(back.meshes[0].primitives[1]), test::primitive_surface(lifted.meshes[0].primitives[1]));
+  // Every base vertex's bytes, moved or not.
+  const BwmStride& before = base.strides[0];
+  const BwmStride& after = bwm.strides[0];
+  const std::size_t size = before.size();
+  EXPECT_TRUE(std::equal(before.vertices.begin(), before.vertices.begin() + 4 * size, after.vertices.begin()));
+  EXPECT_TRUE(std::equal(before.vertices.begin() + 4 * size, before.vertices.end(), after.vertices.begin() + 5 * size));
+  expect_diff_within(doc, written, with_extents({"meshes[0].", "meshes[1].vertex_offset", "meshes[1].indices_offset", "meshes[1].material_refs[", "indices[",
+                                                 "vertex_count", "strides["}, {""}));
 }
 
 }  // namespace

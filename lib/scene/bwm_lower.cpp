@@ -280,7 +280,7 @@ class Lowerer {
         if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
         const std::optional<std::uint32_t> mat = base_material(ip.material);
         if (!mat) return material_error(ip.material, pwhere);
-        Result<BwmRun> run = rebuild_ref(nullptr, ip, *bones, pwhere, next_id++);
+        Result<BwmRun> run = rebuild_ref(nullptr, ip, *bones, pwhere, next_id++, records[bm]);
         if (!run) return run.error();
         rebuilt_.push_back({records[bm], std::nullopt, *mat, std::move(*run)});
         ++kept;
@@ -288,6 +288,13 @@ class Lowerer {
       if (kept == 0) {
         return at(where, "every material reference of mesh " + imesh.name + " would be removed: a BWM mesh cannot be emptied or removed", ErrorCode::unsupported);
       }
+    }
+    // New vertices to their meshes' ranges, the runs following them.
+    const std::vector<std::uint32_t> to = bwm_place_new_vertices(out_, base_file_.vertex_count, new_record_);
+    for (Rebuilt& rb : rebuilt_) {
+      for (std::uint16_t& i : rb.run.indices) i = static_cast<std::uint16_t>(to[i]);
+      const auto [lo, hi] = std::minmax_element(rb.run.indices.begin(), rb.run.indices.end());
+      rb.run.first_vertex = *lo, rb.run.last_vertex = *hi;
     }
     for (const Rebuilt& rb : rebuilt_) {
       if (rb.ref) bwm_replace_run(out_, rb.record, *rb.ref, rb.run);
@@ -487,7 +494,7 @@ class Lowerer {
                                        std::size_t record, std::size_t r) {
     std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
     if (!match) {
-      Result<BwmRun> run = rebuild_ref(&bp, ip, bones, where, id);
+      Result<BwmRun> run = rebuild_ref(&bp, ip, bones, where, id, record);
       if (!run) return run.error();
       rebuilt_.push_back({record, r, 0, std::move(*run)});
       return std::nullopt;
@@ -529,7 +536,8 @@ class Lowerer {
   // list for a model, one strip for a skin: bwm_index_run), over the base's vertex where an incoming
   // vertex holds the same values (a changed primitive's `bp`) and over a new vertex after the file's
   // others where none does. The runs are placed once every primitive is lowered.
-  Result<BwmRun> rebuild_ref(const Primitive* bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id) {
+  Result<BwmRun> rebuild_ref(const Primitive* bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
+                             std::size_t record) {
     const std::vector<std::uint32_t> tris = drawn_triangles(ip);
     if (!places_.position) return at("strides", "no stride holds vertex positions (attribute 0 as f32x3): a new vertex cannot be stored", ErrorCode::unsupported);
     for (std::size_t s = 0; s < out_.strides.size(); ++s) {
@@ -561,7 +569,7 @@ class Lowerer {
           if (same_vertex(*bp, it->second, ip, i) && (owner_[file] < 0 || owner_[file] == id)) g = file;
         }
         if (!g) {
-          auto added = add_vertex(ip, i, smooth, bones, where);
+          auto added = add_vertex(ip, i, smooth, bones, where, record);
           if (!added) return added.error();
           g = *added;
         }
@@ -580,7 +588,7 @@ class Lowerer {
   // Incoming vertex i as a new record after the file's vertices, in every stride (attributes the
   // incoming primitive lacks: smooth normals, zero UVs); its index in the file.
   Result<std::size_t> add_vertex(const Primitive& ip, std::size_t i, const std::vector<Vec3>& smooth, const std::vector<int>& bones,
-                                 const std::string& where) {
+                                 const std::string& where, std::size_t record) {
     const std::size_t g = out_.vertex_count;
     if (g >= kMaxVertices) {
       return at(where, "the file would hold more than 65,535 vertices: a BWM's u16 indices number every vertex of its one vertex array", ErrorCode::unsupported);
@@ -588,6 +596,7 @@ class Lowerer {
     for (BwmStride& s : out_.strides) s.vertices.resize(s.vertices.size() + s.size(), 0);
     ++out_.vertex_count;
     owner_.push_back(-1);
+    new_record_.push_back(record);
     const auto put3 = [&](const Place& p, const BwmVec3& v) {
       for (std::size_t k = 0; k < 3; ++k) put_f32(out_, p, g, k, v[k]);
     };
@@ -663,6 +672,7 @@ class Lowerer {
   std::vector<int> materials_;  // base material -> incoming material
   std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
   std::vector<Rebuilt> rebuilt_;
+  std::vector<std::size_t> new_record_;  // per vertex added: the mesh record whose reference added it
 };
 
 }  // namespace

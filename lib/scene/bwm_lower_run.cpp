@@ -131,4 +131,45 @@ void bwm_remove_ref(Bwm& bwm, std::size_t record, std::size_t r) {
   if (first != UINT64_MAX) mesh.indices_offset = static_cast<std::uint32_t>(first);
 }
 
+std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_count, const std::vector<std::size_t>& records) {
+  const std::size_t count = base_count + records.size();
+  std::vector<std::uint32_t> to(count);
+  // Base vertices in their order, each mesh's new ones before the base vertex that ends its range.
+  std::vector<std::vector<std::uint32_t>> before(base_count + 1);
+  for (std::size_t n = 0; n < records.size(); ++n) {
+    const BwmMesh& m = bwm.meshes[records[n]];
+    before[std::min<std::uint64_t>(std::uint64_t{m.vertex_offset} + m.vertex_size, base_count)].push_back(static_cast<std::uint32_t>(base_count + n));
+  }
+  std::uint32_t next = 0;
+  for (std::size_t k = 0; k <= base_count; ++k) {
+    for (std::uint32_t n : before[k]) to[n] = next++;
+    if (k < base_count) to[k] = next++;
+  }
+  if (records.empty()) return to;
+  for (std::uint16_t& i : bwm.indices) {
+    if (i < count) i = static_cast<std::uint16_t>(to[i]);
+  }
+  for (BwmStride& s : bwm.strides) {
+    const std::size_t size = s.size();
+    Bytes moved(s.vertices.size());
+    for (std::size_t v = 0; v < count && (v + 1) * size <= s.vertices.size(); ++v) {
+      std::copy_n(s.vertices.begin() + static_cast<std::ptrdiff_t>(v * size), size, moved.begin() + static_cast<std::ptrdiff_t>(std::size_t{to[v]} * size));
+    }
+    s.vertices = std::move(moved);
+  }
+  // A base range keeps its ends' vertices; the new ones placed inside it (another mesh's) widen it.
+  const auto range = [&](std::uint32_t& offset, std::uint32_t& size) {
+    if (size == 0 && offset < base_count) offset = to[offset];
+    if (size == 0 || std::uint64_t{offset} + size > base_count) return;
+    const std::uint32_t last = to[offset + size - 1];
+    offset = to[offset];
+    size = last - offset + 1;
+  };
+  for (BwmMesh& m : bwm.meshes) {
+    range(m.vertex_offset, m.vertex_size);
+    for (BwmMaterialRef& r : m.material_refs) range(r.vertex_offset, r.vertex_size);
+  }
+  return to;
+}
+
 }  // namespace remodel::scene

@@ -30,4 +30,10 @@ void bwm_add_ref(Bwm& bwm, std::size_t record, std::uint32_t material, const Bwm
 // draws from them; its vertices stay (other ranges number them).
 void bwm_remove_ref(Bwm& bwm, std::size_t record, std::size_t ref);
 
+// The vertices added after the base's `base_count` (vertex `base_count + n` by a reference of mesh
+// `records[n]`) moved to just after their mesh's vertex range, so that no mesh's range spans another's
+// vertices; the indices and vertex ranges, all still the base's, follow. Returns each vertex's new
+// number, for the runs not yet placed.
+std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_count, const std::vector<std::size_t>& records);
+
 }  // namespace remodel::scene
