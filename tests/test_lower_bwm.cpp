@@ -411,6 +411,25 @@ TEST(LowerBwm, RemovedReferenceLeavesTheIndexRun) {
   EXPECT_NE(warnings[0].message.find("roof.tga"), std::string::npos) << warnings[0].message;
 }
 
+// An empty reference (it draws nothing) whose offset lies inside a removed run stays inside the
+// array: the LOD-1 mesh's empty third reference moved to index 9, inside the roof's 6-11.
+TEST(LowerBwm, EmptyReferenceInsideARemovedRunStaysInTheArray) {
+  Bwm b = std::get<Bwm>(read_ok(golden::bwm_v6_model()));
+  ASSERT_EQ(b.meshes[1].material_refs[2].indices_size, 0u);
+  b.meshes[1].material_refs[2].indices_offset = 9;
+  Result<Bytes> bytes = write_document(Document{b});
+  ASSERT_TRUE(bytes.ok());
+  const Document doc = read_ok(*bytes);
+  Scene s = lift_ok(doc);
+  s.meshes[0].primitives.erase(s.meshes[0].primitives.begin() + 1);
+  const std::optional<Output> out = lower_clean(s, doc);
+  ASSERT_TRUE(out);
+  const Bwm& bwm = std::get<Bwm>(out->written);
+  EXPECT_EQ(bwm.indices.size(), 6u);
+  EXPECT_EQ(bwm.meshes[1].material_refs[2].indices_offset, 6u);
+  EXPECT_EQ(bwm.meshes[1].material_refs.size(), 3u);
+}
+
 // A primitive left with no triangle removes its reference. The v6 golden's first reference (indices
 // 0-5) is drawn again by the LOD-1 mesh: its indices stay, the mesh's run now begins at the roof's.
 TEST(LowerBwm, PrimitiveWithNoTriangleRemovesItsReference) {

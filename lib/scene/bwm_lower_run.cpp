@@ -38,7 +38,7 @@ std::uint32_t faces_end(const Bwm& bwm) {
 
 void move(std::uint32_t& field, std::uint64_t from, std::uint64_t to) { field = static_cast<std::uint32_t>(field - from + to); }
 
-// Indices [start, end) become `indices` and faces [faces_start, faces_end) `faces` faces; every range
+// Indices [start, end) become `indices` and faces [faces_start, faces_stop) `faces` faces; every range
 // at or after their ends, but `mesh`'s own offset and `ref`, moves by the difference.
 void splice(Bwm& bwm, std::uint64_t start, std::uint64_t end, const std::vector<std::uint16_t>& indices, std::uint32_t faces_start,
             std::uint32_t faces_stop, std::uint32_t faces, const BwmMesh& mesh, const BwmMaterialRef* ref) {
@@ -46,12 +46,18 @@ void splice(Bwm& bwm, std::uint64_t start, std::uint64_t end, const std::vector<
   bwm.indices.erase(at(start), at(end));
   bwm.indices.insert(at(start), indices.begin(), indices.end());
   const std::uint64_t new_end = start + indices.size(), new_faces_end = std::uint64_t{faces_start} + faces;
+  // An offset inside the range can only be an empty range's (drawn_by_others saw no other): it goes
+  // to the new end, inside the array.
+  const auto shift = [](std::uint32_t& offset, std::uint64_t from, std::uint64_t to, std::uint64_t first) {
+    if (offset >= from) move(offset, from, to);
+    else if (offset > first) offset = static_cast<std::uint32_t>(to);
+  };
   for (BwmMesh& m : bwm.meshes) {
-    if (&m != &mesh && m.indices_offset >= end) move(m.indices_offset, end, new_end);
+    if (&m != &mesh) shift(m.indices_offset, end, new_end, start);
     for (BwmMaterialRef& o : m.material_refs) {
       if (&o == ref) continue;
-      if (o.indices_offset >= end) move(o.indices_offset, end, new_end);
-      if (o.faces_offset >= faces_stop) move(o.faces_offset, faces_stop, new_faces_end);
+      shift(o.indices_offset, end, new_end, start);
+      if (o.faces_offset >= faces_stop) move(o.faces_offset, faces_stop, new_faces_end);  // faces may overlap: only later ones move
     }
   }
 }
