@@ -301,5 +301,24 @@ TEST(LowerMhfuMeshes, RefusedMeshEditsAreClearErrors) {
   }
 }
 
+// A primitive standing for a base group now draws another of the base's materials: only the group's
+// material offset changes, and it reads back with that material.
+TEST(LowerMhfuMeshes, PrimitiveDrawingAnotherMaterialChangesItsGroupsOffset) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : models(files)) {
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    scene::Primitive& p = scene.meshes[0].primitives[0];
+    const int other = p.material == 0 ? 1 : 0;
+    ASSERT_LT(static_cast<std::size_t>(other), scene.materials.size());
+    p.material = other;
+    const Edited e = lower_diff(scene, s);
+    ASSERT_EQ(e.fields.size(), 1u);
+    EXPECT_TRUE(contains(e.fields[0].field, ".groups[0].material_offset")) << e.fields[0].field;
+    Sample edited{s.path, e.bytes, e.doc, s.skeleton, s.bank};
+    EXPECT_EQ(lift_ok(edited).meshes[0].primitives[0].material, other);
+  }
+}
+
 }  // namespace
 }  // namespace remodel

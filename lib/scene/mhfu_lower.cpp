@@ -352,6 +352,7 @@ class Lowerer {
         }
         last = g;
         const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(prims->groups[k].second) + "]";
+        if (auto e = lower_group_material(part, m, g, base_.meshes[bm].primitives[k].material, prims->groups[k].first->material, where)) return e;
         Result<bool> changed = groups_.lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *prims->groups[k].first, where);
         if (!changed) return changed.error();
         if (std::find(groups_.replaced.begin(), groups_.replaced.end(), g) != groups_.replaced.end()) removed[g] = true;
@@ -384,6 +385,18 @@ class Lowerer {
     std::vector<mhfu::AddedGroup> added = std::move(groups_.added);
     groups_.clear();
     return mhfu::place_groups(pmo, *palettes, std::move(added), removed, removed_meshes);
+  }
+
+  // A kept group whose primitive draws another material than the base's: its material offset names that
+  // material's place in the mesh's remap run (added to the run, or to the PMO, as for a new group).
+  std::optional<Error> lower_group_material(const PmoPart& part, std::size_t m, std::size_t g, int base_material, int material, const std::string& where) {
+    if (base_material < 0 || static_cast<std::size_t>(base_material) >= materials_.size() || materials_[static_cast<std::size_t>(base_material)] == material) {
+      return std::nullopt;
+    }
+    auto offset = material_offset(part, m, material, where, true);
+    if (!offset) return offset.error();
+    part.pmo->groups[g].material_offset = *offset;
+    return std::nullopt;
   }
 
   // An incoming mesh no base mesh stands for: a new PMO mesh record after the base's (the converter's
@@ -430,7 +443,7 @@ class Lowerer {
   Result<std::uint8_t> material_offset(const PmoPart& part, std::size_t m, int material, const std::string& where, bool say_added) {
     MhfuPmo& pmo = *part.pmo;
     if (material < 0 || static_cast<std::size_t>(material) >= in_.materials.size()) {
-      return at(where + ".material", "the primitive has no material: a new MHFU group draws one", ErrorCode::unsupported);
+      return at(where + ".material", "the primitive has no material: every MHFU group draws one", ErrorCode::unsupported);
     }
     std::optional<std::uint8_t> index;  // in the PMO's material table
     const auto it = std::find(materials_.begin(), materials_.end(), material);
