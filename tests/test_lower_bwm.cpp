@@ -348,6 +348,18 @@ TEST(LowerBwm, HostileScenesAreClearErrors) {
   s = base;
   s.materials[0].name = std::string(80, 'x');
   expect_error(s, ErrorCode::unsupported, "name");
+  // A mesh removed or added (by name): refused, naming it.
+  const Document v6 = read_ok(golden::bwm_v6_model());
+  const Scene six = lift_ok(v6);
+  for (const bool add : {false, true}) {
+    s = six;
+    if (add) s.meshes.push_back(s.meshes[0]), s.meshes.back().name = "annex";
+    else s.meshes.pop_back();
+    Result<scene::Lowered> low = scene::lower(s, v6);
+    ASSERT_FALSE(low.ok());
+    EXPECT_EQ(low.error().code, ErrorCode::unsupported);
+    EXPECT_NE(low.error().message.find(add ? "mesh annex is none of the base's" : "base mesh lod1 has none"), std::string::npos) << low.error().describe();
+  }
 }
 
 // A vertex moved past its mesh's box: the mesh's and the model's box, centre, radius, height and volume

@@ -230,9 +230,16 @@ class Lowerer {
     for (const Mesh& m : in_.meshes) ikeys.push_back({m.name});
     bool by_order = false;
     std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
-    if (!match || records.size() != base_.meshes.size()) {
+    if (!match || records.size() != base_.meshes.size() || in_.meshes.size() != base_.meshes.size()) {
+      // Name the meshes one side has and the other lacks.
+      const auto has = [](const std::vector<std::vector<std::string>>& keys, const std::vector<std::string>& key) {
+        return std::find(keys.begin(), keys.end(), key) != keys.end();
+      };
+      std::string which;
+      for (const auto& k : bkeys) which += has(ikeys, k) ? "" : ", base mesh " + k[0] + " has none";
+      for (const auto& k : ikeys) which += has(bkeys, k) ? "" : ", mesh " + k[0] + " is none of the base's";
       return at("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
-                                       std::to_string(base_.meshes.size()) + " (adding or removing a mesh is not supported)", ErrorCode::unsupported);
+                              std::to_string(base_.meshes.size()) + which + " (adding or removing a BWM mesh is not supported)", ErrorCode::unsupported);
     }
     if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
     Result<std::vector<int>> bones = joint_bones();
@@ -305,6 +312,9 @@ class Lowerer {
     // Last place first, so that the places still to remove stay where they were.
     std::sort(removed.begin(), removed.end(), std::greater<>());
     for (const auto& [record, r] : removed) bwm_remove_ref(out_, record, r);
+    // Only a moved, new or no longer drawn vertex moves an extent: decoding every vertex twice is
+    // most of an unedited import's time otherwise.
+    if (!moved_ && rebuilt_.empty() && removed.empty()) return std::nullopt;
     return refit_extents();
   }
 
@@ -510,6 +520,7 @@ class Lowerer {
         for (std::size_t k = 0; k < 3; ++k) put_f32(out_, *p, g, k, in[k]);
         wrote = true;
       };
+      moved_ = moved_ || (places_.position && !(to_bwm(ip.positions[m]) == to_bwm(bp.positions[v])));
       put3(places_.position, to_bwm(ip.positions[m]), to_bwm(bp.positions[v]));
       if (!ip.normals.empty() && !bp.normals.empty()) put3(places_.normal, to_bwm(normalize(ip.normals[m])), to_bwm(bp.normals[v]));
       for (std::size_t s = 0; s < places_.uv_sets.size() && s < ip.uvs.size() && s < bp.uvs.size(); ++s) {
@@ -672,6 +683,7 @@ class Lowerer {
   std::vector<int> materials_;  // base material -> incoming material
   std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
   std::vector<Rebuilt> rebuilt_;
+  bool moved_ = false;                   // a base vertex's position was rewritten
   std::vector<std::size_t> new_record_;  // per vertex added: the mesh record whose reference added it
 };
 

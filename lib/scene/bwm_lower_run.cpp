@@ -3,6 +3,7 @@
 #include "scene/bwm_lower_run.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace remodel::scene {
 
@@ -140,6 +141,10 @@ void bwm_remove_ref(Bwm& bwm, std::size_t record, std::size_t r) {
 std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_count, const std::vector<std::size_t>& records) {
   const std::size_t count = base_count + records.size();
   std::vector<std::uint32_t> to(count);
+  if (records.empty()) {
+    std::iota(to.begin(), to.end(), 0u);
+    return to;
+  }
   // Base vertices in their order, each mesh's new ones before the base vertex that ends its range.
   std::vector<std::vector<std::uint32_t>> before(base_count + 1);
   for (std::size_t n = 0; n < records.size(); ++n) {
@@ -151,7 +156,6 @@ std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_cou
     for (std::uint32_t n : before[k]) to[n] = next++;
     if (k < base_count) to[k] = next++;
   }
-  if (records.empty()) return to;
   for (std::uint16_t& i : bwm.indices) {
     if (i < count) i = static_cast<std::uint16_t>(to[i]);
   }
