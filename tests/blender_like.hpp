@@ -3,8 +3,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "scene/match.hpp"
@@ -139,6 +142,39 @@ inline void merge_primitives_like_blender(scene::Scene& s) {
       }
     }
     m.primitives = std::move(merged);
+  }
+}
+
+// Blender's noise on J3D vertices (measured with tools/blender_roundtrip.sh, Blender 3.4; the bounds
+// in scene/match.hpp): positions off by up to 52 float steps of their size (here -32 .. 31, the same
+// for every copy of a vertex: one Blender vertex holds one position), each corner's normal turned its
+// own way (custom normals are kept per face corner, so copies of a vertex differ; up to 1.3e-2),
+// UVs through Blender's V flip and back. Run after merge_primitives_like_blender, which gives every
+// corner its own vertex.
+inline void vertex_noise_like_blender(scene::Scene& s, float normal_turn = 1e-2f) {
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) {
+      for (std::size_t v = 0; v < p.vertex_count(); ++v) {
+        scene::Vec3& x = p.positions[v];
+        const float size = std::max({1.0f, std::fabs(x.x), std::fabs(x.y), std::fabs(x.z)}) * std::numeric_limits<float>::epsilon();
+        for (float* c : {&x.x, &x.y, &x.z}) {
+          std::uint32_t bits = 0;
+          std::memcpy(&bits, c, 4);
+          *c += static_cast<float>(static_cast<int>((bits * 2654435761u) >> 26) - 32) * size;  // by value
+        }
+        if (!p.normals.empty()) {
+          const scene::Vec3 n = scene::normalize(p.normals[v]);
+          // A direction across the normal, turned per corner: the normal moves by normal_turn.
+          scene::Vec3 across = scene::normalize(scene::cross(n, std::fabs(n.x) < 0.9f ? scene::Vec3{1, 0, 0} : scene::Vec3{0, 1, 0}));
+          if (v % 3 == 1) across = scene::normalize(scene::cross(n, across));
+          if (v % 2 == 1) across = across * -1.0f;
+          p.normals[v] = scene::normalize(n + across * normal_turn);
+        }
+        for (auto& set : p.uvs) {
+          if (v < set.size()) set[v].y = 1.0f - (1.0f - set[v].y);
+        }
+      }
+    }
   }
 }
 

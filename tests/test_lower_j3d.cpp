@@ -509,12 +509,8 @@ TEST(LowerJ3d, ReplacedTexture) {
   expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"TEX1"});
 }
 
-// Blender's round trip made in code (tests/blender_like.hpp): extras gone, `_COLOR_0` gone, flat
-// normals split per corner where there were none, materials reordered, only the textures materials
-// show (one per material, unnamed), bones turned with Blender's noise. Every sample gives its own
-// bytes: textures match through the materials, the turns and noise are no edit, base vertices keep
-// their colours, normals the shape does not draw take no part in matching.
-TEST(LowerJ3d, BlenderLikeRoundTripGivesTheSameBytes) {
+// Every J3D sample lifted, changed by `blender`, lowered over itself: its own bytes, without a warning.
+void expect_every_sample_back(void (*blender)(scene::Scene&)) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d");
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
@@ -523,16 +519,97 @@ TEST(LowerJ3d, BlenderLikeRoundTripGivesTheSameBytes) {
     ASSERT_TRUE(doc.ok());
     auto s = scene::lift(*doc);
     ASSERT_TRUE(s.ok()) << s.error().describe();
-    test::strip_extras_like_blender(*s);
-    test::drop_unshown_colours_like_blender(*s);
-    test::flat_normals_like_blender(*s);
-    test::prune_textures_like_blender(*s);
-    test::turn_bones_like_blender(*s);
+    blender(*s);
     auto lowered = scene::lower(*s, *doc);
     ASSERT_TRUE(lowered.ok()) << lowered.error().describe();
+    for (const auto& w : lowered->warnings) ADD_FAILURE() << w.where << ": " << w.message;
     auto out = write_document(lowered->document);
     ASSERT_TRUE(out.ok());
     EXPECT_TRUE(*out == bytes) << "the Blender-like round trip is not the original";
+  }
+}
+
+// Blender's round trip made in code (tests/blender_like.hpp): extras gone, `_COLOR_0` gone, flat
+// normals split per corner where there were none, materials reordered, only the textures materials
+// show (one per material, unnamed), bones turned with Blender's noise. Every sample gives its own
+// bytes: textures match through the materials, the turns and noise are no edit, base vertices keep
+// their colours, normals the shape does not draw take no part in matching.
+void blender_like(scene::Scene& s) {
+  test::strip_extras_like_blender(s);
+  test::drop_unshown_colours_like_blender(s);
+  test::flat_normals_like_blender(s);
+  test::prune_textures_like_blender(s);
+  test::turn_bones_like_blender(s);
+}
+
+TEST(LowerJ3d, BlenderLikeRoundTripGivesTheSameBytes) { expect_every_sample_back(blender_like); }
+
+// And with Blender's vertex noise: every corner its own vertex, positions up to 32 float steps off,
+// each corner's normal turned by 1e-2 its own way, UVs through the V flip. Within the noise bounds
+// (scene/match.hpp) every value keeps its stored element and every shape its display lists.
+void blender_like_with_noise(scene::Scene& s) {
+  blender_like(s);
+  test::merge_primitives_like_blender(s);
+  test::vertex_noise_like_blender(s);
+}
+
+TEST(LowerJ3d, BlenderLikeVertexNoiseGivesTheSameBytes) { expect_every_sample_back(blender_like_with_noise); }
+
+// A vertex moved past the noise is an edit under Blender's noise too: the same bytes as the move
+// alone, which appends one position element and points only that vertex's copies at it.
+TEST(LowerJ3d, BlenderLikeVertexNoiseKeepsAMovedVertex) {
+  for (const char* name : {"ww_cl.bdl", "sms_coin.bmd"}) {
+    SCOPED_TRACE(name);
+    LOAD_OR_SKIP(b, name);
+    scene::Scene moved = b.scene;
+    scene::Primitive& p = moved.meshes[0].primitives[0];
+    ASSERT_GT(p.vertex_count(), 0u);
+    const scene::Vec3 from = p.positions[0];
+    const scene::Vec3 to = from + scene::Vec3{0.25f, -0.125f, 0.0625f} * std::max(1.0f, scene::length(from) / 8);
+    ASSERT_FALSE(scene::position_within_noise(from, to));
+    std::size_t copies = 0;
+    for (auto& v : p.positions) {
+      if (v == from) {
+        v = to;
+        ++copies;
+      }
+    }
+    const Output alone = lower_and_reread(moved, b);
+    ASSERT_FALSE(alone.bytes.empty());
+    EXPECT_FALSE(alone.bytes == b.bytes) << "the move changed nothing";
+    // Only the moved vertex changed: one position appended, every other value where it was.
+    const J3dVtx1& was = section<J3dVtx1>(std::get<J3dFile>(b.doc));
+    const J3dVtx1& now = section<J3dVtx1>(alone.file);
+    for (std::size_t a = 0; a < was.arrays.size(); ++a) {
+      const std::size_t grown = now.arrays[a].data.size() - was.arrays[a].data.size();
+      EXPECT_EQ(grown, a == 0 ? j3d_vertex_element_size(now, was.arrays[a].slot) : 0u) << "array " << a;
+      EXPECT_TRUE(std::equal(was.arrays[a].data.begin(), was.arrays[a].data.end(), now.arrays[a].data.begin())) << "array " << a;
+    }
+    const scene::Primitive& q = alone.scene.meshes[0].primitives[0];
+    ASSERT_EQ(q.vertex_count(), p.vertex_count());
+    std::size_t changed = 0;
+    for (std::size_t v = 0; v < q.vertex_count(); ++v) {
+      if (!(q.positions[v] == b.scene.meshes[0].primitives[0].positions[v])) ++changed;
+    }
+    EXPECT_EQ(changed, copies);
+    expect_diff_only(b.doc, alone.bytes, {at(alone.file, "INF1") + ".vertex_count", at(alone.file, "VTX1") + ".arrays", at(alone.file, "SHP1") + ".packets"});
+
+    // Under Blender's noise: the same file but for the moved position, which carries the noise too.
+    scene::Scene noisy = moved;
+    blender_like_with_noise(noisy);
+    const Output o = lower_and_reread(noisy, b);
+    ASSERT_FALSE(o.bytes.empty());
+    EXPECT_TRUE(o.warnings.empty());
+    ASSERT_EQ(o.bytes.size(), alone.bytes.size());
+    expect_other_sections_equal(alone.file, o.file, {"VTX1"});
+    const J3dVtx1& got = section<J3dVtx1>(o.file);
+    for (std::size_t a = 0; a < now.arrays.size(); ++a) {
+      const std::size_t kept = a == 0 ? was.arrays[a].data.size() : now.arrays[a].data.size();
+      EXPECT_TRUE(std::equal(now.arrays[a].data.begin(), now.arrays[a].data.begin() + static_cast<std::ptrdiff_t>(kept), got.arrays[a].data.begin())) << "array " << a;
+    }
+    const scene::Primitive& r = o.scene.meshes[0].primitives[0];
+    ASSERT_EQ(r.positions.size(), q.positions.size());
+    for (std::size_t v = 0; v < r.vertex_count(); ++v) EXPECT_TRUE(scene::position_within_noise(q.positions[v], r.positions[v])) << v;
   }
 }
 

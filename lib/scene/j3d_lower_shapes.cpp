@@ -258,7 +258,7 @@ struct Geometry {
   }
 
   // The key of incoming vertex iv: from base vertex bv's key (kAbsent bv = a new vertex), its values
-  // re-encoded where they differ from what the base shows.
+  // re-encoded where they differ from what the base shows by more than Blender's noise (match.hpp).
   Result<Key> vertex_key(const Primitive& base, std::uint32_t bv, const Key* base_key, const Primitive& in, std::uint32_t iv,
                          std::uint32_t drw_entry, std::size_t real_uvs, const std::vector<int>& fills, const std::string& where) {
     Key key;
@@ -281,13 +281,13 @@ struct Geometry {
       const bool kept = base_key != nullptr;
       Bytes e;
       if (slot == kPos) {
-        if (kept && !bind_moved && base.positions[bv] == in.positions[iv]) continue;
+        if (kept && !bind_moved && position_within_noise(base.positions[bv], in.positions[iv])) continue;
         const Vec3 stored = transform_point(inverse(*bind), in.positions[iv]);
         const float v[3] = {stored.x, stored.y, stored.z};
         if (auto err = codec(kPos).encode(v, 3, e, at)) return *err;
       } else if (slot == kNrm) {
         if (in.normals.empty()) return Error{ErrorCode::inconsistent, std::nullopt, where + ".normals", "the shape draws normals but the primitive has none"};
-        if (kept && !bind_moved && base.normals[bv] == in.normals[iv]) continue;
+        if (kept && !bind_moved && normal_within_noise(base.normals[bv], in.normals[iv])) continue;
         Mat4 t;  // the transpose of the bind: the inverse of the lift's inverse transpose
         for (int r = 0; r < 4; ++r) {
           for (int c = 0; c < 4; ++c) t.at(r, c) = bind->at(c, r);
@@ -323,7 +323,7 @@ struct Geometry {
           if (kept) continue;
           return Error{ErrorCode::inconsistent, std::nullopt, where + ".uvs", "the shape draws TEXCOORD_" + std::to_string(u) + " but the primitive has no such set"};
         }
-        if (kept && base.uvs[u][bv] == in.uvs[u][iv]) continue;
+        if (kept && uv_within_noise(base.uvs[u][bv], in.uvs[u][iv])) continue;
         const float v[2] = {in.uvs[u][iv].x, in.uvs[u][iv].y};
         if (auto err = codec(slot).encode(v, 2, e, at)) return *err;
       }
@@ -552,8 +552,28 @@ struct Geometry {
       if (base.colors.empty()) trimmed.colors.clear();
       matched = &trimmed;
     }
-    const auto match = match_vertices(base, *matched);
+    auto match = match_vertices(base, *matched);
+    Primitive one_normal;  // p with Blender's copies of a vertex (split by their normals) at their mean normal
+    if (!match && !base.normals.empty() && !p.normals.empty()) {
+      std::size_t split = 0;
+      match = match_one_normal(base, *matched, p, one_normal, split, kNormalNoise);
+      if (match && split > 0) {
+        warnings.push_back({in.where, std::to_string(split) + " vertices of SHP1 shape " + std::to_string(s) + " come back as copies with different normals "
+                                      "(Blender keeps custom normals per face corner): each stores its copies' mean normal, and the display lists stay"});
+      }
+    }
     if (!match) return rebuild(s, &base, &*walk, in, real_uvs);
+    if (one_normal.vertex_count() == 0 && !base.normals.empty()) {
+      // Normals Blender could not keep (match.hpp) are the base's.
+      const std::vector<bool> dropped = normals_blender_dropped(p);
+      for (std::uint32_t b = 0; b < match->size(); ++b) {
+        const std::uint32_t i = (*match)[b];
+        if (i == kUnmatched || !dropped[i]) continue;
+        if (one_normal.vertex_count() == 0) one_normal = p;
+        one_normal.normals[i] = base.normals[b];
+      }
+    }
+    const Primitive& vp = one_normal.vertex_count() > 0 ? one_normal : p;  // the values written in place
     std::vector<Key> keys = walk->keys;
     for (std::uint32_t b = 0; b < match->size(); ++b) {
       const std::uint32_t i = (*match)[b];
@@ -564,7 +584,7 @@ struct Geometry {
         if (!nd) return nd.error();
         if (*nd != d) return rebuild(s, &base, &*walk, in, real_uvs);  // the packets' matrix slots change
       }
-      auto key = vertex_key(base, b, &walk->keys[b], p, i, d, real_uvs, walk->fills, in.where);
+      auto key = vertex_key(base, b, &walk->keys[b], vp, i, d, real_uvs, walk->fills, in.where);
       if (!key) return key.error();
       keys[b] = *key;
     }

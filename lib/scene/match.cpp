@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace remodel::scene {
@@ -61,6 +62,101 @@ bool same_vertex(const Primitive& a, std::uint32_t va, const Primitive& b, std::
     }
   }
   return true;
+}
+
+std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base, const Primitive& matched, const Primitive& incoming, Primitive& out,
+                                                           std::size_t& split, float noise) {
+  Primitive bare = matched;
+  bare.normals.clear();  // same_vertex compares the arrays both primitives have
+  std::optional<std::vector<std::uint32_t>> match = match_vertices(base, bare);
+  if (!match || incoming.normals.size() != incoming.vertex_count()) return std::nullopt;
+  const std::vector<std::uint32_t> bt = drawn_triangles(base), it = drawn_triangles(bare);
+  const std::vector<bool> dropped = normals_blender_dropped(incoming);
+  std::vector<std::uint32_t> copy_of(incoming.vertex_count(), kUnmatched), first(base.vertex_count(), kUnmatched);
+  std::vector<Vec3> sum(base.vertex_count(), Vec3{0, 0, 0});
+  std::vector<std::int8_t> differs(base.vertex_count(), 0);
+  for (std::size_t t = 0; t < bt.size(); t += 3) {
+    // The corners as match_vertices paired them: the first rotation whose corners stand for the base's.
+    std::size_t rotation = 0;
+    const auto fits = [&](std::size_t r) {
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (!same_vertex(bare, (*match)[bt[t + k]], bare, it[t + (k + r) % 3])) return false;
+      }
+      return true;
+    };
+    while (rotation < 3 && !fits(rotation)) ++rotation;
+    for (std::size_t k = 0; k < 3 && rotation < 3; ++k) {
+      const std::uint32_t b = bt[t + k], i = it[t + (k + rotation) % 3];
+      if (copy_of[i] != kUnmatched) continue;
+      copy_of[i] = b;
+      if (dropped[i]) continue;  // says nothing: the other copies' mean, else the base's normal
+      if (first[b] == kUnmatched) first[b] = i;
+      sum[b] = sum[b] + normalize(incoming.normals[i]);
+    }
+  }
+  out = incoming;
+  for (std::size_t i = 0; i < copy_of.size(); ++i) {
+    if (copy_of[i] == kUnmatched) continue;
+    const std::uint32_t b = copy_of[i];
+    if (first[b] == kUnmatched) {
+      if (b < base.normals.size()) out.normals[i] = base.normals[b];
+      continue;
+    }
+    out.normals[i] = normalize(sum[b]);
+    // Split: a copy unlike the first that lies further than the noise from their mean.
+    const Vec3 n = normalize(incoming.normals[i]);
+    if (!dropped[i] && !(n == normalize(incoming.normals[first[b]])) && !(length(n - out.normals[i]) <= noise)) differs[b] = 1;
+  }
+  split = static_cast<std::size_t>(std::count(differs.begin(), differs.end(), 1));
+  return match;
+}
+
+namespace {
+
+// Within `steps` float steps of the larger of the value's magnitude and 1 (noise is relative to the
+// vector's size: one component near zero moves with the others' rounding).
+bool near_floats(const float* base, const float* incoming, std::size_t n, float steps) {
+  float size = 1.0f;
+  for (std::size_t c = 0; c < n; ++c) size = std::max(size, std::fabs(base[c]));
+  const float bound = steps * size * std::numeric_limits<float>::epsilon();
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!(std::fabs(base[c] - incoming[c]) <= bound)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool position_within_noise(const Vec3& base, const Vec3& incoming) {
+  const float a[3] = {base.x, base.y, base.z}, b[3] = {incoming.x, incoming.y, incoming.z};
+  return near_floats(a, b, 3, kPositionNoiseSteps);
+}
+
+bool uv_within_noise(const Vec2& base, const Vec2& incoming) {
+  const float a[2] = {base.x, base.y}, b[2] = {incoming.x, incoming.y};
+  return near_floats(a, b, 2, kPositionNoiseSteps);
+}
+
+bool normal_within_noise(const Vec3& base, const Vec3& incoming) {
+  return length(normalize(base) - normalize(incoming)) <= kNormalNoise;
+}
+
+std::vector<bool> normals_blender_dropped(const Primitive& p) {
+  std::vector<bool> out(p.vertex_count(), false);
+  if (p.normals.size() != p.vertex_count()) return out;
+  std::vector<std::int8_t> seen(p.vertex_count(), 0);  // 1: only triangles with no area so far, -1: one with area
+  const std::vector<std::uint32_t> t = drawn_triangles(p);
+  for (std::size_t i = 0; i + 2 < t.size(); i += 3) {
+    if (std::max({t[i], t[i + 1], t[i + 2]}) >= p.vertex_count()) return out;
+    const Vec3 n = cross(p.positions[t[i + 1]] - p.positions[t[i]], p.positions[t[i + 2]] - p.positions[t[i]]);
+    const bool flat = n.x == 0 && n.y == 0 && n.z == 0;
+    for (std::size_t k = 0; k < 3; ++k) {
+      std::int8_t& s = seen[t[i + k]];
+      s = !flat ? -1 : s == 0 ? 1 : s;
+    }
+  }
+  for (std::size_t v = 0; v < out.size(); ++v) out[v] = seen[v] == 1 && p.normals[v] == Vec3{0, 1, 0};
+  return out;
 }
 
 std::vector<Vec3> smooth_normals(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& triangles) {

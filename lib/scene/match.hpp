@@ -31,6 +31,33 @@ std::optional<std::vector<std::uint32_t>> match_vertices(const Primitive& base, 
 // Whether two vertices of two primitives hold the same values in every array both have.
 bool same_vertex(const Primitive& a, std::uint32_t va, const Primitive& b, std::uint32_t vb);
 
+// Copies of one base vertex that differ in their normal alone (Blender keeps custom normals per face
+// corner, each with its own float noise, so it splits a vertex; moving a vertex turns the corners
+// around it apart), matched over the other values of `matched` (`incoming`, or it as the base would
+// store it): `out` is `incoming` with every copy's normal their normalised mean, as one stored vertex
+// holds one normal (normals Blender dropped take no part; with no other copy the base's stands); `split` counts the base vertices with a copy whose normal differs from the first
+// copy's and lies further than `noise` from their mean (distance between unit normals). nullopt: the
+// triangles or other values differ.
+std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base, const Primitive& matched, const Primitive& incoming, Primitive& out,
+                                                           std::size_t& split, float noise);
+
+// Blender's float noise on the vertex values it gives back unedited, measured with Blender 3.4
+// (tools/blender_roundtrip.sh) on every J3D sample: positions off by up to 52 float steps of the
+// vector's size (riistudio_Mario), UVs by half a step of 1, normals turned by up to 1.3e-2
+// (sms_ma_mdl1: custom normals kept at 16 bits in each corner's own frame), most below 7e-4. About
+// twice that is no edit: an incoming value within it of the base's is the base's.
+inline constexpr float kPositionNoiseSteps = 128;  // float steps (epsilon) of max(|largest component|, 1)
+inline constexpr float kNormalNoise = 2.5e-2f;      // distance between the unit normals (1.4 degrees)
+
+bool position_within_noise(const Vec3& base, const Vec3& incoming);
+bool normal_within_noise(const Vec3& base, const Vec3& incoming);
+bool uv_within_noise(const Vec2& base, const Vec2& incoming);
+
+// Blender cannot keep a normal on the corners of a triangle with no area (two corners at one place,
+// sms_coin.bmd's rim): it gives them +Z, glTF's +Y. Per vertex of `p`: whether its normal is exactly
+// that and every drawn triangle using it has no area, so the normal says nothing.
+std::vector<bool> normals_blender_dropped(const Primitive& p);
+
 // The triangles of one incoming primitive that merges several base primitives (Blender joins a mesh's
 // primitives and splits them again by material, reordering, splitting and re-valuing vertices within
 // float noise), found base primitive by base primitive. Incoming vertices are bucketed by position in

@@ -38,47 +38,6 @@ float on_grid(psp::NumFormat f, float v, bool is_signed) {
   return is_signed ? psp::signed_value(f, *e) : psp::unsigned_value(f, *e);
 }
 
-// Copies of one stored vertex that differ in their normal alone (Blender keeps custom normals per face
-// corner, so moving a vertex turns the corners around it apart), matched over the other values: `out`
-// is `incoming` with every copy's normal their normalised sum, as one stored vertex holds one normal;
-// `split` counts the base vertices whose copies differed. nullopt: the triangles or other values differ.
-std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base, const Primitive& grid, const Primitive& incoming, Primitive& out,
-                                                           std::size_t& split) {
-  Primitive bare = grid;
-  bare.normals.clear();  // same_vertex compares the arrays both primitives have
-  std::optional<std::vector<std::uint32_t>> match = match_vertices(base, bare);
-  if (!match) return std::nullopt;
-  const std::vector<std::uint32_t> bt = drawn_triangles(base), it = drawn_triangles(bare);
-  std::vector<std::uint32_t> copy_of(incoming.vertex_count(), kUnmatched);
-  std::vector<Vec3> sum(base.vertex_count(), Vec3{0, 0, 0});
-  std::vector<std::int8_t> differs(base.vertex_count(), 0);
-  for (std::size_t t = 0; t < bt.size(); t += 3) {
-    // The corners as match_vertices paired them: the first rotation whose corners stand for the base's.
-    std::size_t rotation = 0;
-    const auto fits = [&](std::size_t r) {
-      for (std::size_t k = 0; k < 3; ++k) {
-        if (!same_vertex(bare, (*match)[bt[t + k]], bare, it[t + (k + r) % 3])) return false;
-      }
-      return true;
-    };
-    while (rotation < 3 && !fits(rotation)) ++rotation;
-    for (std::size_t k = 0; k < 3 && rotation < 3; ++k) {
-      const std::uint32_t b = bt[t + k], i = it[t + (k + rotation) % 3];
-      if (copy_of[i] != kUnmatched) continue;
-      copy_of[i] = b;
-      const Vec3 n = normalize(incoming.normals[i]);
-      if (i != (*match)[b] && !(n == normalize(incoming.normals[(*match)[b]]))) differs[b] = 1;
-      sum[b] = sum[b] + n;
-    }
-  }
-  out = incoming;
-  for (std::size_t i = 0; i < copy_of.size(); ++i) {
-    if (copy_of[i] != kUnmatched) out.normals[i] = normalize(sum[copy_of[i]]);
-  }
-  split = static_cast<std::size_t>(std::count(differs.begin(), differs.end(), 1));
-  return match;
-}
-
 }  // namespace
 
 // The incoming primitive's arrays agree in size, its indices are in range, its positions and weights
@@ -158,7 +117,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
   Primitive one_normal;
   if (!match && f.normal != psp::NumFormat::none && !grid.normals.empty()) {
     std::size_t split = 0;
-    match = match_one_normal(bp, grid, ip, one_normal, split);
+    match = match_one_normal(bp, grid, ip, one_normal, split, 0.0f);
     if (match && split > 0) {
       warnings_.push_back({where, std::to_string(split) + " vertices of group " + std::to_string(g) + " come back as copies with different normals "
                                   "(Blender keeps custom normals per face corner): each stores its copies' mean normal, and the strips stay"});
