@@ -1,6 +1,7 @@
 # Export over the original, unedited: File › Import then File › Export "over the original" gives the
 # original's bytes for the samples whose Blender round trip is known to be identical (both MHFU PACs,
-# sms_watermask.bmd, bbs-dummy.pmo; README "tools/blender_roundtrip.sh" says why the others are not).
+# sms_watermask.bmd, sms_coin.bmd, ww_cl.bdl, bbs-dummy.pmo; README "tools/blender_roundtrip.sh"
+# says why the others are not).
 # Then one vertex moved in Blender changes only that vertex's data (`remodel diff`).
 import json
 import os
@@ -29,7 +30,8 @@ def imported(relative, what):
     return path, name
 
 
-for relative in ("mhfu/f_hair000_original.pac", "mhfu/f_hair097_rathalos_soul_cap.pac", "j3d/sms_watermask.bmd", "kh-bbs/pmo/bbs-dummy.pmo"):
+for relative in ("mhfu/f_hair000_original.pac", "mhfu/f_hair097_rathalos_soul_cap.pac", "j3d/sms_watermask.bmd", "j3d/sms_coin.bmd", "j3d/ww_cl.bdl",
+                 "kh-bbs/pmo/bbs-dummy.pmo"):
     path, name = imported(relative, "import, export over the original")
     if path is None:
         continue
