@@ -69,7 +69,7 @@ std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base
   Primitive bare = matched;
   bare.normals.clear();  // same_vertex compares the arrays both primitives have
   std::optional<std::vector<std::uint32_t>> match = match_vertices(base, bare);
-  if (!match || incoming.normals.size() != incoming.vertex_count()) return std::nullopt;
+  if (!match || incoming.normals.size() != incoming.vertex_count() || bare.vertex_count() != incoming.vertex_count()) return std::nullopt;
   const std::vector<std::uint32_t> bt = drawn_triangles(base), it = drawn_triangles(bare);
   const std::vector<bool> dropped = normals_blender_dropped(incoming);
   std::vector<std::uint32_t> copy_of(incoming.vertex_count(), kUnmatched), first(base.vertex_count(), kUnmatched);
