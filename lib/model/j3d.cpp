@@ -2,6 +2,8 @@
 #include "model/j3d_decode.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "model/gx_colour.hpp"
@@ -34,17 +36,37 @@ std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot) {
   const std::uint32_t attribute = j3d_slot_attribute(slot);
   for (const J3dVertexFormat& f : vtx.formats) {
     if (f.attribute != attribute) continue;
-    static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
     if (attribute == 11 || attribute == 12) return gx::vertex_colour_size(f.type);
-    if (f.type >= 5) return 0;
+    if (j3d_component_size(f.type) == 0) return 0;
     std::size_t components = 0;
     if (attribute == 9) components = f.components == 0 ? 2 : 3;
     else if (attribute == 10) components = f.components == 1 ? 9 : 3;
     else if (attribute == 0x19) components = 9;
     else components = f.components == 0 ? 1 : 2;
-    return components * type_size[f.type];
+    return components * j3d_component_size(f.type);
   }
   return 0;
+}
+
+std::size_t j3d_component_size(std::uint32_t type) {
+  static constexpr std::size_t size[5] = {1, 1, 2, 2, 4};
+  return type < 5 ? size[type] : 0;
+}
+
+double j3d_component_value(std::uint32_t type, std::uint8_t frac, const std::uint8_t* p) {
+  const double scale = std::ldexp(1.0, -(frac & 31));
+  switch (type) {
+    case 0: return p[0] * scale;
+    case 1: return static_cast<std::int8_t>(p[0]) * scale;
+    case 2: return static_cast<std::uint16_t>(p[0] << 8 | p[1]) * scale;
+    case 3: return static_cast<std::int16_t>(p[0] << 8 | p[1]) * scale;
+    default: {
+      const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3];
+      float f = 0;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+  }
 }
 
 std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descriptors) {

@@ -78,6 +78,10 @@ std::uint32_t j3d_slot_attribute(std::uint8_t slot);
 const J3dVertexFormat* j3d_vertex_format(const J3dVtx1& vtx, std::uint8_t slot);
 // Bytes per element of the array in `slot`, from the format that describes it (0 when none does).
 std::size_t j3d_vertex_element_size(const J3dVtx1& vtx, std::uint8_t slot);
+// Bytes of one component of GX type 0-4 (u8, s8, u16, s16, f32); 0 for any other type.
+std::size_t j3d_component_size(std::uint32_t type);
+// One big-endian component of GX type 0-4 at `p`: fixed point times 2^-frac, f32 as stored.
+double j3d_component_value(std::uint32_t type, std::uint8_t frac, const std::uint8_t* p);
 
 // ---- EVP1: envelopes ----
 struct J3dEnvelope {

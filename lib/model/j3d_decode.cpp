@@ -85,25 +85,11 @@ Result<J3dDecodedArray> j3d_decode_array(const J3dVtx1& vtx, std::uint8_t slot) 
     }
     return out;
   }
-  static const std::size_t type_size[5] = {1, 1, 2, 2, 4};
-  const std::size_t size = type_size[f->type];
+  const std::size_t size = j3d_component_size(f->type);
   out.components = element / size;
   out.values.reserve(n * out.components);
-  const float scale = 1.0f / static_cast<float>(1u << (f->frac & 31));
   for (std::size_t i = 0; i < n * out.components; ++i) {
-    const std::uint8_t* p = d.data() + i * size;
-    float v = 0;
-    switch (f->type) {
-      case 0: v = p[0] * scale; break;
-      case 1: v = static_cast<std::int8_t>(p[0]) * scale; break;
-      case 2: v = static_cast<std::uint16_t>(p[0] << 8 | p[1]) * scale; break;
-      case 3: v = static_cast<std::int16_t>(p[0] << 8 | p[1]) * scale; break;
-      default: {
-        const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3];
-        std::memcpy(&v, &bits, 4);
-      }
-    }
-    out.values.push_back(v);
+    out.values.push_back(static_cast<float>(j3d_component_value(f->type, f->frac, d.data() + i * size)));
   }
   return out;
 }

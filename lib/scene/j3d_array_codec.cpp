@@ -9,10 +9,6 @@
 
 namespace remodel::scene {
 
-namespace {
-constexpr std::size_t type_size[5] = {1, 1, 2, 2, 4};  // GX u8, s8, u16, s16, f32
-}  // namespace
-
 bool J3dArrayCodec::same(std::uint32_t index, const Bytes& e) const {
   return index < count() && std::equal(e.begin(), e.end(), array->data.begin() + static_cast<std::ptrdiff_t>(std::size_t{index} * element));
 }
@@ -37,7 +33,7 @@ std::optional<Error> J3dArrayCodec::encode(const float* v, std::size_t given, By
   if (format == nullptr || format->type > 4 || element == 0) {
     return Error{ErrorCode::unsupported, std::nullopt, where, std::string("the base has no VTX1 ") + what + " array to hold an edited value"};
   }
-  const std::size_t size = type_size[format->type], components = element / size;
+  const std::size_t size = j3d_component_size(format->type), components = element / size;
   out.assign(element, 0);
   const double scale = std::ldexp(1.0, format->frac & 31);
   for (std::size_t c = 0; c < components; ++c) {
@@ -75,23 +71,9 @@ std::optional<Error> J3dArrayCodec::encode(const float* v, std::size_t given, By
 std::vector<double> J3dArrayCodec::decode(std::uint32_t index) const {
   std::vector<double> out;
   if (format == nullptr || format->type > 4 || index >= count()) return out;
-  const std::size_t size = type_size[format->type];
+  const std::size_t size = j3d_component_size(format->type);
   const std::uint8_t* p = array->data.data() + std::size_t{index} * element;
-  const double scale = std::ldexp(1.0, -(format->frac & 31));
-  for (std::size_t c = 0; c < element / size; ++c, p += size) {
-    switch (format->type) {
-      case 0: out.push_back(p[0] * scale); break;
-      case 1: out.push_back(static_cast<std::int8_t>(p[0]) * scale); break;
-      case 2: out.push_back(static_cast<std::uint16_t>(p[0] << 8 | p[1]) * scale); break;
-      case 3: out.push_back(static_cast<std::int16_t>(p[0] << 8 | p[1]) * scale); break;
-      default: {
-        const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3];
-        float f = 0;
-        std::memcpy(&f, &bits, 4);
-        out.push_back(f);
-      }
-    }
-  }
+  for (std::size_t c = 0; c < element / size; ++c, p += size) out.push_back(j3d_component_value(format->type, format->frac, p));
   return out;
 }
 
