@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "author_scenes.hpp"
 #include "cli.hpp"
+#include "scene/lower.hpp"
 #include "scene/match.hpp"
 #include "scene/scene.hpp"
 
@@ -213,6 +215,24 @@ inline void expect_cli_authors(const std::string& glb, const std::string& args, 
   const CliRun info = run_cli("info " + quoted(out));
   EXPECT_NE(info.out.find(format), std::string::npos) << info.out;
   EXPECT_EQ(run_cli("check " + quoted(out)).status, 0) << out;
+}
+
+// Authoring `s` as `format` fails with an error whose field names `field_part`, a sentence and no
+// file offset (a Scene has none).
+inline void expect_author_refuses(const scene::Scene& s, Format format, const std::string& field_part,
+                                  const std::string& what, const scene::LowerInputs& inputs = {},
+                                  const std::string& message_part = "") {
+  auto made = scene::author(s, format, inputs);
+  ASSERT_FALSE(made.ok()) << what;
+  EXPECT_NE(made.error().field.find(field_part), std::string::npos) << what << ": " << made.error().field << ": " << made.error().message;
+  EXPECT_NE(made.error().message.find(message_part), std::string::npos) << what << ": " << made.error().message;
+  EXPECT_FALSE(made.error().message.empty()) << what;
+  EXPECT_FALSE(made.error().offset.has_value()) << what;
+}
+
+// Every shared hostile Scene is refused by `format`'s authoring.
+inline void expect_author_refuses_hostile_scenes(Format format) {
+  for (const HostileScene& h : hostile_scenes()) expect_author_refuses(h.scene, format, h.field_part, h.what, {}, h.message_part);
 }
 
 }  // namespace remodel::test

@@ -167,4 +167,52 @@ inline scene::Scene grid(std::size_t w, std::size_t h) {
   return s;
 }
 
+// A Scene no format can be authored from, with a part of the field its error must name (and of its
+// sentence, where formats name different fields).
+struct HostileScene {
+  std::string what;
+  scene::Scene scene;
+  std::string field_part;
+  std::string message_part;
+};
+
+// The Scenes every authoring refuses (each format's own limits are tested beside it): a check every
+// format shares is written once, and a format that forgets one fails here.
+inline std::vector<HostileScene> hostile_scenes() {
+  std::vector<HostileScene> out;
+  const auto add = [&](std::string what, scene::Scene s, std::string field, std::string message = "") {
+    out.push_back({std::move(what), std::move(s), std::move(field), std::move(message)});
+  };
+  add("no nodes", scene::Scene{}, "nodes");
+  scene::Scene nan = triangle();
+  nan.meshes[0].primitives[0].positions[1].y = std::nanf("");
+  add("a NaN position", nan, "positions");
+  scene::Scene sizes = triangle();
+  sizes.meshes[0].primitives[0].normals.resize(2);
+  add("fewer normals than positions", sizes, "normals");
+  scene::Scene bad_index = triangle();
+  bad_index.meshes[0].primitives[0].indices[2] = 7;
+  add("an index past the vertices", bad_index, "indices");
+  scene::Scene lines = triangle();
+  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
+  add("lines", lines, "meshes[0].primitives[0]");
+  scene::Scene bad_joint = twelve_joint_strip(0.3f);
+  bad_joint.meshes[0].primitives[0].joints[4] = 40;
+  add("a joint past the skin", bad_joint, "joints");
+  scene::Scene weights = twelve_joint_strip(0.3f);
+  weights.meshes[0].primitives[0].weights.resize(3);
+  add("fewer weights than joints", weights, "weights");
+  scene::Scene no_weight = twelve_joint_strip(0.3f);
+  std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
+  add("vertices weighted to nothing", no_weight, "weights");
+  scene::Scene cycle = twelve_joint_strip(0.3f);
+  cycle.nodes[1].parent = 2;  // joint0 under joint1 under joint0
+  cycle.nodes[2].parent = 1;
+  add("a parent cycle", cycle, "", "cycle");  // the nodes (J3D) or the skin's joints (the others)
+  scene::Scene bad_material = triangle();
+  bad_material.meshes[0].primitives[0].material = 3;
+  add("a material past the list", bad_material, "material");
+  return out;
+}
+
 }  // namespace remodel::test

@@ -361,46 +361,22 @@ TEST(AuthorBwm, EmptyNodesBecomeEntities) {
 }
 
 TEST(AuthorBwm, HostileScenesAreClearErrors) {
-  const auto refused = [](const Scene& s, const char* field_part, scene::LowerInputs inputs = {}) {
-    auto made = scene::author(s, Format::bwm, inputs);
-    ASSERT_FALSE(made.ok()) << field_part;
-    EXPECT_NE(made.error().field.find(field_part), std::string::npos) << made.error().field << ": " << made.error().message;
-    EXPECT_FALSE(made.error().message.empty()) << field_part;
-  };
-  refused(Scene{}, "nodes");
+  test::expect_author_refuses_hostile_scenes(Format::bwm);
   scene::LowerInputs v7;
   v7.bwm_version = 7;
-  refused(triangle(), "bwm_version", v7);
-  Scene nan = triangle();
-  nan.meshes[0].primitives[0].positions[1].y = std::nanf("");
-  refused(nan, "positions");
-  Scene lines = triangle();
-  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
-  refused(lines, "mode");
-  Scene bad_index = triangle();
-  bad_index.meshes[0].primitives[0].indices[2] = 7;
-  refused(bad_index, "indices");
-  Scene bad_joint = test::twelve_joint_strip(kTurn);
-  bad_joint.meshes[0].primitives[0].joints[4] = 40;
-  refused(bad_joint, "joints");
-  Scene no_weight = test::twelve_joint_strip(kTurn);
-  std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
-  refused(no_weight, "weights");
+  test::expect_author_refuses(triangle(), Format::bwm, "bwm_version", "version 7", v7);
   Scene many = test::twelve_joint_strip(kTurn);
   for (int j = 0; j < 300; ++j) many.skins[0].joints.push_back(many.add_node(scene::Node{}, -1));
   many.skins[0].inverse_bind_matrices.resize(many.skins[0].joints.size());
-  refused(many, "skins[0].joints");
+  test::expect_author_refuses(many, Format::bwm, "skins[0].joints", "312 joints");
   Scene singular = test::twelve_joint_strip(kTurn);
   singular.skins[0].inverse_bind_matrices[2].m.fill(0);
-  refused(singular, "inverse_bind_matrices[2]");
+  test::expect_author_refuses(singular, Format::bwm, "inverse_bind_matrices[2]", "a singular inverse bind");
   Scene mixed = test::twelve_joint_strip(kTurn);
   scene::Node rigid;
   rigid.mesh = 0;
   mixed.add_node(rigid);
-  refused(mixed, "skin");
-  Scene bad_material = triangle();
-  bad_material.meshes[0].primitives[0].material = 3;
-  refused(bad_material, "material");
+  test::expect_author_refuses(mixed, Format::bwm, "skin", "a skinned and an unskinned node");
 }
 
 // Every glTF in the shared samples becomes a BWM (version 6 and 5) that reads back, round-trips and

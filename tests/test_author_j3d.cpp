@@ -457,47 +457,16 @@ TEST(AuthorJ3d, TwoUvSetsAreBothDrawn) {
 }
 
 TEST(AuthorJ3d, HostileScenesAreClearErrors) {
-  const auto refused = [](const Scene& s, const char* field_part) {
-    auto made = scene::author(s, Format::j3d);
-    ASSERT_FALSE(made.ok()) << field_part;
-    EXPECT_NE(made.error().field.find(field_part), std::string::npos) << made.error().field << ": " << made.error().message;
-    EXPECT_FALSE(made.error().message.empty()) << field_part;
-  };
-  refused(Scene{}, "nodes");
-  Scene nan = triangle();
-  nan.meshes[0].primitives[0].positions[1].y = std::nanf("");
-  refused(nan, "positions");
-  Scene sizes = triangle();
-  sizes.meshes[0].primitives[0].normals.resize(2);
-  refused(sizes, "normals");
-  Scene bad_index = triangle();
-  bad_index.meshes[0].primitives[0].indices[2] = 7;
-  refused(bad_index, "indices");
-  Scene lines = triangle();
-  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
-  refused(lines, "meshes[0].primitives[0]");
-  Scene bad_joint = test::twelve_joint_strip(kTurn);
-  bad_joint.meshes[0].primitives[0].joints[4] = 40;
-  refused(bad_joint, "joints");
-  Scene no_weight = test::twelve_joint_strip(kTurn);
-  std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
-  refused(no_weight, "weights");
-  Scene cycle = test::twelve_joint_strip(kTurn);
-  cycle.nodes[1].parent = 2;
-  cycle.nodes[2].parent = 1;
-  refused(cycle, "nodes");
+  test::expect_author_refuses_hostile_scenes(Format::j3d);
   Scene twice = test::twelve_joint_strip(kTurn);
   twice.skins[0].joints[3] = twice.skins[0].joints[2];
-  refused(twice, "skins[0].joints[3]");
-  Scene bad_material = triangle();
-  bad_material.meshes[0].primitives[0].material = 3;
-  refused(bad_material, "material");
+  test::expect_author_refuses(twice, Format::j3d, "skins[0].joints[3]", "a joint twice in the skin");
   Scene bad_texture = textured_quad(false);
   bad_texture.textures[0].image.rgba.resize(5);
-  refused(bad_texture, "textures[0].image");
+  test::expect_author_refuses(bad_texture, Format::j3d, "textures[0].image", "an image shorter than its size");
   Scene nul = triangle();
   nul.nodes[0].name = std::string("a\0b", 3);
-  refused(nul, "nodes[0].name");
+  test::expect_author_refuses(nul, Format::j3d, "nodes[0].name", "a NUL in a name");
 }
 
 // Each section of a written J3D file, by magic.

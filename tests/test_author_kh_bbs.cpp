@@ -310,37 +310,13 @@ TEST(AuthorKhBbs, BlendMaterialsGoToTheTranslucentPass) {
 }
 
 TEST(AuthorKhBbs, HostileScenesAreClearErrors) {
-  auto refused = [](const Scene& s, const char* field_part) {
-    auto r = scene::author(s, Format::kh_bbs_pmo);
-    ASSERT_FALSE(r.ok()) << field_part;
-    EXPECT_NE(r.error().field.find(field_part), std::string::npos) << r.error().field << ": " << r.error().message;
-    EXPECT_FALSE(r.error().message.empty());
-  };
-  refused(Scene{}, "nodes");
-  Scene nan = triangle();
-  nan.meshes[0].primitives[0].positions[1].x = NAN;
-  refused(nan, "positions");
-  Scene bad_index = triangle();
-  bad_index.meshes[0].primitives[0].indices[2] = 7;
-  refused(bad_index, "indices");
-  Scene bad_joint = skinned_cylinder();
-  bad_joint.meshes[0].primitives[0].joints[1] = 9;
-  refused(bad_joint, "joints");
+  test::expect_author_refuses_hostile_scenes(Format::kh_bbs_pmo);
   Scene sizes = textured_quad();
   sizes.meshes[0].primitives[0].uvs[0].pop_back();
-  refused(sizes, "uvs");
-  Scene lines = triangle();
-  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
-  refused(lines, "mode");
-  Scene cycle = skinned_cylinder();
-  cycle.nodes[1].parent = 2;  // joint0 under joint1 under joint0
-  refused(cycle, "");
+  test::expect_author_refuses(sizes, Format::kh_bbs_pmo, "uvs", "fewer UVs than positions");
   Scene many = twelve_joint_strip();
   for (int j = 12; j < 300; ++j) many.skins[0].joints.push_back(many.skins[0].joints[0]);
-  refused(many, "skins[0].joints");
-  Scene bad_material = triangle();
-  bad_material.meshes[0].primitives[0].material = 3;
-  refused(bad_material, "material");
+  test::expect_author_refuses(many, Format::kh_bbs_pmo, "skins[0].joints", "300 joints");
   auto pam = scene::author(triangle(), Format::kh_bbs_pmp);
   EXPECT_FALSE(pam.ok());
 }

@@ -307,61 +307,27 @@ TEST(AuthorMhfu, BarePmo) {
 }
 
 TEST(AuthorMhfu, HostileScenesAreClearErrors) {
-  const auto refused = [](const Scene& s, const char* field_part) {
-    auto made = scene::author(s, Format::mhfu_pac);
-    ASSERT_FALSE(made.ok()) << field_part;
-    EXPECT_NE(made.error().field.find(field_part), std::string::npos) << made.error().field << ": " << made.error().message;
-    EXPECT_FALSE(made.error().message.empty()) << field_part;
-    EXPECT_FALSE(made.error().offset.has_value()) << field_part;
-  };
-  refused(Scene{}, "nodes");
-  Scene nan = triangle();
-  nan.meshes[0].primitives[0].positions[1].y = std::nanf("");
-  refused(nan, "positions");
-  Scene sizes = triangle();
-  sizes.meshes[0].primitives[0].normals.resize(2);
-  refused(sizes, "normals");
-  Scene bad_index = triangle();
-  bad_index.meshes[0].primitives[0].indices[2] = 7;
-  refused(bad_index, "indices");
-  Scene lines = triangle();
-  lines.meshes[0].primitives[0].topology = scene::Topology::lines;
-  refused(lines, "mode");
-  Scene bad_joint = test::twelve_joint_strip(kTurn);
-  bad_joint.meshes[0].primitives[0].joints[4] = 40;
-  refused(bad_joint, "joints");
-  Scene weights = test::twelve_joint_strip(kTurn);
-  weights.meshes[0].primitives[0].weights.resize(3);
-  refused(weights, "weights");
-  Scene no_weight = test::twelve_joint_strip(kTurn);
-  std::fill(no_weight.meshes[0].primitives[0].weights.begin(), no_weight.meshes[0].primitives[0].weights.end(), 0.0f);
-  refused(no_weight, "weights");
-  Scene cycle = test::twelve_joint_strip(kTurn);
-  cycle.nodes[1].parent = 2;  // joint0 under joint1 under joint0
-  refused(cycle, "");
+  test::expect_author_refuses_hostile_scenes(Format::mhfu_pac);
   Scene many = test::twelve_joint_strip(kTurn);
   for (int j = 0; j < 300; ++j) many.skins[0].joints.push_back(many.add_node(scene::Node{}, -1));
   many.skins[0].inverse_bind_matrices.resize(many.skins[0].joints.size());
-  refused(many, "skins[0].joints");
+  test::expect_author_refuses(many, Format::mhfu_pac, "skins[0].joints", "312 joints");
   Scene twice = test::twelve_joint_strip(kTurn);
   twice.skins[0].joints[3] = twice.skins[0].joints[2];
-  refused(twice, "skins[0].joints[3]");
+  test::expect_author_refuses(twice, Format::mhfu_pac, "skins[0].joints[3]", "a joint twice in the skin");
   Scene flat = test::twelve_joint_strip(kTurn);
   flat.nodes[2].local.scale = {0, 0, 0};
-  refused(flat, "nodes[2].scale");
-  Scene bad_material = triangle();
-  bad_material.meshes[0].primitives[0].material = 3;
-  refused(bad_material, "material");
+  test::expect_author_refuses(flat, Format::mhfu_pac, "nodes[2].scale", "a joint scaled to zero");
   Scene bad_texture = textured_quad(false);
   bad_texture.textures[0].image.rgba.resize(5);
-  refused(bad_texture, "textures[0].image");
+  test::expect_author_refuses(bad_texture, Format::mhfu_pac, "textures[0].image", "an image shorter than its size");
   Scene two_skins = test::twelve_joint_strip(kTurn);
   two_skins.skins.push_back(two_skins.skins[0]);
   scene::Node other;
   other.mesh = 0;
   other.skin = 1;
   two_skins.add_node(other);
-  refused(two_skins, "skin");
+  test::expect_author_refuses(two_skins, Format::mhfu_pac, "skin", "a mesh drawn by two skins");
 }
 
 struct BlockStats {
