@@ -10,6 +10,7 @@
 
 #include "model/psp_ge.hpp"
 #include "model/psp_texture.hpp"
+#include "scene/image_check.hpp"
 #include "scene/kh_bbs_lower.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -111,10 +112,7 @@ Result<int> texture_info(const Scene& scene, int t, Textures& tex, Pmo& pmo, std
   if (pmo.textures.size() == kMaxTextures) return at(where, "more than 255 textures: a section names its texture by a byte", ErrorCode::unsupported);
   const Texture& texture = scene.textures[static_cast<std::size_t>(t)];
   RgbaImage image = texture.image;
-  if (image.width == 0 || image.height == 0 || image.rgba.size() != std::size_t{image.width} * image.height * 4) {
-    return at(where + ".image", "the image is empty or its pixels do not fill its " + num(image.width) + "x" + num(image.height) + " size",
-              ErrorCode::inconsistent);
-  }
+  if (auto bad = check_image(image, where)) return *bad;
   if (image.width > kMaxImageSide || image.height > kMaxImageSide) {
     const float f = static_cast<float>(kMaxImageSide) / static_cast<float>(std::max(image.width, image.height));
     const auto w = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.width) * f)));
@@ -124,11 +122,7 @@ Result<int> texture_info(const Scene& scene, int t, Textures& tex, Pmo& pmo, std
     image = resize_image(image, w, h);
   }
   auto picture = new_tim2_picture(image);
-  if (!picture) {
-    Error e = picture.error();
-    e.field = where + ".image" + (e.field.empty() ? "" : " (" + e.field + ")");
-    return e;
-  }
+  if (!picture) return image_error(picture.error(), where);
   Tim2 tim2;
   tim2.pictures.push_back(std::move(*picture));
   PmoTextureInfo info;

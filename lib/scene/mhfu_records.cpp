@@ -7,6 +7,7 @@
 
 #include "model/image.hpp"
 #include "model/psp_texture.hpp"
+#include "scene/image_check.hpp"
 
 namespace remodel::scene::mhfu {
 
@@ -30,10 +31,7 @@ std::optional<std::uint32_t> material_colour(const Vec4& c) {
 
 Result<TmhImage> tmh_image_of(const RgbaImage& source, const std::string& where, std::vector<LowerWarning>& warnings) {
   RgbaImage image = source;
-  if (image.width == 0 || image.height == 0 || image.rgba.size() != std::size_t{image.width} * image.height * 4) {
-    return at(where + ".image", "the image is empty or its pixels do not fill its " + num(image.width) + "x" + num(image.height) + " size",
-              ErrorCode::inconsistent);
-  }
+  if (auto bad = check_image(image, where)) return *bad;
   // The GE samples power-of-two textures up to 512 a side.
   const auto side = [](std::uint32_t s) { return std::min(kMaxImageSide, std::bit_ceil(s)); };
   const std::uint32_t w = side(image.width), h = side(image.height);
@@ -43,11 +41,7 @@ Result<TmhImage> tmh_image_of(const RgbaImage& source, const std::string& where,
     image = resize_image(image, w, h);
   }
   auto made = new_tmh_image(image);
-  if (!made) {
-    Error e = made.error();
-    e.field = where + ".image" + (e.field.empty() ? "" : " (" + e.field + ")");
-    return e;
-  }
+  if (!made) return image_error(made.error(), where);
   return std::move(*made);
 }
 
