@@ -1,4 +1,4 @@
-// The math module against hand-computed values: Euler orders, TRS round trips, inverses.
+// The math module against hand-computed values: Euler orders, TRS round trips, inverses, skin blends.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,6 +6,7 @@
 
 #include "scene/math.hpp"
 #include "scene/scene.hpp"
+#include "scene/skin_joints.hpp"
 
 namespace remodel::scene {
 namespace {
@@ -87,6 +88,28 @@ TEST(SceneMath, WorldMatricesFollowParentsAndSurviveCycles) {
   expect_near(transform_point(w[static_cast<std::size_t>(ib)], {0, 0, 0}), {1, 2, 0});
   s.nodes[static_cast<std::size_t>(ia)].parent = ib;  // a hostile cycle must not hang
   EXPECT_EQ(world_matrices(s).size(), 2u);
+}
+
+
+// glTF's skinning blends the joints by weight; every format stores weights that sum to 1, so a vertex
+// whose weights do not is taken to the pose its renormalised weights give.
+TEST(SceneMath, SkinBlendRenormalisesTheWeights) {
+  RestPose pose;
+  pose.to_rest = {Mat4::identity(), Mat4::identity(), Mat4::identity()};
+  pose.to_rest[1].m[12] = 4.0f;  // joint 1 moves +4 in x, joint 2 +8 in y
+  pose.to_rest[2].m[13] = 8.0f;
+  pose.at_rest = false;
+  Primitive p;
+  p.positions = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  p.influences = 4;
+  p.joints = {1, 2, 0, 0, /**/ 1, 2, 0, 0, /**/ 1, 7, 0, 0};
+  p.weights = {0.25f, 0.75f, 0, 0, /**/ 0.5f, 1.5f, 0, 0, /**/ 0, 0, 0, 0};
+  // Normalised weights 1/4 and 3/4: (1, 6, 0).
+  expect_near(transform_point(to_rest_of(p, 0, pose), {0, 0, 0}), {1, 6, 0});
+  // The same proportions summing to 2 give the same point, not twice as far.
+  expect_near(transform_point(to_rest_of(p, 1, pose), {0, 0, 0}), {1, 6, 0});
+  // A vertex weighing nothing has no pose: all zeros (the primitive's checks refuse it).
+  for (float f : to_rest_of(p, 2, pose).m) EXPECT_EQ(f, 0.0f);
 }
 
 }  // namespace

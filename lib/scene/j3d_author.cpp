@@ -176,9 +176,6 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
       std::map<std::vector<std::pair<std::uint16_t, float>>, int> seen;  // the distinct influences: one means one matrix
       for (std::size_t v = 0; v < prim.vertex_count(); ++v) {
         std::vector<std::pair<std::uint16_t, float>> inf;
-        Mat4 blend;
-        blend.m.fill(0);
-        float sum = 0;
         for (std::uint32_t k = 0; k < prim.influences; ++k) {
           const float wt = prim.weights[v * prim.influences + k];
           if (!(wt > 0)) continue;
@@ -187,18 +184,14 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
             return at(part.where + ".joints", "vertex " + num(v) + " names joint " + std::to_string(j) + ", past the skin's " + num(part.joint_map.size()));
           }
           inf.emplace_back(part.joint_map[j], wt);
-          if (!pose.at_rest) {
-            for (std::size_t i = 0; i < 16; ++i) blend.m[i] += wt * pose.to_rest[j].m[i];
-          }
-          sum += wt;
         }
         std::sort(inf.begin(), inf.end());
         seen[inf] = 1;
         if (node.skin < 0) {
           prim.positions[v] = transform_point(w, prim.positions[v]);
           if (!prim.normals.empty()) prim.normals[v] = normalize(transform_direction(normal_w, prim.normals[v]));
-        } else if (!pose.at_rest && sum > 0) {
-          for (float& f : blend.m) f /= sum;
+        } else if (!pose.at_rest && !inf.empty()) {
+          const Mat4 blend = to_rest_of(prim, v, pose);
           prim.positions[v] = transform_point(blend, prim.positions[v]);
           if (!prim.normals.empty()) prim.normals[v] = normalize(transform_direction(blend, prim.normals[v]));
         }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "model/textures.hpp"
+#include "scene/image_check.hpp"
 #include "scene/kh_bbs_lower.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -461,15 +462,8 @@ std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& 
     const Texture& was = lifted.textures[b];
     const std::string where = "textures[" + std::to_string(incoming_of[b]) + "]";
     if (!(t.image == was.image)) {
-      if (t.image.rgba.size() != std::size_t{t.image.width} * t.image.height * 4) {
-        return at(where + ".image", "the image's pixels do not fill its " + num(t.image.width) + "x" + num(t.image.height) + " size",
-                  ErrorCode::inconsistent);
-      }
-      if (auto e = replace_texture(doc, b, t.image)) {
-        Error err = *e;
-        err.field = where + ".image" + (err.field.empty() ? "" : " (" + err.field + ")");
-        return err;
-      }
+      if (auto e = check_image(t.image, where)) return e;
+      if (auto e = replace_texture(doc, b, t.image)) return image_error(*e, where);
     }
     if (!t.name.empty() && t.name != was.name) {  // Blender's textures have no name (their images do)
       const int tim2 = extras_int(was.extras, "tim2").value_or(-1);

@@ -102,11 +102,20 @@ Result<RestPose> rest_pose(const Scene& scene, int skin_index, const std::vector
 Mat4 to_rest_of(const Primitive& p, std::size_t v, const RestPose& pose) {
   Mat4 m;
   m.m.fill(0);
+  float sum = 0;
+  std::size_t used = 0;
   for (std::size_t k = 0; k < p.influences; ++k) {
     const float w = p.weights[v * p.influences + k];
     const std::size_t j = p.joints[v * p.influences + k];
-    if (w <= 0.0f || j >= pose.to_rest.size()) continue;
+    if (!(w > 0.0f) || j >= pose.to_rest.size()) continue;
     for (std::size_t i = 0; i < 16; ++i) m.m[i] += w * pose.to_rest[j].m[i];
+    sum += w;
+    ++used;
+  }
+  // Weights summing to 1 within glTF-Validator's bound (2e-7 per weight) blend as glTF draws them; others
+  // are renormalised, as every format stores them.
+  if (sum > 0.0f && std::fabs(sum - 1.0f) > 2e-7f * static_cast<float>(used)) {
+    for (float& f : m.m) f /= sum;
   }
   return m;
 }

@@ -44,8 +44,9 @@ struct RestPose {
 // Errors name the skin's inverse bind matrix that is singular or not finite.
 Result<RestPose> rest_pose(const Scene& scene, int skin_index, const std::vector<Mat4>& world);
 
-// The matrix taking vertex v of a skinned primitive to the rest pose: its weights blend the joints'
-// to_rest (a joint index past the skin adds nothing; the primitive's checks refuse those).
+// The matrix taking vertex v of a skinned primitive to the rest pose: its weights (renormalised when
+// they do not sum to 1) blend the joints' to_rest (a joint index past the skin adds nothing; the primitive's checks
+// refuse those). All zeros when the vertex weighs nothing.
 Mat4 to_rest_of(const Primitive& p, std::size_t v, const RestPose& pose);
 
 }  // namespace remodel::scene

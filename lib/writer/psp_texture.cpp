@@ -115,7 +115,7 @@ std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image)
 Result<Tim2Picture> new_tim2_picture(const RgbaImage& image) {
   if (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024) return too_big("TIM2", image, 1024);
   if (image.rgba.size() != std::size_t{image.width} * image.height * 4) {
-    return Error{ErrorCode::inconsistent, 0, "image", "the image's pixels do not fill its size"};
+    return Error{ErrorCode::inconsistent, std::nullopt, "image", "the image's pixels do not fill its size"};
   }
   std::vector<Rgba> colours;
   for (std::size_t i = 0; i < image.rgba.size() && colours.size() <= 256; i += 4) {
