@@ -50,6 +50,16 @@ Document load_document(const fs::path& path) {
   return doc.ok() ? std::move(doc.value()) : Document{};
 }
 
+std::optional<Document> load_named_sample(const std::string& subdir, const std::string& name) {
+  for (const fs::path& path : sample_files(subdir)) {
+    if (path.filename() != name) continue;
+    Result<Document> doc = read_document(load_file(path));
+    if (doc.ok()) return std::move(doc.value());
+    ADD_FAILURE() << path << ": " << doc.error().describe();
+  }
+  return std::nullopt;
+}
+
 fs::path mhfu_sibling(const fs::path& pmo, const char* suffix) {
   std::string stem = pmo.filename().string();
   stem = stem.substr(0, stem.size() - std::string(".0.pmo").size());

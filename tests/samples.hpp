@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ std::vector<std::filesystem::path> sample_files(const std::string& subdir);
 Bytes load_file(const std::filesystem::path& path);
 // The file read as a Document; a read error is a test failure (and an empty Document is returned).
 Document load_document(const std::filesystem::path& path);
+// The sample `name` in samples_root()/subdir read as a Document; nullopt when it is absent or does not
+// read (a read error is a test failure).
+std::optional<Document> load_named_sample(const std::string& subdir, const std::string& name);
 // "x.0.pmo" -> "x.1.skel" / "x.2.tmh": the PAC's entries as the MHFU samples store them beside it.
 std::filesystem::path mhfu_sibling(const std::filesystem::path& pmo, const char* suffix);
 bool samples_required();

@@ -27,21 +27,11 @@
 namespace remodel::scene {
 namespace {
 
-std::optional<Document> load_sample(const std::string& subdir, const std::string& name) {
-  for (const auto& path : test::sample_files(subdir)) {
-    if (path.filename() != name) continue;
-    auto doc = read_document(test::load_file(path));
-    if (doc.ok()) return std::move(*doc);
-    ADD_FAILURE() << path << ": " << doc.error().describe();
-  }
-  return std::nullopt;
-}
-
-#define LOAD_OR_SKIP(var, subdir, name)                                              \
-  auto var = load_sample(subdir, name);                                              \
-  if (!var) {                                                                        \
-    if (test::samples_required()) FAIL() << name << " missing";                      \
-    GTEST_SKIP() << name << " not present";                                          \
+#define LOAD_OR_SKIP(var, subdir, name)                                \
+  auto var = test::load_named_sample(subdir, name);                    \
+  if (!var) {                                                          \
+    if (test::samples_required()) FAIL() << name << " missing";        \
+    GTEST_SKIP() << name << " not present";                            \
   }
 
 // Lowers `scene` over `base` and writes it; fails the test on an error.

@@ -14,16 +14,6 @@
 namespace remodel::scene {
 namespace {
 
-std::optional<Document> load(const std::string& subdir, const std::string& name) {
-  for (const auto& path : test::sample_files(subdir)) {
-    if (path.filename() != name) continue;
-    auto doc = read_document(test::load_file(path));
-    if (doc.ok()) return std::move(*doc);
-    ADD_FAILURE() << path << ": " << doc.error().describe();
-  }
-  return std::nullopt;
-}
-
 struct Fixture {
   Document model, anim;
   Scene scene;  // the PMO with the PAM's animations
@@ -31,8 +21,8 @@ struct Fixture {
 };
 
 std::optional<Fixture> fixture(const std::string& pam) {
-  auto model = load("kh-bbs/pmo", "p01ex00.pmo");
-  auto anim = load("kh-bbs/pam", pam);
+  auto model = test::load_named_sample("kh-bbs/pmo", "p01ex00.pmo");
+  auto anim = test::load_named_sample("kh-bbs/pam", pam);
   if (!model || !anim) return std::nullopt;
   LiftInputs li;
   li.animations.push_back(&*anim);

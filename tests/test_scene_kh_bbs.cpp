@@ -332,16 +332,6 @@ TEST(SceneKhBbs, UnweightedSectionsFollowTheirFirstJoint) {
 
 // ---- PAM ----
 
-std::optional<Document> load_sample(const std::string& subdir, const std::string& name) {
-  for (const auto& path : test::sample_files(subdir)) {
-    if (path.filename() != name) continue;
-    auto doc = read_document(test::load_file(path));
-    if (doc.ok()) return std::move(*doc);
-    ADD_FAILURE() << path << ": " << doc.error().describe();
-  }
-  return std::nullopt;
-}
-
 float f32_at(const Bytes& b, std::size_t o) {
   float f;
   std::memcpy(&f, b.data() + o, 4);
@@ -389,8 +379,8 @@ HandKey first_translation_key(const Bytes& b) {
 }
 
 TEST(SceneKhBbs, TestPamOnP01ex00MatchesItsBytes) {
-  auto model = load_sample("kh-bbs/pmo", "p01ex00.pmo");
-  auto anim = load_sample("kh-bbs/pam", "test.pam");
+  auto model = test::load_named_sample("kh-bbs/pmo", "p01ex00.pmo");
+  auto anim = test::load_named_sample("kh-bbs/pam", "test.pam");
   if (!model || !anim) {
     if (test::samples_required()) FAIL() << "p01ex00.pmo or test.pam missing";
     GTEST_SKIP() << "p01ex00.pmo and test.pam not present";
@@ -435,8 +425,8 @@ TEST(SceneKhBbs, TestPamOnP01ex00MatchesItsBytes) {
 }
 
 TEST(SceneKhBbs, PamWithTheWrongBoneCountSaysBothCounts) {
-  auto model = load_sample("kh-bbs/pmo", "p01ex00.pmo");
-  auto anim = load_sample("kh-bbs/pam", "p03ex00021e.anim");
+  auto model = test::load_named_sample("kh-bbs/pmo", "p01ex00.pmo");
+  auto anim = test::load_named_sample("kh-bbs/pam", "p03ex00021e.anim");
   if (!model || !anim) {
     if (test::samples_required()) FAIL() << "p01ex00.pmo or p03ex00021e.anim missing";
     GTEST_SKIP() << "p01ex00.pmo and p03ex00021e.anim not present";
