@@ -34,6 +34,7 @@ struct CheckResult {
   bool identical = false;
   std::size_t size = 0;
   std::size_t verbatim = 0;
+  std::vector<VerbatimRun> verbatim_runs;
   std::optional<std::size_t> first_difference;
   std::string field;
   std::optional<Error> error;
@@ -72,20 +73,22 @@ CheckResult check_one(const Input& input) {
     r.error = doc.error();
     return r;
   }
-  r.verbatim = verbatim_bytes(*doc);
-  std::vector<FieldMark> marks;
-  Result<Bytes> out = write_document(*doc, &marks);
+  WriteReport report;  // the one write: the bytes, their marks and the verbatim count
+  report.marks = true;
+  Result<Bytes> out = write_document(*doc, &report);
   if (!out) {
     r.error = out.error();
     return r;
   }
+  r.verbatim = report.verbatim_bytes;
+  r.verbatim_runs = std::move(report.verbatim_runs);
   const Bytes& b = *out;
   auto mismatch = std::mismatch(in.begin(), in.end(), b.begin(), b.end());
   if (mismatch.first == in.end() && mismatch.second == b.end()) {
     r.identical = true;
   } else {
     r.first_difference = static_cast<std::size_t>(mismatch.first - in.begin());
-    r.field = field_at(marks, *r.first_difference);
+    r.field = field_at(report.fields, *r.first_difference);
   }
   return r;
 }
@@ -188,6 +191,11 @@ int cmd_check(const Invocation& in) {
              {"size", r.size},
              {"verbatim_bytes", r.verbatim},
              {"error", r.error ? json_text(r.error->describe()) : Json()}};
+      if (!r.verbatim_runs.empty()) {
+        Json runs = Json::array();
+        for (const VerbatimRun& run : r.verbatim_runs) runs.push_back({{"field", json_text(run.field)}, {"offset", run.offset}, {"size", run.size}});
+        j["verbatim_runs"] = runs;
+      }
       if (r.first_difference) {
         j["first_difference"] = *r.first_difference;
         j["field"] = json_text(r.field);

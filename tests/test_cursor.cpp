@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "reader/cursor.hpp"
 #include "writer/byte_writer.hpp"
 
@@ -49,11 +54,11 @@ TEST(Cursor, GapKeepsOnlyNonCanonicalBytes) {
   const Bytes b = {9, 0, 0, 0, 9, 7, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 9};
   Cursor c(b, Endian::little);
   c.skip(1, "x");
-  EXPECT_TRUE(c.padding(4, 0, 0, "pad").empty());  // canonical zeros
+  EXPECT_FALSE(c.padding(4, 0, 0, "pad").stored());  // canonical zeros
   c.skip(1, "x");
-  EXPECT_EQ(c.padding(4, 0, 0, "pad"), (Bytes{7, 0, 0}));  // not zeros: kept
+  EXPECT_EQ(c.padding(4, 0, 0, "pad").bytes(), (Bytes{7, 0, 0}));  // not zeros: kept
   c.skip(1, "x");
-  EXPECT_EQ(c.gap(16, 4, 0, 0, "gap"), (Bytes{0, 0, 0, 0, 0, 0, 0}));  // longer than canonical: kept
+  EXPECT_EQ(c.gap(16, 4, 0, 0, "gap").bytes(), (Bytes{0, 0, 0, 0, 0, 0, 0}));  // longer than canonical: kept
   auto behind = guarded([&] { return c.gap(4, 4, 0, 0, "gap"); });
   EXPECT_EQ(behind.error().code, ErrorCode::bad_offset);
   auto unaligned = guarded([&] { return c.gap(17, 4, 0, 0, "gap"); });
@@ -67,15 +72,50 @@ TEST(ByteWriter, PatchesAndPads) {
   w.pad(4, 0, 0xFF);
   w.patch_u32(at, 0x01020304);
   EXPECT_EQ(w.bytes(), (Bytes{1, 2, 3, 4, 0xAA, 0xFF, 0xFF, 0xFF}));
-  const Bytes verbatim = {5, 6, 7};
+  const auto name = [] { return std::string("gap"); };
+  const Verbatim verbatim(Bytes{5, 6, 7});
   w.u8(0xAA);
-  w.pad(4, 0, 0, verbatim);
+  w.pad(4, 0, 0, verbatim, name);
   EXPECT_EQ(w.bytes().size(), 12u);
   EXPECT_EQ(w.bytes()[9], 5);
-  const Bytes wrong_length = {5, 6};
+  const Verbatim wrong_length(Bytes{5, 6});
   w.u8(0xAA);
-  w.pad(4, 0, 0, wrong_length);  // would break the alignment: canonical fill instead
+  w.pad(4, 0, 0, wrong_length, name);  // would break the alignment: canonical fill instead
   EXPECT_EQ(w.bytes(), (Bytes{1, 2, 3, 4, 0xAA, 0xFF, 0xFF, 0xFF, 0xAA, 5, 6, 7, 0xAA, 0, 0, 0}));
+}
+
+// Every run and stored value a writer writes is counted and, with marks, named where it lands; a
+// gap the writer cannot place and a value the file did not store count nothing.
+TEST(ByteWriter, CountsAndNamesWhatItWritesVerbatim) {
+  WriteReport report;
+  report.marks = true;
+  ByteWriter w(Endian::little, 0, &report);
+  w.u8(1);
+  w.pad(4, 0, 0, Verbatim(Bytes{9, 9, 9}), [] { return std::string("gap"); });
+  w.pad(4, 0, 0, Verbatim(Bytes{9}), [] { return std::string("misplaced"); });  // one byte would break the alignment: none needed
+  w.stored_or(std::optional<std::uint16_t>(7), std::uint16_t{3}, [] { return std::string("stored_count"); });
+  w.stored_or(std::optional<std::uint16_t>(), std::uint16_t{3}, [] { return std::string("derived_count"); });
+  EXPECT_FALSE(w.verbatim(Verbatim(), [] { return std::string("none"); }));
+  EXPECT_TRUE(w.verbatim(Verbatim(Bytes{}), [] { return std::string("stored_empty"); }));
+  w.tail(Verbatim(Bytes{0xEE, 0xEE}));
+  EXPECT_EQ(w.bytes(), (Bytes{1, 9, 9, 9, 7, 0, 3, 0, 0xEE, 0xEE}));
+  EXPECT_EQ(report.verbatim_bytes, 3u + 2u + 2u);
+  ASSERT_EQ(report.verbatim_runs.size(), 4u);
+  const std::vector<std::tuple<std::size_t, std::size_t, std::string>> expected = {
+      {1, 3, "gap"}, {4, 2, "stored_count"}, {8, 0, "stored_empty"}, {8, 2, "tail"}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(std::tie(report.verbatim_runs[i].offset, report.verbatim_runs[i].size, report.verbatim_runs[i].field),
+              std::tie(std::get<0>(expected[i]), std::get<1>(expected[i]), std::get<2>(expected[i])));
+  }
+  ASSERT_EQ(report.fields.size(), 1u);
+  EXPECT_EQ(report.fields[0].field, "tail");
+
+  WriteReport count_only;  // no marks: counted, nothing named
+  ByteWriter quiet(Endian::little, 0, &count_only);
+  quiet.tail(Verbatim(Bytes{1, 2, 3}));
+  EXPECT_EQ(count_only.verbatim_bytes, 3u);
+  EXPECT_TRUE(count_only.verbatim_runs.empty());
+  EXPECT_TRUE(count_only.fields.empty());
 }
 
 // Small values go into a zeroed room, large spans are appended past it, a reserve is used up before

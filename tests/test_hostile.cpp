@@ -42,10 +42,11 @@ std::string record_kind(const std::string& field) {
 // of CI's test time, most of it one 1.4 MB PMO), while the readers check each kind the same way.
 std::set<std::size_t> structural_offsets(const Document& doc, std::size_t size) {
   constexpr std::size_t kKindSample = 4;
-  std::vector<FieldMark> marks;
-  auto w = write_document(doc, &marks);
+  WriteReport report;
+  report.marks = true;
+  auto w = write_document(doc, &report);
   std::map<std::string, std::vector<std::size_t>> by_kind;
-  for (const FieldMark& m : marks) by_kind[record_kind(m.field)].push_back(m.offset);
+  for (const FieldMark& m : report.fields) by_kind[record_kind(m.field)].push_back(m.offset);
   std::set<std::size_t> out;
   for (const auto& [kind, starts] : by_kind) {
     for (std::size_t i = 0; i < starts.size(); ++i) {

@@ -95,7 +95,7 @@ TEST(PamGolden, ContainerFieldsReadAsWritten) {
   ASSERT_EQ(sz->keys.size(), 2u);
   EXPECT_EQ(sz->keys[1].frame, 3);
   EXPECT_EQ(sz->keys[1].value, 0xFFFF);
-  EXPECT_FALSE(a.stored_padding.has_value());
+  EXPECT_FALSE(a.stored_padding.stored());
 
   const PamAnimation& b = p.animations[1];
   EXPECT_EQ(b.flag, 0x0101);

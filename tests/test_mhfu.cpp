@@ -300,7 +300,7 @@ TEST(MhfuPac, BuiltFromGoldenEntriesRoundTrips) {
   TmhFile tmh;
   tmh.tmh.images.push_back(TmhImage{0, 1, 1, 4, 32, 8, Bytes(128, 0x11), TmhClut{2, 1, 16, Bytes(32, 0x22)}});
   pac.entries.push_back(PacEntry{tmh, {}});
-  pac.entries.push_back(PacEntry{Bytes{1, 2, 3}, {}});
+  pac.entries.push_back(PacEntry{Verbatim(Bytes{1, 2, 3}), {}});
   auto w = write_pac(pac);
   ASSERT_TRUE(w.ok()) << w.error().describe();
   EXPECT_EQ(w->size(), 0x800u);
@@ -320,6 +320,45 @@ TEST(MhfuPac, BuiltFromGoldenEntriesRoundTrips) {
   auto again = write_pac(*back);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, b);
+}
+
+// A PAC built from the spec counts what it holds verbatim, each run by name where it lands: nothing
+// when every run is none; a 4-byte gap after the 12-byte table (in place of the pad to 16) and a
+// bone's 184 trailing bytes inside the skeleton entry (at 16 + 28 + 84) when they are stored.
+TEST(MhfuPac, CountsEachVerbatimRunByName) {
+  Pac pac;
+  MhfuSkeletonFile skel;
+  skel.skeleton.parameters = {0};
+  skel.skeleton.bones.resize(1);
+  pac.entries.push_back(PacEntry{skel, {}});
+  WriteReport none;
+  none.marks = true;
+  ASSERT_TRUE(write_pac(pac, &none).ok());
+  EXPECT_EQ(none.verbatim_bytes, 0u);
+  EXPECT_TRUE(none.verbatim_runs.empty());
+  EXPECT_EQ(verbatim_bytes(pac), 0u);
+
+  pac.gap_after_table = Verbatim(Bytes(4, 0xAB));
+  std::get<MhfuSkeletonFile>(pac.entries[0].content).skeleton.bones[0].stored_trailing = Verbatim(Bytes(184, 0x5A));
+  WriteReport report;
+  report.marks = true;
+  auto out = write_pac(pac, &report);
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  EXPECT_EQ(report.verbatim_bytes, 188u);
+  ASSERT_EQ(report.verbatim_runs.size(), 2u);
+  EXPECT_EQ(report.verbatim_runs[0].field, "gap_after_table");
+  EXPECT_EQ(report.verbatim_runs[0].offset, 12u);
+  EXPECT_EQ(report.verbatim_runs[0].size, 4u);
+  EXPECT_EQ(report.verbatim_runs[1].field, "entry[0].bone[0].stored_trailing");
+  EXPECT_EQ(report.verbatim_runs[1].offset, 128u);
+  EXPECT_EQ(report.verbatim_runs[1].size, 184u);
+  EXPECT_EQ((*out)[12], 0xAB);
+  EXPECT_EQ((*out)[128], 0x5A);
+  EXPECT_EQ((*out)[128 + 183], 0x5A);
+  EXPECT_EQ(verbatim_bytes(pac), 188u);
+  auto back = read_pac(*out);
+  ASSERT_TRUE(back.ok()) << back.error().describe();
+  EXPECT_EQ(verbatim_bytes(*back), 188u);  // the reader keeps both runs
 }
 
 TEST(MhfuPac, BadTablesAreRejected) {
@@ -344,8 +383,8 @@ TEST(MhfuSamples, RoundTripWithOnlyLeftoverMemoryVerbatim) {
     }
     auto pac = read_pac(test::load_file(path));
     ASSERT_TRUE(pac.ok());
-    ASSERT_TRUE(pac->end_padding.has_value()) << path;
-    EXPECT_EQ(*verbatim, pac->end_padding->size()) << path;
+    ASSERT_TRUE(pac->end_padding.stored()) << path;
+    EXPECT_EQ(*verbatim, pac->end_padding.size()) << path;
   }
 }
 

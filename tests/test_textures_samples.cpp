@@ -173,11 +173,12 @@ void replace_and_read_back(const std::string& subdir, std::size_t& replaced) {
       auto error = replace_texture(edited, i, image);
       if (error && error->code == ErrorCode::unsupported) continue;  // a shared palette: refused, and said so
       ASSERT_FALSE(error) << error->describe();
-      std::vector<FieldMark> marks;
-      auto out = write_document(edited, &marks);
+      WriteReport report;
+      report.marks = true;
+      auto out = write_document(edited, &report);
       ASSERT_TRUE(out.ok()) << out.error().describe();
       std::string bad;
-      EXPECT_TRUE(only_texture_bytes_changed(f.bytes, *out, marks, bad)) << "changed outside the texture: " << bad;
+      EXPECT_TRUE(only_texture_bytes_changed(f.bytes, *out, report.fields, bad)) << "changed outside the texture: " << bad;
       auto again = read_document(*out);
       ASSERT_TRUE(again.ok()) << again.error().describe();
       auto decoded = decode_texture(*again, i);

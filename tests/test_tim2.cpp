@@ -43,7 +43,7 @@ TEST(Tim2, GoldenReadsFieldByFieldAndWritesBack) {
   EXPECT_EQ(p.image, (Bytes{0x10, 0x32, 0x54, 0x76}));
   EXPECT_EQ(p.clut.size(), 64u);
   EXPECT_FALSE(p.stored_total_size || p.stored_clut_size);
-  EXPECT_TRUE(f->tail.empty());
+  EXPECT_FALSE(f->tail.stored());
   EXPECT_EQ(verbatim_bytes(*f), 0u);
   auto w = write_tim2_file(*f);
   ASSERT_TRUE(w.ok());

@@ -52,14 +52,16 @@ auto with_alternative(const Document& d, F&& f) {
 
 }  // namespace
 
-Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks) try {
-  return with_alternative(d, [&](const FormatEntry& e, const void* doc) { return e.write(doc, marks); });
+Result<Bytes> write_document(const Document& d, WriteReport* report) try {
+  return with_alternative(d, [&](const FormatEntry& e, const void* doc) { return e.write(doc, report); });
 } catch (const std::bad_alloc&) {
   return out_of_memory_error();
 }
 
 std::size_t verbatim_bytes(const Document& d) {
-  return with_alternative(d, [](const FormatEntry& e, const void* doc) { return e.verbatim(doc); });
+  WriteReport report;
+  (void)write_document(d, &report);
+  return report.verbatim_bytes;
 }
 
 DocumentInfo document_info(const Document& d) {

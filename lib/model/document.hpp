@@ -1,5 +1,6 @@
 // Any supported file: one Document type and the format table every dispatch goes through (detection,
-// read, write, verbatim count, info, JSON, textures). Formats register in format_table.cpp.
+// read, write, info, JSON, textures; the verbatim count is what the write counts). Formats register in
+// format_table.cpp.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@
 #include "model/bytes.hpp"
 #include "model/bwm.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 #include "model/j3d.hpp"
 #include "model/kh_bbs_pam.hpp"
@@ -40,8 +41,7 @@ struct FormatEntry {
   std::string_view magic;      // the bytes a file starts with; empty when the format has none
   bool (*detect)(ByteSpan);    // when set, decides instead of the magic (a magic elsewhere, or none)
   Result<Document> (*read)(ByteSpan);
-  Result<Bytes> (*write)(const void* doc, std::vector<FieldMark>* marks);
-  std::size_t (*verbatim)(const void* doc);
+  Result<Bytes> (*write)(const void* doc, WriteReport* report);  // report: nullptr, or counts and marks
   void (*info)(const void* doc, DocumentInfo& info);
   void (*json)(const void* doc, nlohmann::ordered_json& out);  // the Document's own keys
   void (*textures)(void* doc, TextureRefs& out);                // nullptr: the format holds none
@@ -70,18 +70,23 @@ Format format_of(const Document& d);
 Result<Document> read_document(ByteSpan bytes);
 // Reads the bytes as format `f` (a container's entry whose format its container already knows).
 Result<Document> read_document(ByteSpan bytes, Format f);
-Result<Bytes> write_document(const Document& d, std::vector<FieldMark>* marks = nullptr);
+Result<Bytes> write_document(const Document& d, WriteReport* report = nullptr);
+// The bytes the writer counts as it writes the runs and stored values the Document holds (a Document
+// the writer refuses counts what was written before the refusal).
 std::size_t verbatim_bytes(const Document& d);
 DocumentInfo document_info(const Document& d);
 
 // The same operations on one alternative held outside a Document (a PAC entry).
 template <typename T>
-Result<Bytes> write_document(const T& doc, std::vector<FieldMark>* marks = nullptr) {
-  return format_entry(format_of_type<T>()).write(&doc, marks);
+Result<Bytes> write_document(const T& doc, WriteReport* report = nullptr) {
+  return format_entry(format_of_type<T>()).write(&doc, report);
 }
 template <typename T>
-std::size_t verbatim_bytes_of(const T& doc) {
-  return format_entry(format_of_type<T>()).verbatim(&doc);
+  requires(!std::is_same_v<T, Document>)
+std::size_t verbatim_bytes(const T& doc) {
+  WriteReport report;
+  (void)write_document(doc, &report);
+  return report.verbatim_bytes;
 }
 template <typename T>
 void add_document_info(const T& doc, DocumentInfo& info) {

@@ -1,7 +1,9 @@
 // The format table: every format registers here once, in detection order. A format's own files supply
-// its reader and writer and the overloads add_info, add_json, verbatim_bytes (and add_textures when
-// it holds textures); the entry erases them to the table's untyped signatures.
+// its reader and writer and the overloads add_info, add_json (and add_textures when it holds
+// textures); the entry erases them to the table's untyped signatures. There is no verbatim sum to
+// register: a writer counts the runs it writes through ByteWriter (verbatim_bytes, document.cpp).
 #include <array>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -11,17 +13,29 @@ namespace remodel {
 
 namespace {
 
-template <typename T, Result<T> (*Read)(ByteSpan), Result<Bytes> (*Write)(const T&, std::vector<FieldMark>*),
-          void (*Textures)(T&, TextureRefs&) = nullptr>
+// A writer that takes a report; J3D and BWM, until their writers count, give marks only and their
+// own sum of verbatim bytes.
+template <typename T, auto Write>
+Result<Bytes> write_erased(const void* d, WriteReport* report) {
+  const T& doc = *static_cast<const T*>(d);
+  if constexpr (std::is_invocable_v<decltype(Write), const T&, WriteReport*>) {
+    return Write(doc, report);
+  } else {
+    Result<Bytes> out = Write(doc, report != nullptr && report->marks ? &report->fields : nullptr);
+    if (report != nullptr) report->verbatim_bytes += verbatim_bytes(doc);
+    return out;
+  }
+}
+
+template <typename T, Result<T> (*Read)(ByteSpan), auto Write, void (*Textures)(T&, TextureRefs&) = nullptr>
 constexpr FormatEntry entry(Format format, const char* name, std::string_view magic, bool (*detect)(ByteSpan) = nullptr) {
-  FormatEntry e{format, name, magic, detect, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+  FormatEntry e{format, name, magic, detect, nullptr, nullptr, nullptr, nullptr, nullptr};
   e.read = [](ByteSpan b) -> Result<Document> {
     Result<T> r = Read(b);
     if (!r) return r.error();
     return Document(std::in_place_type<T>, std::move(r).value());
   };
-  e.write = [](const void* d, std::vector<FieldMark>* marks) { return Write(*static_cast<const T*>(d), marks); };
-  e.verbatim = [](const void* d) { return verbatim_bytes(*static_cast<const T*>(d)); };
+  e.write = write_erased<T, Write>;
   e.info = [](const void* d, DocumentInfo& info) { add_info(*static_cast<const T*>(d), info); };
   e.json = [](const void* d, nlohmann::ordered_json& out) { add_json(*static_cast<const T*>(d), out); };
   if constexpr (Textures != nullptr) e.textures = [](void* d, TextureRefs& out) { Textures(*static_cast<T*>(d), out); };

@@ -31,7 +31,7 @@ Json tim2_json(const Tim2& t) {
             {"gs_tex_clut", p.gs_tex_clut},
             {"image_bytes", p.image.size()},
             {"clut", hex(p.clut)}};
-    verbatim(pj, "extended_header", p.extended_header);
+    if (!p.extended_header.empty()) pj["extended_header"] = hex(p.extended_header);
     optional_field(pj, "stored_total_size", p.stored_total_size);
     optional_field(pj, "stored_clut_size", p.stored_clut_size);
     pics.push_back(pj);
@@ -191,7 +191,7 @@ Json pam_animation_json(const PamAnimation& a) {
          {"loop_from", a.loop_from}, {"unknown_0x07", a.unknown_0x07},
          {"frame_count", a.frame_count}, {"loop_to", a.loop_to},
          {"bones", bones}};
-  if (a.stored_padding) j["stored_padding"] = hex(*a.stored_padding);
+  verbatim(j, "stored_padding", a.stored_padding);
   return j;
 }
 
@@ -280,7 +280,7 @@ Json mhfu_skeleton_json(const MhfuSkeleton& s) {
             {"parent", b.parent},    {"child", b.child},               {"sibling", b.sibling},
             {"scale", floats(b.scale)}, {"rotation", floats(b.rotation)}, {"position", floats(b.position)},
             {"link", b.link},        {"chain_id", b.chain_id}};
-    if (b.stored_trailing) jb["stored_trailing"] = hex(*b.stored_trailing);
+    verbatim(jb, "stored_trailing", b.stored_trailing);
     bones.push_back(jb);
   }
   return Json{{"parameter_tag", s.parameter_tag}, {"parameters", s.parameters}, {"bones", bones}};
@@ -416,8 +416,8 @@ void add_json(const Pac& pac, Json& out) {
   for (const PacEntry& e : pac.entries) {
     Json j = std::visit([](const auto& content) {
       using T = std::decay_t<decltype(content)>;
-      if constexpr (std::is_same_v<T, Bytes>) {
-        return Json{{"format", "unknown"}, {"bytes", hex(content)}};
+      if constexpr (std::is_same_v<T, Verbatim>) {
+        return Json{{"format", "unknown"}, {"bytes", hex(content.bytes())}};
       } else {
         const FormatEntry& format = format_entry(format_of_type<T>());
         Json part{{"format", format.name}};
@@ -430,7 +430,7 @@ void add_json(const Pac& pac, Json& out) {
   }
   Json j{{"entries", entries}};
   verbatim(j, "gap_after_table", pac.gap_after_table);
-  if (pac.end_padding) j["end_padding"] = hex(*pac.end_padding);
+  verbatim(j, "end_padding", pac.end_padding);
   out["pac"] = j;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/json.hpp"
+#include "model/verbatim.hpp"
 
 namespace remodel::json_fields {
 
@@ -55,14 +56,15 @@ void optional_field(Json& j, const char* key, const std::optional<T>& v) {
   if (v) j[key] = *v;
 }
 
-inline void verbatim(Json& j, const char* key, const Bytes& b) {
-  if (!b.empty()) j[key] = hex(b);
+// A run shows only when stored: none is the canonical bytes the writer derives.
+inline void verbatim(Json& j, const char* key, const Verbatim& v) {
+  if (v.stored()) j[key] = hex(v.bytes());
 }
 
-inline void verbatim_list(Json& j, const char* key, const std::vector<Bytes>& runs) {
+inline void verbatim_list(Json& j, const char* key, const std::vector<Verbatim>& runs) {
   if (runs.empty()) return;
   Json a = Json::array();
-  for (const Bytes& b : runs) a.push_back(hex(b));
+  for (const Verbatim& v : runs) a.push_back(hex(v.bytes()));
   j[key] = a;
 }
 

@@ -36,16 +36,6 @@ std::size_t pam_animation_size(const PamAnimation& a) {
   return size;
 }
 
-std::size_t verbatim_bytes(const Pam& pam) {
-  std::size_t n = pam.gap_before_first.size();
-  for (const PamAnimation& a : pam.animations) n += a.stored_padding ? a.stored_padding->size() : 0;
-  return n;
-}
-
-std::size_t verbatim_bytes(const PamAnimFile& file) {
-  return file.animation.stored_padding ? file.animation.stored_padding->size() : 0;
-}
-
 bool looks_like_pam_anim(ByteSpan b) {
   if (b.size() < 12) return false;
   const std::size_t bones = b[6];

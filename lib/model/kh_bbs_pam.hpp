@@ -10,7 +10,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 
 namespace remodel {
@@ -53,7 +53,7 @@ struct PamAnimation {
   std::vector<PamBone> bones;  // at most 255: the count is a u8
   // The bytes after the record up to the next record or the end of the file, kept only when they are
   // not the canonical single zero that pads the record to an even length (or nothing when it is even).
-  std::optional<Bytes> stored_padding;
+  Verbatim stored_padding;
 
   // Key counts and sparse frame ids are u16 instead of u8 past 255 frames.
   bool wide() const { return frame_count > 255; }
@@ -71,7 +71,7 @@ struct Pam {
   std::uint16_t version = 1;
   std::vector<PamEntry> entries;
   std::vector<PamAnimation> animations;  // in file order; entries may share one
-  Bytes gap_before_first;                // bytes between the entry table and the first record, when any
+  Verbatim gap_before_first;             // bytes between the entry table and the first record, when any
 };
 
 // A bare animation record with no container (the ".anim" files of modding tools).
@@ -80,11 +80,9 @@ struct PamAnimFile {
 };
 
 Result<Pam> read_pam(ByteSpan bytes);
-Result<Bytes> write_pam(const Pam& pam, std::vector<FieldMark>* marks = nullptr);
+Result<Bytes> write_pam(const Pam& pam, WriteReport* report = nullptr);
 Result<PamAnimFile> read_pam_anim_file(ByteSpan bytes);
-Result<Bytes> write_pam_anim_file(const PamAnimFile& file, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const Pam& pam);
-std::size_t verbatim_bytes(const PamAnimFile& file);
+Result<Bytes> write_pam_anim_file(const PamAnimFile& file, WriteReport* report = nullptr);
 // Whether the bytes look like a bare animation record: there is no magic, so the header and the
 // channel flags must be plausible (30 fps, zero pad byte, flags within the nine bits).
 bool looks_like_pam_anim(ByteSpan bytes);

@@ -54,12 +54,6 @@ void for_each_section(const Pmo& p, F&& f) {
   }
 }
 
-std::size_t gaps(const std::vector<Bytes>& runs) {
-  std::size_t n = 0;
-  for (const Bytes& b : runs) n += b.size();
-  return n;
-}
-
 }  // namespace
 
 std::size_t Pmo::triangle_count() const {
@@ -71,28 +65,6 @@ std::size_t Pmo::triangle_count() const {
 std::size_t Pmo::vertex_count() const {
   std::size_t n = 0;
   for_each_section(*this, [&](const PmoSection& s) { n += s.vertex_count(); });
-  return n;
-}
-
-std::size_t verbatim_bytes(const Pmo& p) {
-  std::size_t n = p.gap_before_mesh0.size() + p.gap_before_mesh1.size() + p.gap_before_skeleton.size() +
-                  gaps(p.gaps_before_tim2) + (p.stored_triangle_count ? 2 : 0) + (p.stored_vertex_count ? 2 : 0);
-  for (const auto* list : {&p.mesh0, &p.mesh1}) {
-    if (list->has_value()) n += (*list)->end_verbatim.size();
-  }
-  for_each_section(p, [&](const PmoSection& s) { n += s.end_padding.size() + (s.stored_vertex_size ? 1 : 0); });
-  for (const Tim2& t : p.tim2s) n += tim2_verbatim_bytes(t);
-  if (p.skeleton && p.skeleton->stored_skinned_count) n += 2;
-  return n;
-}
-
-std::size_t verbatim_bytes(const PmoFile& f) { return verbatim_bytes(f.pmo) + f.tail.size(); }
-
-std::size_t verbatim_bytes(const Pmp& p) {
-  std::size_t n = gaps(p.gaps_before_pmo) + p.gap_before_texture_list.size() + gaps(p.gaps_before_tim2) +
-                  p.tail.size() + (p.stored_model_count ? 2 : 0);
-  for (const Pmo& pmo : p.pmos) n += verbatim_bytes(pmo);
-  for (const Tim2& t : p.tim2s) n += tim2_verbatim_bytes(t);
   return n;
 }
 

@@ -12,7 +12,7 @@
 #include "model/error.hpp"
 #include "model/tim2.hpp"
 #include "model/bytes.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 #include "model/primitive.hpp"
 
@@ -38,7 +38,7 @@ struct PmoSection {
   std::vector<std::uint16_t> strip_lengths;
   Bytes vertices;                                     // vertex_count * vertex size, as stored
   std::optional<std::uint8_t> stored_vertex_size;     // only when the file disagrees with the VTYPE layout
-  Bytes end_padding;                                  // verbatim when the pad to 4 was not zeros
+  Verbatim end_padding;                               // when the pad to 4 was not zeros
 
   static constexpr std::uint32_t kUniformDiffuse = 1u << 24;
   static constexpr std::uint32_t kNoWeight = 1u << 25;
@@ -51,7 +51,7 @@ struct PmoSection {
 
 struct PmoMeshList {
   std::vector<PmoSection> sections;
-  Bytes end_verbatim;  // the 12-byte end header and pad to 16, when not all zeros
+  Verbatim end_verbatim;  // the 12-byte end header and pad to 16, when not all zeros
 };
 
 struct BonJoint {
@@ -91,9 +91,9 @@ struct Pmo {
   std::optional<Bon> skeleton;
   std::optional<std::uint16_t> stored_triangle_count;  // only when they disagree with the sections
   std::optional<std::uint16_t> stored_vertex_count;
-  // Verbatim gaps: bytes between structures that are not the canonical zero padding.
-  Bytes gap_before_mesh0, gap_before_mesh1, gap_before_skeleton;
-  std::vector<Bytes> gaps_before_tim2;  // empty, or one per TIM2
+  // Gaps between structures that are not the canonical zero padding.
+  Verbatim gap_before_mesh0, gap_before_mesh1, gap_before_skeleton;
+  std::vector<Verbatim> gaps_before_tim2;  // empty, or one per TIM2
 
   std::size_t triangle_count() const;
   std::size_t vertex_count() const;
@@ -101,7 +101,7 @@ struct Pmo {
 
 struct PmoFile {
   Pmo pmo;
-  Bytes tail;  // bytes after the last structure (some BONs are followed by zeros)
+  Verbatim tail;  // bytes after the last structure (some BONs are followed by zeros)
 };
 
 struct PmpObject {
@@ -124,20 +124,16 @@ struct Pmp {
   std::vector<PmoTextureInfo> textures;    // the shared texture list; tim2 indexes `tim2s`
   std::vector<Tim2> tim2s;
   std::optional<std::uint16_t> stored_model_count;
-  std::vector<Bytes> gaps_before_pmo;      // empty, or one per PMO
-  Bytes gap_before_texture_list;
-  std::vector<Bytes> gaps_before_tim2;     // empty, or one per TIM2
-  Bytes tail;
+  std::vector<Verbatim> gaps_before_pmo;   // empty, or one per PMO
+  Verbatim gap_before_texture_list;
+  std::vector<Verbatim> gaps_before_tim2;  // empty, or one per TIM2
+  Verbatim tail;
 };
 
 Result<PmoFile> read_pmo_file(ByteSpan bytes);
-Result<Bytes> write_pmo_file(const PmoFile& file, std::vector<FieldMark>* marks = nullptr);
+Result<Bytes> write_pmo_file(const PmoFile& file, WriteReport* report = nullptr);
 Result<Pmp> read_pmp(ByteSpan bytes);
-Result<Bytes> write_pmp(const Pmp& pmp, std::vector<FieldMark>* marks = nullptr);
-
-std::size_t verbatim_bytes(const Pmo& pmo);
-std::size_t verbatim_bytes(const PmoFile& file);
-std::size_t verbatim_bytes(const Pmp& pmp);
+Result<Bytes> write_pmp(const Pmp& pmp, WriteReport* report = nullptr);
 
 std::string fixed_string(const std::uint8_t* data, std::size_t size);  // up to the first NUL
 template <std::size_t N>

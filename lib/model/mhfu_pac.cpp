@@ -6,21 +6,6 @@
 
 namespace remodel {
 
-std::size_t verbatim_bytes(const Pac& pac) {
-  std::size_t n = pac.gap_after_table.size() + (pac.end_padding ? pac.end_padding->size() : 0);
-  for (const PacEntry& e : pac.entries) {
-    n += e.gap_after.size();
-    n += std::visit([](const auto& c) -> std::size_t {
-      if constexpr (std::is_same_v<std::decay_t<decltype(c)>, Bytes>) {
-        return c.size();  // an entry no reader recognised is verbatim as a whole
-      } else {
-        return verbatim_bytes_of(c);
-      }
-    }, e.content);
-  }
-  return n;
-}
-
 bool looks_like_pac(ByteSpan b) {
   if (b.size() < 12) return false;
   const auto u32 = [&](std::size_t at) {
@@ -46,7 +31,7 @@ void add_info(const Pac& pac, DocumentInfo& info) {
   for (const PacEntry& e : pac.entries) {
     std::visit([&](const auto& content) {
       using T = std::decay_t<decltype(content)>;
-      if constexpr (!std::is_same_v<T, Bytes>) {
+      if constexpr (!std::is_same_v<T, Verbatim>) {
         DocumentInfo part{format_of_type<T>()};
         add_document_info(content, part);
         if (format_entry(part.format).textures == nullptr) part.textures = 0;
@@ -62,7 +47,7 @@ void add_textures(Pac& pac, TextureRefs& out) {
   for (std::size_t i = 0; i < pac.entries.size(); ++i) {
     std::visit([&](auto& content) {
       using T = std::decay_t<decltype(content)>;
-      if constexpr (!std::is_same_v<T, Bytes>) {
+      if constexpr (!std::is_same_v<T, Verbatim>) {
         const FormatEntry& format = format_entry(format_of_type<T>());
         if (format.textures == nullptr) return;
         TextureRefs refs;

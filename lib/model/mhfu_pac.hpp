@@ -11,7 +11,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 #include "model/mhfu_pmo.hpp"
 #include "model/mhfu_skeleton.hpp"
@@ -20,20 +20,19 @@
 namespace remodel {
 
 struct PacEntry {
-  std::variant<MhfuPmoFile, MhfuSkeletonFile, TmhFile, Bytes> content;  // Bytes: no known magic
-  Bytes gap_after;  // verbatim only when the bytes to the next entry are not zeros to 16
+  std::variant<MhfuPmoFile, MhfuSkeletonFile, TmhFile, Verbatim> content;  // Verbatim: no known magic, kept whole
+  Verbatim gap_after;  // only when the bytes to the next entry are not zeros to 16
 };
 
 struct Pac {
   std::vector<PacEntry> entries;
-  Bytes gap_after_table;  // verbatim only when not zeros to 16
+  Verbatim gap_after_table;  // only when not zeros to 16
   // Set only when the bytes after the last entry are not zeros to the next 0x800 (leftover memory).
-  std::optional<Bytes> end_padding;
+  Verbatim end_padding;
 };
 
 Result<Pac> read_pac(ByteSpan bytes);
-Result<Bytes> write_pac(const Pac& pac, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const Pac& pac);
+Result<Bytes> write_pac(const Pac& pac, WriteReport* report = nullptr);
 // No magic: a plausible table (count, 16-aligned increasing entries inside the file, the first right
 // after the table) is the signature.
 bool looks_like_pac(ByteSpan bytes);

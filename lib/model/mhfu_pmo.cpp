@@ -11,16 +11,6 @@ std::size_t MhfuListPlan::index_count() const {
   return n;
 }
 
-std::size_t verbatim_bytes(const MhfuPmo& p) {
-  std::size_t n = p.gap_after_header.size() + p.gap_after_meshes.size() + p.gap_after_groups.size() +
-                  p.gap_after_remap.size() + p.gap_after_palette.size() + p.gap_after_materials.size() +
-                  p.gap_before_blocks.size();
-  for (const MhfuBlock& b : p.blocks) n += b.gap_after_list.size() + b.gap_after_vertices.size() + b.gap_after_block.size();
-  return n;
-}
-
-std::size_t verbatim_bytes(const MhfuPmoFile& f) { return verbatim_bytes(f.pmo) + f.tail.size(); }
-
 namespace {
 
 Error list_error(ErrorCode code, std::size_t i, const std::string& message) {

@@ -10,7 +10,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 #include "model/matrix_palette.hpp"
 #include "model/psp_ge.hpp"
@@ -54,9 +54,9 @@ struct MhfuBlock {
   std::vector<psp::GeCommand> commands;  // VADDR and IADDR arguments are recomputed by the writer
   Bytes vertices;                   // vertex count * stride, padding bytes as stored
   Bytes indices;                    // the indexed PRIMs' indices, in order; empty when unindexed
-  // Verbatim only where the bytes after the list, between vertices and indices, and after the block
+  // Stored only where the bytes after the list, between vertices and indices, and after the block
   // (up to the next block or the declared end) are not zeros to the next 16-byte boundary.
-  Bytes gap_after_list, gap_after_vertices, gap_after_block;
+  Verbatim gap_after_list, gap_after_vertices, gap_after_block;
 };
 
 // What a command list says: buffer addresses relative to its ORIGIN, vertex format, primitives.
@@ -90,21 +90,19 @@ struct MhfuPmo {
   std::vector<MhfuPaletteEntry> bone_palette;
   std::vector<MhfuMaterial> materials;
   std::vector<MhfuBlock> blocks;  // in file order
-  // Verbatim only where a table's pad to 16 is not zeros (or, before the blocks, not empty).
-  Bytes gap_after_header, gap_after_meshes, gap_after_groups, gap_after_remap, gap_after_palette,
+  // Stored only where a table's pad to 16 is not zeros (or, before the blocks, not empty).
+  Verbatim gap_after_header, gap_after_meshes, gap_after_groups, gap_after_remap, gap_after_palette,
       gap_after_materials, gap_before_blocks;
 };
 
 // A PMO as a file: the model up to its declared size, then whatever follows (standalone files pad to 0x800).
 struct MhfuPmoFile {
   MhfuPmo pmo;
-  Bytes tail;
+  Verbatim tail;
 };
 
 Result<MhfuPmoFile> read_mhfu_pmo_file(ByteSpan bytes);
-Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& file, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const MhfuPmo& pmo);
-std::size_t verbatim_bytes(const MhfuPmoFile& file);
+Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& file, WriteReport* report = nullptr);
 
 // ---- decoding, for export ----
 

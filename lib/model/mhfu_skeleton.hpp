@@ -10,7 +10,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 
 namespace remodel {
@@ -29,7 +29,7 @@ struct MhfuBone {
   std::int32_t link = -1;
   std::uint32_t chain_id = 0;
   // The bytes after the fields, kept only when they are not the canonical 184 zeros.
-  std::optional<Bytes> stored_trailing;
+  Verbatim stored_trailing;
 };
 
 struct MhfuSkeleton {
@@ -40,19 +40,13 @@ struct MhfuSkeleton {
 
 struct MhfuSkeletonFile {
   MhfuSkeleton skeleton;
-  Bytes tail;  // bytes past the declared size
+  Verbatim tail;  // bytes past the declared size
 };
 
 inline constexpr std::uint32_t kMhfuSkeletonMagic = 0xC0000000;
 
 Result<MhfuSkeletonFile> read_mhfu_skeleton_file(ByteSpan bytes);
-Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& file, std::vector<FieldMark>* marks = nullptr);
-inline std::size_t verbatim_bytes(const MhfuSkeleton& s) {
-  std::size_t n = 0;
-  for (const MhfuBone& b : s.bones) n += b.stored_trailing ? b.stored_trailing->size() : 0;
-  return n;
-}
-inline std::size_t verbatim_bytes(const MhfuSkeletonFile& f) { return verbatim_bytes(f.skeleton) + f.tail.size(); }
+Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& file, WriteReport* report = nullptr);
 
 // The format's registration (format_table.cpp): its summary, its JSON and its textures.
 inline void add_info(const MhfuSkeletonFile& doc, DocumentInfo& info) { info.joints += doc.skeleton.bones.size(); }

@@ -25,14 +25,6 @@ std::size_t tim2_size(const Tim2& t) {
   return n;
 }
 
-std::size_t tim2_verbatim_bytes(const Tim2& t) {
-  std::size_t n = 0;
-  for (const Tim2Picture& p : t.pictures) n += (p.stored_total_size ? 4 : 0) + (p.stored_clut_size ? 4 : 0);
-  return n;
-}
-
-std::size_t verbatim_bytes(const Tim2File& f) { return tim2_verbatim_bytes(f.tim2) + f.tail.size(); }
-
 void add_info(const Tim2File& f, DocumentInfo& info) {
   info.textures += f.tim2.pictures.size();
 }

@@ -10,7 +10,7 @@
 
 #include "model/error.hpp"
 #include "model/bytes.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 
 namespace remodel {
@@ -45,17 +45,15 @@ struct Tim2 {
 // Bytes per CLUT entry for a clut_type (0 when the type has no palette or is unknown).
 std::size_t tim2_clut_entry_size(std::uint8_t clut_type);
 std::size_t tim2_size(const Tim2& tim2);  // bytes the writer produces
-std::size_t tim2_verbatim_bytes(const Tim2& tim2);
 
 // A TIM2 file: the image container plus anything after it.
 struct Tim2File {
   Tim2 tim2;
-  Bytes tail;  // trailing bytes past the last picture
+  Verbatim tail;  // trailing bytes past the last picture
 };
 
 Result<Tim2File> read_tim2_file(ByteSpan bytes);
-Result<Bytes> write_tim2_file(const Tim2File& file, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const Tim2File& file);
+Result<Bytes> write_tim2_file(const Tim2File& file, WriteReport* report = nullptr);
 
 // The format's registration (format_table.cpp): its summary, its JSON and its textures.
 void add_info(const Tim2File& doc, DocumentInfo& info);

@@ -10,7 +10,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "model/format.hpp"
 
 namespace remodel {
@@ -41,12 +41,11 @@ struct Tmh {
 
 struct TmhFile {
   Tmh tmh;
-  Bytes tail;  // bytes past the last image
+  Verbatim tail;  // bytes past the last image
 };
 
 Result<TmhFile> read_tmh_file(ByteSpan bytes);
-Result<Bytes> write_tmh_file(const TmhFile& file, std::vector<FieldMark>* marks = nullptr);
-inline std::size_t verbatim_bytes(const TmhFile& f) { return f.tail.size(); }
+Result<Bytes> write_tmh_file(const TmhFile& file, WriteReport* report = nullptr);
 
 // The format's registration (format_table.cpp): its summary, its JSON and its textures.
 void add_info(const TmhFile& doc, DocumentInfo& info);

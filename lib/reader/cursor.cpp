@@ -27,7 +27,7 @@ void Cursor::check_count(std::uint64_t count, std::uint64_t record_size, const c
   }
 }
 
-Bytes Cursor::gap(std::uint64_t target, std::size_t alignment, std::size_t base, std::uint8_t fill, const char* field) {
+Verbatim Cursor::gap(std::uint64_t target, std::size_t alignment, std::size_t base, std::uint8_t fill, const char* field) {
   if (target < pos_) fail_at(ErrorCode::bad_offset, target, field, "points back inside the structure before it");
   if (target > data_.size()) fail_at(ErrorCode::bad_offset, target, field, "points past the end of the file");
   if ((target - std::min<std::uint64_t>(base, target)) % alignment != 0) {
@@ -36,7 +36,7 @@ Bytes Cursor::gap(std::uint64_t target, std::size_t alignment, std::size_t base,
   const std::size_t canonical = aligned(alignment, base);
   ByteSpan s = span(target - pos_, field);
   if (target == canonical && std::all_of(s.begin(), s.end(), [fill](std::uint8_t b) { return b == fill; })) return {};
-  return Bytes(s.begin(), s.end());
+  return Verbatim(s);
 }
 
 std::string Cursor::path(const char* field) const {

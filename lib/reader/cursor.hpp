@@ -12,6 +12,7 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
+#include "model/verbatim.hpp"
 
 namespace remodel {
 
@@ -61,6 +62,8 @@ class Cursor {
     ByteSpan s = span(n, field);
     return Bytes(s.begin(), s.end());
   }
+  // The bytes past the last structure: none when the file ends here.
+  Verbatim tail(const char* field) { return at_end() ? Verbatim() : Verbatim(span(remaining(), field)); }
   template <std::size_t N>
   std::array<std::uint8_t, N> array(const char* field) {
     std::array<std::uint8_t, N> out;
@@ -76,11 +79,11 @@ class Cursor {
   }
 
   // The bytes from here to `target`, where canonical layout puts `fill` up to the next multiple of
-  // `alignment` (relative to `base`): empty when they are exactly that, otherwise the bytes themselves,
-  // to be kept as a verbatim run. Fails when `target` lies behind the cursor or past the end.
-  Bytes gap(std::uint64_t target, std::size_t alignment, std::size_t base, std::uint8_t fill, const char* field);
+  // `alignment` (relative to `base`): none when they are exactly that, otherwise the bytes themselves.
+  // Fails when `target` lies behind the cursor or past the end.
+  Verbatim gap(std::uint64_t target, std::size_t alignment, std::size_t base, std::uint8_t fill, const char* field);
   // The gap up to the next multiple of `alignment`.
-  Bytes padding(std::size_t alignment, std::size_t base, std::uint8_t fill, const char* field) {
+  Verbatim padding(std::size_t alignment, std::size_t base, std::uint8_t fill, const char* field) {
     return gap(aligned(alignment, base), alignment, base, fill, field);
   }
   std::size_t aligned(std::size_t alignment, std::size_t base) const {

@@ -95,7 +95,7 @@ void read_padding(Cursor& c, PamAnimation& a, std::size_t start, std::size_t end
   const bool odd = (c.pos() - start) % 2 != 0;
   ByteSpan s = c.span(end - c.pos(), "padding");
   const bool canonical = odd ? (s.size() == 1 && s[0] == 0) : s.empty();
-  if (!canonical) a.stored_padding = Bytes(s.begin(), s.end());
+  if (!canonical) a.stored_padding = Verbatim(s);
 }
 
 }  // namespace
@@ -137,7 +137,8 @@ Result<Pam> read_pam(ByteSpan bytes) {
     }
     const std::size_t first = starts.empty() ? c.size() : starts.front();
     if (first > c.size()) c.fail_at(ErrorCode::bad_offset, first, "entry.offset", "points past the end of the file");
-    pam.gap_before_first = c.bytes(first - c.pos(), "gap_before_first");
+    ByteSpan gap = c.span(first - c.pos(), "gap_before_first");
+    if (!gap.empty()) pam.gap_before_first = Verbatim(gap);
     pam.animations.reserve(starts.size());
     for (std::size_t i = 0; i < starts.size(); ++i) {
       PathScope scope(c, "animation", static_cast<std::int64_t>(i));

@@ -75,7 +75,7 @@ PmoMeshList read_mesh_list(Cursor& c, std::size_t base, bool has_skeleton) {
       c.skip(kSectionHeaderSize, "end");
       c.skip(c.aligned(16, base) - c.pos(), "end_padding");
       ByteSpan end = c.data().subspan(start, c.pos() - start);
-      if (std::any_of(end.begin(), end.end(), [](std::uint8_t b) { return b != 0; })) list.end_verbatim.assign(end.begin(), end.end());
+      if (std::any_of(end.begin(), end.end(), [](std::uint8_t b) { return b != 0; })) list.end_verbatim = Verbatim(end);
       return list;
     }
     list.sections.push_back(read_section(c, base, has_skeleton));
@@ -166,7 +166,7 @@ Pmo read_pmo_at(Cursor& c, const std::vector<std::uint64_t>* shared) {
     for (std::size_t k = 0; k < targets.size(); ++k) {
       PathScope scope(c, "tim2", static_cast<std::int64_t>(k));
       p.gaps_before_tim2.push_back(c.gap(base + targets[k], 16, base, 0, "offset"));
-      any_gap |= !p.gaps_before_tim2.back().empty();
+      any_gap |= p.gaps_before_tim2.back().stored();
       p.tim2s.push_back(read_tim2_at(c));
     }
     if (!any_gap) p.gaps_before_tim2.clear();
@@ -201,7 +201,7 @@ Result<PmoFile> read_pmo_file(ByteSpan bytes) {
     Cursor c(bytes, Endian::little);
     PmoFile f;
     f.pmo = read_pmo_at(c, nullptr);
-    f.tail = c.bytes(c.remaining(), "tail");
+    f.tail = c.tail("tail");
     return f;
   });
 }
@@ -259,7 +259,7 @@ Result<Pmp> read_pmp(ByteSpan bytes) {
     for (std::size_t k = 0; k < pmo_targets.size(); ++k) {
       PathScope scope(c, "pmo", static_cast<std::int64_t>(k));
       p.gaps_before_pmo.push_back(c.gap(pmo_targets[k], 16, 0, 0, "offset"));
-      any_gap |= !p.gaps_before_pmo.back().empty();
+      any_gap |= p.gaps_before_pmo.back().stored();
       p.pmos.push_back(read_pmo_at(c, &tim2_targets));
     }
     if (!any_gap) p.gaps_before_pmo.clear();
@@ -277,14 +277,14 @@ Result<Pmp> read_pmp(ByteSpan bytes) {
     for (std::size_t k = 0; k < tim2_targets.size(); ++k) {
       PathScope scope(c, "tim2", static_cast<std::int64_t>(k));
       p.gaps_before_tim2.push_back(c.gap(tim2_targets[k], 16, 0, 0, "offset"));
-      any_gap |= !p.gaps_before_tim2.back().empty();
+      any_gap |= p.gaps_before_tim2.back().stored();
       p.tim2s.push_back(read_tim2_at(c));
     }
     if (!any_gap) p.gaps_before_tim2.clear();
     for (std::size_t i = 0; i < texture_count; ++i) {
       if (tim2_offsets[i] != 0) p.textures[i].tim2 = rank_of(tim2_targets, tim2_offsets[i]);
     }
-    p.tail = c.bytes(c.remaining(), "tail");
+    p.tail = c.tail("tail");
     return p;
   });
 }

@@ -28,7 +28,7 @@ bool read_content(Cursor& c, PacEntry& e, ByteSpan bytes, Format format, std::si
   using Content = decltype(PacEntry::content);
   if constexpr (I < std::variant_size_v<Content>) {
     using T = std::variant_alternative_t<I, Content>;
-    if constexpr (!std::is_same_v<T, Bytes>) {
+    if constexpr (!std::is_same_v<T, Verbatim>) {
       if (format_of_type<T>() == format) {
         e.content = std::get<T>(lift_entry(c, read_document(bytes, format), offset));
         return true;
@@ -42,7 +42,7 @@ bool read_content(Cursor& c, PacEntry& e, ByteSpan bytes, Format format, std::si
 PacEntry read_entry(Cursor& c, ByteSpan bytes, std::size_t offset) {
   PacEntry e;
   const std::optional<Format> format = detect_format(bytes);
-  if (!format || !read_content(c, e, bytes, *format, offset)) e.content = Bytes(bytes.begin(), bytes.end());
+  if (!format || !read_content(c, e, bytes, *format, offset)) e.content = Verbatim(bytes);
   return e;
 }
 
@@ -64,7 +64,7 @@ Result<Pac> read_pac(ByteSpan bytes) {
     for (std::uint32_t i = 0; i < count; ++i) {
       PathScope scope(c, "entry", i);
       const auto [offset, size] = table[i];
-      Bytes& gap = i == 0 ? pac.gap_after_table : pac.entries.back().gap_after;
+      Verbatim& gap = i == 0 ? pac.gap_after_table : pac.entries.back().gap_after;
       gap = c.gap(offset, 16, 0, 0, "offset");
       ByteSpan content = c.span(size, "size");
       pac.entries.push_back(read_entry(c, content, offset));
@@ -74,7 +74,7 @@ Result<Pac> read_pac(ByteSpan bytes) {
     const std::size_t canonical = (kPacAlignment - (bytes.size() - end.size()) % kPacAlignment) % kPacAlignment;
     bool zeros = end.size() == canonical;
     for (std::size_t k = 0; zeros && k < end.size(); ++k) zeros = end[k] == 0;
-    if (!zeros) pac.end_padding = Bytes(end.begin(), end.end());
+    if (!zeros) pac.end_padding = Verbatim(end);
     return pac;
   });
 }

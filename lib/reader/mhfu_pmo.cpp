@@ -191,7 +191,7 @@ Result<MhfuPmoFile> read_mhfu_pmo_file(ByteSpan bytes) {
                   "disagrees with its command list's IADDR (" + std::to_string(index) + ")");
       }
     }
-    f.tail = c.bytes(c.remaining(), "tail");
+    f.tail = c.tail("tail");
     return f;
   });
 }

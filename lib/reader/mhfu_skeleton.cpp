@@ -35,7 +35,7 @@ MhfuBone read_bone(Cursor& c) {
   b.chain_id = c.u32("chain_id");
   ByteSpan rest = c.span(size - kBoneFieldsSize, "reserved");
   const bool canonical = size == kBoneRecordSize && std::all_of(rest.begin(), rest.end(), [](std::uint8_t v) { return v == 0; });
-  if (!canonical) b.stored_trailing = Bytes(rest.begin(), rest.end());
+  if (!canonical) b.stored_trailing = Verbatim(rest);
   return b;
 }
 
@@ -72,7 +72,7 @@ Result<MhfuSkeletonFile> read_mhfu_skeleton_file(ByteSpan bytes) {
     if (size != c.pos()) {
       c.fail_at(ErrorCode::bad_value, 8, "size", "is " + std::to_string(size) + " but the records end at " + std::to_string(c.pos()));
     }
-    f.tail = c.bytes(c.remaining(), "tail");
+    f.tail = c.tail("tail");
     return f;
   });
 }

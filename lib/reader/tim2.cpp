@@ -68,7 +68,7 @@ Result<Tim2File> read_tim2_file(ByteSpan bytes) {
     Cursor c(bytes, Endian::little);
     Tim2File f;
     f.tim2 = read_tim2_at(c);
-    f.tail = c.bytes(c.remaining(), "tail");
+    f.tail = c.tail("tail");
     return f;
   });
 }

@@ -65,7 +65,7 @@ Result<TmhFile> read_tmh_file(ByteSpan bytes) {
       PathScope scope(c, "image", i);
       f.tmh.images.push_back(read_image(c));
     }
-    f.tail = c.bytes(c.remaining(), "tail");
+    f.tail = c.tail("tail");
     return f;
   });
 }

@@ -375,7 +375,7 @@ Result<Scene> lift_kh_bbs_pmo(const PmoFile& file, const LiftInputs& inputs) {
   Scene scene;
   scene.scenes.push_back(SceneRoots{"PMO", {}});
   scene.extras = {{"format", format_name(Format::kh_bbs_pmo)}};
-  if (!file.tail.empty()) scene.extras["tail_bytes"] = file.tail.size();
+  if (file.tail.size() != 0) scene.extras["tail_bytes"] = file.tail.size();
   auto textures = add_textures(scene, file.pmo.tim2s, file.pmo.textures, "pmo");
   if (!textures) return textures.error();
   const PmoContext c{file.pmo, *textures, "pmo"};

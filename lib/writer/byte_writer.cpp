@@ -4,15 +4,17 @@
 
 namespace remodel {
 
-void ByteWriter::pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte,
-                     std::span<const std::uint8_t> verbatim) {
-  std::size_t rel = pos() - base;
-  std::size_t n = (alignment - rel % alignment) % alignment;
-  if (!verbatim.empty() && (rel + verbatim.size()) % alignment == 0) {
-    bytes(verbatim);
-  } else {
-    fill(n, fill_byte);
-  }
+void ByteWriter::pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte) {
+  const std::size_t rel = pos() - base;
+  fill((alignment - rel % alignment) % alignment, fill_byte);
+}
+
+void ByteWriter::add_report(const WriteReport& nested, std::size_t base, const std::string& prefix) {
+  if (report_ == nullptr) return;
+  report_->verbatim_bytes += nested.verbatim_bytes;
+  if (!marking_) return;
+  for (const FieldMark& m : nested.fields) report_->fields.push_back({base + m.offset, prefix + m.field});
+  for (const VerbatimRun& r : nested.verbatim_runs) report_->verbatim_runs.push_back({base + r.offset, r.size, prefix + r.field});
 }
 
 // Room for small values comes in chunks of at most 4 KiB, so only what they write is zero-filled

@@ -5,12 +5,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
+#include <type_traits>
 #include <string>
 #include <vector>
 
 #include "model/error.hpp"
 #include "model/field_mark.hpp"
+#include "model/verbatim.hpp"
 #include "reader/cursor.hpp"
 
 namespace remodel {
@@ -22,9 +25,13 @@ struct WriteFailure {
 
 // Writes in place into a buffer that grows geometrically (within `reserve` first): out_ holds the
 // bytes written (len_) and a few KiB of zeroed room for small values; take() trims the room off.
+// With a report, it counts every verbatim run and stored value it writes (and marks fields when asked).
 class ByteWriter {
  public:
-  explicit ByteWriter(Endian endian, std::size_t reserve = 0) : endian_(endian) { out_.reserve(reserve); }
+  explicit ByteWriter(Endian endian, std::size_t reserve = 0, WriteReport* report = nullptr)
+      : endian_(endian), report_(report), marking_(report != nullptr && report->marks) {
+    out_.reserve(reserve);
+  }
 
   std::size_t pos() const { return len_; }
   // The bytes written so far (the room past them is trimmed).
@@ -75,9 +82,42 @@ class ByteWriter {
     if (n != 0) std::memset(append(n), value, n);
   }
 
-  // Pads to the next multiple of `alignment` relative to `base` with `fill`; or writes the verbatim gap
-  // the reader kept instead, when the structure after it still lands on the alignment.
-  void pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte, std::span<const std::uint8_t> verbatim = {});
+  // Pads to the next multiple of `alignment` relative to `base` with `fill`.
+  void pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte);
+  // The same, or the verbatim gap the reader kept instead (counted), when the structure after it still
+  // lands on the alignment.
+  template <typename NameFn>
+  void pad(std::size_t alignment, std::size_t base, std::uint8_t fill_byte, const Verbatim& gap, NameFn&& name) {
+    if (gap.stored() && (pos() - base + gap.size()) % alignment == 0) {
+      verbatim(gap, name);
+    } else {
+      pad(alignment, base, fill_byte);
+    }
+  }
+
+  // Writes a run the reader kept, counted and named; false (nothing written) when it is none, so the
+  // caller writes the canonical bytes.
+  template <typename NameFn>
+  bool verbatim(const Verbatim& v, NameFn&& name) {
+    if (!v.stored()) return false;
+    count(pos(), v.size(), name);
+    bytes(v.bytes());
+    return true;
+  }
+  // The bytes past a file's last structure, marked and counted as its `tail`.
+  void tail(const Verbatim& t) {
+    const auto name = [] { return std::string("tail"); };
+    mark(name);
+    verbatim(t, name);
+  }
+  // Writes the value the file stored where it disagrees with the structure (counted and named), else
+  // the derived one.
+  template <typename T, typename NameFn>
+  void stored_or(const std::optional<T>& stored, T derived, NameFn&& name) {
+    static_assert(std::is_unsigned_v<T>, "a stored count or size");
+    if (stored) count(pos(), sizeof(T), name);
+    store(append(sizeof(T)), stored.value_or(derived), sizeof(T));
+  }
 
   // A u32 to be filled in once its target is written.
   std::size_t placeholder_u32() {
@@ -89,19 +129,25 @@ class ByteWriter {
   void patch_u16(std::size_t at, std::uint16_t v);
 
   // Field marks are recorded only when asked for, so plain writes pay nothing.
-  void enable_marks() { marking_ = true; }
   bool marking() const { return marking_; }
   template <typename NameFn>
   void mark(NameFn&& name) {
-    if (marking_) marks_.push_back({pos(), name()});
+    if (marking_) report_->fields.push_back({pos(), name()});
   }
-  // Marks of a record written elsewhere (an embedded file), moved to `base` and named under `prefix`.
-  void add_marks(const std::vector<FieldMark>& marks, std::size_t base, const std::string& prefix) {
-    if (!marking_) return;
-    for (const FieldMark& m : marks) marks_.push_back({base + m.offset, prefix + m.field});
+  // Where an embedded file's own writer reports to: nowhere when this writer reports nowhere.
+  std::optional<WriteReport> nested_report() const {
+    if (report_ == nullptr) return std::nullopt;
+    return WriteReport{marking_, 0, {}, {}};
   }
-  const std::vector<FieldMark>& marks() const { return marks_; }
-  std::vector<FieldMark> take_marks() { return std::move(marks_); }
+  // The report of a record written elsewhere (an embedded file), moved to `base` and named under `prefix`.
+  void add_report(const WriteReport& nested, std::size_t base, const std::string& prefix);
+
+  // Until J3D and BWM count through the writer: their marks only, taken at the end.
+  void enable_marks() {
+    legacy_.marks = marking_ = true;
+    report_ = &legacy_;
+  }
+  std::vector<FieldMark> take_marks() { return std::move(legacy_.fields); }
 
   [[noreturn]] void fail(const std::string& field, const std::string& message) const {
     throw WriteFailure{Error{ErrorCode::inconsistent, pos(), field, message}};
@@ -110,12 +156,19 @@ class ByteWriter {
  private:
   void grow(std::size_t n);
   void append_copy(std::span<const std::uint8_t> b);
+  template <typename NameFn>
+  void count(std::size_t at, std::size_t n, NameFn&& name) {
+    if (report_ == nullptr) return;
+    report_->verbatim_bytes += n;
+    if (marking_) report_->verbatim_runs.push_back({at, n, name()});
+  }
 
   Bytes out_;
   std::size_t len_ = 0;
   Endian endian_;
-  bool marking_ = false;
-  std::vector<FieldMark> marks_;
+  WriteReport* report_;
+  bool marking_;
+  WriteReport legacy_;
 };
 
 // Runs `write` and turns a WriteFailure into an Error result.

@@ -79,21 +79,16 @@ void write_animation(ByteWriter& w, const PamAnimation& a, const std::string& pr
     }
   }
   w.mark([&] { return prefix + "padding"; });
-  if (a.stored_padding) {
-    w.bytes(*a.stored_padding);
-  } else {
-    w.pad(2, start, 0);
-  }
+  if (!w.verbatim(a.stored_padding, [&] { return prefix + "stored_padding"; })) w.pad(2, start, 0);
 }
 
 }  // namespace
 
-Result<Bytes> write_pam(const Pam& pam, std::vector<FieldMark>* marks) {
+Result<Bytes> write_pam(const Pam& pam, WriteReport* report) {
   return guarded_write([&] {
     std::size_t reserve = 16 + 16 * pam.entries.size() + pam.gap_before_first.size();
     for (const PamAnimation& a : pam.animations) reserve += pam_animation_size(a) + 2;
-    ByteWriter w(Endian::little, reserve);
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::little, reserve, report);
     if (pam.entries.size() > 0xFFFFFFFFu) w.fail("animation_count", "too many entries");
     std::vector<bool> referenced(pam.animations.size(), false);
     for (std::size_t i = 0; i < pam.entries.size(); ++i) {
@@ -119,7 +114,7 @@ Result<Bytes> write_pam(const Pam& pam, std::vector<FieldMark>* marks) {
       offset_at[i] = w.placeholder_u32();
       w.bytes(pam.entries[i].name);
     }
-    w.bytes(pam.gap_before_first);
+    w.verbatim(pam.gap_before_first, [] { return std::string("gap_before_first"); });
     for (std::size_t i = 0; i < pam.animations.size(); ++i) {
       const std::size_t at = w.pos();
       for (std::size_t e = 0; e < pam.entries.size(); ++e) {
@@ -128,17 +123,14 @@ Result<Bytes> write_pam(const Pam& pam, std::vector<FieldMark>* marks) {
       write_animation(w, pam.animations[i], "animation[" + std::to_string(i) + "].");
     }
     if (w.pos() > 0xFFFFFFFFu) w.fail("animation", "the container is larger than 32-bit offsets can address");
-    if (marks) *marks = w.take_marks();
     return w.take();
   });
 }
 
-Result<Bytes> write_pam_anim_file(const PamAnimFile& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_pam_anim_file(const PamAnimFile& f, WriteReport* report) {
   return guarded_write([&] {
-    ByteWriter w(Endian::little, pam_animation_size(f.animation) + 2);
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::little, pam_animation_size(f.animation) + 2, report);
     write_animation(w, f.animation, "");
-    if (marks) *marks = w.take_marks();
     return w.take();
   });
 }

@@ -18,9 +18,15 @@ struct TexturePatch {
   std::string field;
 };
 
-const Bytes& gap_or_empty(const std::vector<Bytes>& gaps, std::size_t i) {
-  static const Bytes kEmpty;
-  return i < gaps.size() ? gaps[i] : kEmpty;
+// A list of gaps is empty when every one is canonical.
+const Verbatim& gap_or_none(const std::vector<Verbatim>& gaps, std::size_t i) {
+  static const Verbatim kNone;
+  return i < gaps.size() ? gaps[i] : kNone;
+}
+
+// The name of the k-th run of a list of gaps, built only for a mark.
+auto gap_name(std::string prefix, const char* list, std::size_t k) {
+  return [prefix = std::move(prefix), list, k] { return prefix + list + "[" + std::to_string(k) + "]"; };
 }
 
 void write_texture_info(ByteWriter& w, const PmoTextureInfo& t, const std::string& field,
@@ -69,7 +75,7 @@ void write_section(ByteWriter& w, const PmoSection& s, std::size_t base, bool ha
   for (std::uint16_t len : s.strip_lengths) w.u16(len);
   w.mark([&] { return name() + ".vertices"; });
   w.bytes(s.vertices);
-  w.pad(4, base, 0, s.end_padding);
+  w.pad(4, base, 0, s.end_padding, [&] { return name() + ".end_padding"; });
 }
 
 void write_mesh_list(ByteWriter& w, const PmoMeshList& list, std::size_t base, bool has_skeleton,
@@ -79,8 +85,8 @@ void write_mesh_list(ByteWriter& w, const PmoMeshList& list, std::size_t base, b
   }
   w.mark([&] { return field + ".end"; });
   const std::size_t rel = w.pos() - base;
-  if (!list.end_verbatim.empty() && list.end_verbatim.size() >= 12 && (rel + list.end_verbatim.size()) % 16 == 0) {
-    w.bytes(list.end_verbatim);
+  if (list.end_verbatim.size() >= 12 && (rel + list.end_verbatim.size()) % 16 == 0) {
+    w.verbatim(list.end_verbatim, [&] { return field + ".end_verbatim"; });
   } else {
     w.fill(12, 0);
     w.pad(16, base, 0);
@@ -95,7 +101,7 @@ void write_bon(ByteWriter& w, const Bon& b, const std::string& field) {
   w.u16(static_cast<std::uint16_t>(b.joints.size()));
   w.u16(b.unknown_0x0a);
   const auto skinned = std::count_if(b.joints.begin(), b.joints.end(), [](const BonJoint& j) { return j.skin_index != 0xFFFF; });
-  w.u16(b.stored_skinned_count.value_or(static_cast<std::uint16_t>(skinned)));
+  w.stored_or(b.stored_skinned_count, static_cast<std::uint16_t>(skinned), [&] { return field + ".stored_skinned_count"; });
   w.u16(b.standard_bone_count);
   for (std::size_t i = 0; i < b.joints.size(); ++i) {
     const BonJoint& j = b.joints[i];
@@ -134,8 +140,8 @@ void write_pmo_into(ByteWriter& w, const Pmo& p, const std::string& prefix, std:
   w.u16(p.flag);
   const std::size_t skeleton_at = w.placeholder_u32();
   const std::size_t mesh0_at = w.placeholder_u32();
-  w.u16(p.stored_triangle_count.value_or(static_cast<std::uint16_t>(p.triangle_count())));
-  w.u16(p.stored_vertex_count.value_or(static_cast<std::uint16_t>(p.vertex_count())));
+  w.stored_or(p.stored_triangle_count, static_cast<std::uint16_t>(p.triangle_count()), [&] { return prefix + "stored_triangle_count"; });
+  w.stored_or(p.stored_vertex_count, static_cast<std::uint16_t>(p.vertex_count()), [&] { return prefix + "stored_vertex_count"; });
   w.f32(p.scale);
   const std::size_t mesh1_at = w.placeholder_u32();
   for (const auto& corner : p.bounding_box) {
@@ -151,12 +157,12 @@ void write_pmo_into(ByteWriter& w, const Pmo& p, const std::string& prefix, std:
   }
 
   if (p.mesh0) {
-    w.pad(4, base, 0, p.gap_before_mesh0);
+    w.pad(4, base, 0, p.gap_before_mesh0, [&] { return prefix + "gap_before_mesh0"; });
     w.patch_u32(mesh0_at, static_cast<std::uint32_t>(w.pos() - base));
     write_mesh_list(w, *p.mesh0, base, has_skeleton, prefix + "mesh0");
   }
   if (p.mesh1) {
-    w.pad(4, base, 0, p.gap_before_mesh1);
+    w.pad(4, base, 0, p.gap_before_mesh1, [&] { return prefix + "gap_before_mesh1"; });
     w.patch_u32(mesh1_at, static_cast<std::uint32_t>(w.pos() - base));
     write_mesh_list(w, *p.mesh1, base, has_skeleton, prefix + "mesh1");
   }
@@ -166,7 +172,7 @@ void write_pmo_into(ByteWriter& w, const Pmo& p, const std::string& prefix, std:
   }
   std::vector<std::size_t> tim2_at;
   for (std::size_t k = 0; k < p.tim2s.size(); ++k) {
-    w.pad(16, base, 0, gap_or_empty(p.gaps_before_tim2, k));
+    w.pad(16, base, 0, gap_or_none(p.gaps_before_tim2, k), gap_name(prefix, "gaps_before_tim2", k));
     tim2_at.push_back(w.pos() - base);
     write_tim2_into(w, p.tim2s[k]);
   }
@@ -178,7 +184,7 @@ void write_pmo_into(ByteWriter& w, const Pmo& p, const std::string& prefix, std:
   }
 
   if (p.skeleton) {
-    w.pad(16, base, 0, p.gap_before_skeleton);
+    w.pad(16, base, 0, p.gap_before_skeleton, [&] { return prefix + "gap_before_skeleton"; });
     check_offset_fits(w, w.pos() - base, prefix + "skeleton");
     w.patch_u32(skeleton_at, static_cast<std::uint32_t>(w.pos() - base));
     write_bon(w, *p.skeleton, prefix + "skeleton");
@@ -195,32 +201,28 @@ std::size_t size_bound(const Pmo& p) {
     n += 32 + (*list)->end_verbatim.size();
     for (const PmoSection& s : (*list)->sections) n += 32 + s.strip_lengths.size() * 2 + s.vertices.size() + s.end_padding.size();
   }
-  for (std::size_t k = 0; k < p.tim2s.size(); ++k) n += 16 + tim2_size(p.tim2s[k]) + gap_or_empty(p.gaps_before_tim2, k).size();
+  for (std::size_t k = 0; k < p.tim2s.size(); ++k) n += 16 + tim2_size(p.tim2s[k]) + gap_or_none(p.gaps_before_tim2, k).size();
   if (p.skeleton) n += 16 + 0x10 + p.skeleton->joints.size() * 0xA0;
   return n;
 }
 
 }  // namespace
 
-Result<Bytes> write_pmo_file(const PmoFile& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_pmo_file(const PmoFile& f, WriteReport* report) {
   return guarded_write([&] {
-    ByteWriter w(Endian::little, size_bound(f.pmo) + f.tail.size());
-    if (marks != nullptr) w.enable_marks();
+    ByteWriter w(Endian::little, size_bound(f.pmo) + f.tail.size(), report);
     write_pmo_into(w, f.pmo, "", nullptr);
-    w.mark([] { return std::string("tail"); });
-    w.bytes(f.tail);
-    if (marks != nullptr) *marks = w.take_marks();
+    w.tail(f.tail);
     return w.take();
   });
 }
 
-Result<Bytes> write_pmp(const Pmp& p, std::vector<FieldMark>* marks) {
+Result<Bytes> write_pmp(const Pmp& p, WriteReport* report) {
   return guarded_write([&] {
     std::size_t bound = 0x40 + p.objects.size() * 0x30 + p.textures.size() * 0x20 + p.tail.size();
     for (const Pmo& pmo : p.pmos) bound += 16 + size_bound(pmo);
     for (const Tim2& t : p.tim2s) bound += 16 + tim2_size(t);
-    ByteWriter w(Endian::little, bound + p.gap_before_texture_list.size());
-    if (marks != nullptr) w.enable_marks();
+    ByteWriter w(Endian::little, bound + p.gap_before_texture_list.size(), report);
     w.mark([] { return std::string("header"); });
     if (p.objects.size() > 0xFFFF || p.textures.size() > 0xFFFF || p.pmos.size() > 0xFFFF) {
       w.fail("header", "a PMP holds at most 65535 objects, PMOs and textures");
@@ -230,7 +232,7 @@ Result<Bytes> write_pmp(const Pmp& p, std::vector<FieldMark>* marks) {
     w.bytes(p.unknown_0x06);
     w.u8(p.flag);
     w.u16(static_cast<std::uint16_t>(p.objects.size()));
-    w.u16(p.stored_model_count.value_or(static_cast<std::uint16_t>(p.pmos.size())));
+    w.stored_or(p.stored_model_count, static_cast<std::uint16_t>(p.pmos.size()), [] { return std::string("stored_model_count"); });
     w.bytes(p.unknown_0x14);
     w.u16(static_cast<std::uint16_t>(p.textures.size()));
     const std::size_t texture_list_at = w.placeholder_u32();
@@ -255,13 +257,13 @@ Result<Bytes> write_pmp(const Pmp& p, std::vector<FieldMark>* marks) {
     std::vector<TexturePatch> patches;
     std::vector<std::size_t> pmo_at;
     for (std::size_t k = 0; k < p.pmos.size(); ++k) {
-      w.pad(16, 0, 0, gap_or_empty(p.gaps_before_pmo, k));
+      w.pad(16, 0, 0, gap_or_none(p.gaps_before_pmo, k), gap_name("", "gaps_before_pmo", k));
       pmo_at.push_back(w.pos());
       write_pmo_into(w, p.pmos[k], "pmo[" + std::to_string(k) + "].", &patches);
     }
     for (const auto& [at, index] : object_patches) w.patch_u32(at, static_cast<std::uint32_t>(pmo_at[index]));
 
-    w.pad(16, 0, 0, p.gap_before_texture_list);
+    w.pad(16, 0, 0, p.gap_before_texture_list, [] { return std::string("gap_before_texture_list"); });
     w.patch_u32(texture_list_at, static_cast<std::uint32_t>(w.pos()));
     for (std::size_t i = 0; i < p.textures.size(); ++i) {
       std::string field = "texture_list.texture[" + std::to_string(i) + "]";
@@ -270,7 +272,7 @@ Result<Bytes> write_pmp(const Pmp& p, std::vector<FieldMark>* marks) {
     }
     std::vector<std::size_t> tim2_at;
     for (std::size_t k = 0; k < p.tim2s.size(); ++k) {
-      w.pad(16, 0, 0, gap_or_empty(p.gaps_before_tim2, k));
+      w.pad(16, 0, 0, gap_or_none(p.gaps_before_tim2, k), gap_name("", "gaps_before_tim2", k));
       tim2_at.push_back(w.pos());
       write_tim2_into(w, p.tim2s[k]);
     }
@@ -278,10 +280,8 @@ Result<Bytes> write_pmp(const Pmp& p, std::vector<FieldMark>* marks) {
       if (patch.tim2 >= tim2_at.size()) w.fail(patch.field + ".tim2", "names a TIM2 the PMP does not hold");
       w.patch_u32(patch.at, static_cast<std::uint32_t>(tim2_at[patch.tim2]));
     }
-    w.mark([] { return std::string("tail"); });
-    w.bytes(p.tail);
+    w.tail(p.tail);
     check_offset_fits(w, w.pos(), "size");
-    if (marks != nullptr) *marks = w.take_marks();
     return w.take();
   });
 }

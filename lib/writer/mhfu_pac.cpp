@@ -1,5 +1,8 @@
 // Writes MHFU PAC containers: entry offsets and sizes come from where the entries land.
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "model/document.hpp"
 #include "model/mhfu_pac.hpp"
@@ -7,25 +10,9 @@
 
 namespace remodel {
 
-namespace {
-
-// Each entry by its own format's writer, through the format table; an unknown one as it was.
-Result<Bytes> write_entry(const PacEntry& e, std::vector<FieldMark>* marks) {
-  return std::visit([&](const auto& content) -> Result<Bytes> {
-    if constexpr (std::is_same_v<std::decay_t<decltype(content)>, Bytes>) {
-      return content;
-    } else {
-      return write_document(content, marks);
-    }
-  }, e.content);
-}
-
-}  // namespace
-
-Result<Bytes> write_pac(const Pac& pac, std::vector<FieldMark>* marks) {
+Result<Bytes> write_pac(const Pac& pac, WriteReport* report) {
   return guarded_write([&] {
-    ByteWriter w(Endian::little);
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::little, 0, report);
     w.mark([] { return std::string("table"); });
     w.u32(static_cast<std::uint32_t>(pac.entries.size()));
     std::vector<std::size_t> at(pac.entries.size());
@@ -34,24 +21,33 @@ Result<Bytes> write_pac(const Pac& pac, std::vector<FieldMark>* marks) {
       w.u32(0);
     }
     for (std::size_t i = 0; i < pac.entries.size(); ++i) {
-      w.pad(16, 0, 0, i == 0 ? pac.gap_after_table : pac.entries[i - 1].gap_after);
-      std::vector<FieldMark> entry_marks;
-      Result<Bytes> b = write_entry(pac.entries[i], marks ? &entry_marks : nullptr);
-      if (!b) w.fail("entry[" + std::to_string(i) + "]." + b.error().field, b.error().message);
+      const std::string entry = "entry[" + std::to_string(i) + "]";
+      if (i == 0) {
+        w.pad(16, 0, 0, pac.gap_after_table, [] { return std::string("gap_after_table"); });
+      } else {
+        w.pad(16, 0, 0, pac.entries[i - 1].gap_after, [&] { return "entry[" + std::to_string(i - 1) + "].gap_after"; });
+      }
       const std::size_t offset = w.pos();
-      w.add_marks(entry_marks, offset, "entry[" + std::to_string(i) + "].");
-      if (offset > 0xFFFFFFFFu || b->size() > 0xFFFFFFFFu) w.fail("entry[" + std::to_string(i) + "]", "past 4 GiB");
+      // Each entry by its own format's writer, through the format table; an unknown one as it was.
+      std::visit([&](const auto& content) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(content)>, Verbatim>) {
+          w.mark([&] { return entry; });
+          w.verbatim(content, [&] { return entry; });
+        } else {
+          std::optional<WriteReport> nested = w.nested_report();
+          Result<Bytes> b = write_document(content, nested ? &*nested : nullptr);
+          if (!b) w.fail(entry + "." + b.error().field, b.error().message);
+          if (nested) w.add_report(*nested, offset, entry + ".");
+          w.bytes(*b);
+        }
+      }, pac.entries[i].content);
+      const std::size_t size = w.pos() - offset;
+      if (offset > 0xFFFFFFFFu || size > 0xFFFFFFFFu) w.fail(entry, "past 4 GiB");
       w.patch_u32(at[i], static_cast<std::uint32_t>(offset));
-      w.patch_u32(at[i] + 4, static_cast<std::uint32_t>(b->size()));
-      w.bytes(*b);
+      w.patch_u32(at[i] + 4, static_cast<std::uint32_t>(size));
     }
-    if (pac.entries.empty()) w.bytes(pac.gap_after_table);
-    if (pac.end_padding) {
-      w.bytes(*pac.end_padding);
-    } else {
-      w.pad(0x800, 0, 0);
-    }
-    if (marks) *marks = w.take_marks();
+    if (pac.entries.empty()) w.verbatim(pac.gap_after_table, [] { return std::string("gap_after_table"); });
+    if (!w.verbatim(pac.end_padding, [] { return std::string("end_padding"); })) w.pad(0x800, 0, 0);
     return w.take();
   });
 }

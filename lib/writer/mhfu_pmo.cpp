@@ -15,7 +15,15 @@ struct BlockPlacement {
 };
 
 // Pads to 16 from the file start, or writes the verbatim gap the reader kept.
-void pad16(ByteWriter& w, const Bytes& verbatim) { w.pad(16, 0, 0, verbatim); }
+template <typename NameFn>
+void pad16(ByteWriter& w, const Verbatim& gap, NameFn&& name) {
+  w.pad(16, 0, 0, gap, name);
+}
+
+// A field of the PMO header's, named only for a mark.
+auto named(const char* field) {
+  return [field] { return std::string(field); };
+}
 
 BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geometry, std::size_t i) {
   const auto name = [i] { return "block[" + std::to_string(i) + "]"; };  // built only for a mark or an error
@@ -35,13 +43,13 @@ BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geomet
     w.u32(c.word);
     if (c.op() == psp::ge::kRet) break;  // the plan guarantees one; anything after it is not part of the list
   }
-  pad16(w, b.gap_after_list);
+  pad16(w, b.gap_after_list, [&] { return name() + ".gap_after_list"; });
   const std::size_t vertex = w.pos();
   w.mark([&] { return name() + ".vertices"; });
   w.bytes(b.vertices);
   std::size_t index = 0;
   if (index_size != 0) {
-    pad16(w, b.gap_after_vertices);
+    pad16(w, b.gap_after_vertices, [&] { return name() + ".gap_after_vertices"; });
     index = w.pos();
     w.mark([&] { return name() + ".indices"; });
     w.bytes(b.indices);
@@ -53,7 +61,7 @@ BlockPlacement write_block(ByteWriter& w, const MhfuBlock& b, std::size_t geomet
   };
   patch(vaddr_at, psp::ge::kVaddr, vertex, "vaddr");
   if (index_size != 0) patch(iaddr_at, psp::ge::kIaddr, index, "iaddr");
-  pad16(w, b.gap_after_block);
+  pad16(w, b.gap_after_block, [&] { return name() + ".gap_after_block"; });
   return {static_cast<std::uint32_t>(start - geometry), static_cast<std::uint32_t>(vertex - geometry),
           index_size != 0 ? static_cast<std::uint32_t>(index - geometry) : 0u};
 }
@@ -91,13 +99,12 @@ void check_tables(const MhfuPmo& p, ByteWriter& w) {
 
 }  // namespace
 
-Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, WriteReport* report) {
   return guarded_write([&] {
     const MhfuPmo& p = f.pmo;
     std::size_t reserve = 0x100 + f.tail.size() + p.groups.size() * 16 + p.materials.size() * 16;
     for (const MhfuBlock& b : p.blocks) reserve += b.commands.size() * 4 + b.vertices.size() + b.indices.size() + 48;
-    ByteWriter w(Endian::little, reserve);
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::little, reserve, report);
     check_tables(p, w);
 
     w.mark([] { return std::string("header"); });
@@ -111,7 +118,7 @@ Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* 
     std::array<std::size_t, 6> offset_at;
     for (std::size_t& a : offset_at) a = w.placeholder_u32();
     w.bytes(p.unknown_0x38);
-    pad16(w, p.gap_after_header);
+    pad16(w, p.gap_after_header, named("gap_after_header"));
 
     w.patch_u32(offset_at[0], static_cast<std::uint32_t>(w.pos()));
     for (std::size_t i = 0; i < p.meshes.size(); ++i) {
@@ -126,7 +133,7 @@ Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* 
       w.u16(m.group_count);
       w.u16(m.group_start);
     }
-    pad16(w, p.gap_after_meshes);
+    pad16(w, p.gap_after_meshes, named("gap_after_meshes"));
 
     w.patch_u32(offset_at[1], static_cast<std::uint32_t>(w.pos()));
     std::vector<std::size_t> group_at(p.groups.size());
@@ -139,12 +146,12 @@ Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* 
       group_at[i] = w.pos();
       w.fill(12, 0);  // list, vertex and index offsets, patched once the blocks are placed
     }
-    pad16(w, p.gap_after_groups);
+    pad16(w, p.gap_after_groups, named("gap_after_groups"));
 
     w.patch_u32(offset_at[2], static_cast<std::uint32_t>(w.pos()));
     w.mark([] { return std::string("remap"); });
     w.bytes(p.remap);
-    pad16(w, p.gap_after_remap);
+    pad16(w, p.gap_after_remap, named("gap_after_remap"));
 
     w.patch_u32(offset_at[3], static_cast<std::uint32_t>(w.pos()));
     w.mark([] { return std::string("bone_palette"); });
@@ -152,7 +159,7 @@ Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* 
       w.u8(e.slot);
       w.u8(e.bone);
     }
-    pad16(w, p.gap_after_palette);
+    pad16(w, p.gap_after_palette, named("gap_after_palette"));
 
     w.patch_u32(offset_at[4], static_cast<std::uint32_t>(w.pos()));
     for (std::size_t i = 0; i < p.materials.size(); ++i) {
@@ -164,11 +171,11 @@ Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* 
       w.bytes(m.unknown_0x09);
       w.u32(m.reserved);
     }
-    pad16(w, p.gap_after_materials);
+    pad16(w, p.gap_after_materials, named("gap_after_materials"));
 
     const std::size_t geometry = w.pos();
     w.patch_u32(offset_at[5], static_cast<std::uint32_t>(geometry));
-    w.bytes(p.gap_before_blocks);
+    w.verbatim(p.gap_before_blocks, named("gap_before_blocks"));
     std::vector<BlockPlacement> placed;
     placed.reserve(p.blocks.size());
     for (std::size_t i = 0; i < p.blocks.size(); ++i) placed.push_back(write_block(w, p.blocks[i], geometry, i));
@@ -180,9 +187,7 @@ Result<Bytes> write_mhfu_pmo_file(const MhfuPmoFile& f, std::vector<FieldMark>* 
     }
     if (w.pos() > 0xFFFFFFFFu) w.fail("size", "the model is larger than 32-bit offsets can address");
     w.patch_u32(size_at, static_cast<std::uint32_t>(w.pos()));
-    w.mark([] { return std::string("tail"); });
-    w.bytes(f.tail);
-    if (marks) *marks = w.take_marks();
+    w.tail(f.tail);
     return w.take();
   });
 }

@@ -6,11 +6,10 @@
 
 namespace remodel {
 
-Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& f, WriteReport* report) {
   return guarded_write([&] {
     const MhfuSkeleton& s = f.skeleton;
-    ByteWriter w(Endian::little, 28 + 4 * s.parameters.size() + 0x10C * s.bones.size() + f.tail.size());
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::little, 28 + 4 * s.parameters.size() + 0x10C * s.bones.size() + f.tail.size(), report);
     w.mark([] { return std::string("header"); });
     w.u32(kMhfuSkeletonMagic);
     w.u32(static_cast<std::uint32_t>(1 + s.bones.size()));
@@ -25,7 +24,7 @@ Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& f, std::vector<Fi
       w.mark([&] { return "bone[" + std::to_string(i) + "]"; });
       w.u32(b.tag);
       w.u32(b.unknown_0x04);
-      w.u32(static_cast<std::uint32_t>(84 + (b.stored_trailing ? b.stored_trailing->size() : 184)));
+      w.u32(static_cast<std::uint32_t>(84 + (b.stored_trailing.stored() ? b.stored_trailing.size() : 184)));
       w.i32(b.index);
       w.i32(b.parent);
       w.i32(b.child);
@@ -35,16 +34,10 @@ Result<Bytes> write_mhfu_skeleton_file(const MhfuSkeletonFile& f, std::vector<Fi
       for (float v : b.position) w.f32(v);
       w.i32(b.link);
       w.u32(b.chain_id);
-      if (b.stored_trailing) {
-        w.bytes(*b.stored_trailing);
-      } else {
-        w.fill(184, 0);
-      }
+      if (!w.verbatim(b.stored_trailing, [&] { return "bone[" + std::to_string(i) + "].stored_trailing"; })) w.fill(184, 0);
     }
     w.patch_u32(size_at, static_cast<std::uint32_t>(w.pos()));
-    w.mark([] { return std::string("tail"); });
-    w.bytes(f.tail);
-    if (marks) *marks = w.take_marks();
+    w.tail(f.tail);
     return w.take();
   });
 }

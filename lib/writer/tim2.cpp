@@ -21,8 +21,9 @@ void write_tim2_into(ByteWriter& w, const Tim2& t) {
     if (header_size > 0xFFFF || total > std::numeric_limits<std::uint32_t>::max()) {
       w.fail("tim2.picture[" + std::to_string(i) + "]", "the picture is larger than a TIM2 can describe");
     }
-    w.u32(p.stored_total_size.value_or(static_cast<std::uint32_t>(total)));
-    w.u32(p.stored_clut_size.value_or(static_cast<std::uint32_t>(p.clut.size())));
+    const auto picture = [i](const char* field) { return "tim2.picture[" + std::to_string(i) + "]." + field; };
+    w.stored_or(p.stored_total_size, static_cast<std::uint32_t>(total), [&] { return picture("stored_total_size"); });
+    w.stored_or(p.stored_clut_size, static_cast<std::uint32_t>(p.clut.size()), [&] { return picture("stored_clut_size"); });
     w.u32(static_cast<std::uint32_t>(p.image.size()));
     w.u16(static_cast<std::uint16_t>(header_size));
     w.u16(p.clut_colors);
@@ -44,14 +45,11 @@ void write_tim2_into(ByteWriter& w, const Tim2& t) {
   }
 }
 
-Result<Bytes> write_tim2_file(const Tim2File& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_tim2_file(const Tim2File& f, WriteReport* report) {
   return guarded_write([&] {
-    ByteWriter w(Endian::little, tim2_size(f.tim2) + f.tail.size());
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::little, tim2_size(f.tim2) + f.tail.size(), report);
     write_tim2_into(w, f.tim2);
-    w.mark([] { return std::string("tail"); });
-    w.bytes(f.tail);
-    if (marks) *marks = w.take_marks();
+    w.tail(f.tail);
     return w.take();
   });
 }

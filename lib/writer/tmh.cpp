@@ -7,14 +7,13 @@
 
 namespace remodel {
 
-Result<Bytes> write_tmh_file(const TmhFile& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_tmh_file(const TmhFile& f, WriteReport* report) {
   return guarded_write([&] {
     std::size_t reserve = 16 + f.tail.size();
     for (const TmhImage& img : f.tmh.images) reserve += 48 + img.pixels.size() + (img.clut ? img.clut->data.size() : 0);
     const bool too_big = reserve > std::numeric_limits<std::uint32_t>::max();
-    ByteWriter w(Endian::little, too_big ? 0 : reserve);
+    ByteWriter w(Endian::little, too_big ? 0 : reserve, report);
     if (too_big) w.fail("images", "the bank is larger than its 32-bit sizes can describe");
-    if (marks) w.enable_marks();
     w.mark([] { return std::string("header"); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(".TMH0.14"), 8));
     w.u32(static_cast<std::uint32_t>(f.tmh.images.size()));
@@ -44,9 +43,7 @@ Result<Bytes> write_tmh_file(const TmhFile& f, std::vector<FieldMark>* marks) {
         w.bytes(img.clut->data);
       }
     }
-    w.mark([] { return std::string("tail"); });
-    w.bytes(f.tail);
-    if (marks) *marks = w.take_marks();
+    w.tail(f.tail);
     return w.take();
   });
 }
