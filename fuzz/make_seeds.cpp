@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   shp.matrix_table = {0};
   shp.matrix_groups = {J3dMatrixGroup{0, 1, 0}};
   shp.packets.resize(1);
-  shp.packets[0].primitives = {J3dPrimitive{0x98, 3, {0, 1, 2}}};
+  shp.packets[0].primitives = {J3dPrimitive{0x98, {0, 1, 2}}};
   j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt, shp};
   J3dMat3 mat;
   mat.entries.resize(1);

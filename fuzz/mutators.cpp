@@ -149,7 +149,7 @@ void mutate(J3dFile& f, std::mt19937& rng) {
           if (!p.primitives.empty()) {
             J3dPrimitive& prim = p.primitives[pick(rng, p.primitives.size())];
             if (!prim.values.empty()) prim.values[pick(rng, prim.values.size())] = edge<std::uint16_t>(rng, 0);
-            else prim.vertex_count = edge<std::uint16_t>(rng, prim.vertex_count);
+            else prim.values.push_back(edge<std::uint16_t>(rng, 0));  // a part of a vertex, for the writer to refuse
           }
         }
     }

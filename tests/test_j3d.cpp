@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -102,12 +103,60 @@ TEST(J3dGolden, NameHashUsesSignedChars) {
 
 TEST(J3dDecode, TrianglesFromStripsFansAndLists) {
   using Tris = std::vector<std::array<std::uint32_t, 3>>;
-  EXPECT_EQ(j3d_triangles(J3dPrimitive{0x98, 5, {}}), (Tris{{0, 1, 2}, {2, 1, 3}, {2, 3, 4}}));
-  EXPECT_EQ(j3d_triangles(J3dPrimitive{0xA0, 4, {}}), (Tris{{0, 1, 2}, {0, 2, 3}}));
-  EXPECT_EQ(j3d_triangles(J3dPrimitive{0x90, 6, {}}), (Tris{{0, 1, 2}, {3, 4, 5}}));
-  EXPECT_EQ(j3d_triangles(J3dPrimitive{0x99, 3, {}}), (Tris{{0, 1, 2}}));  // VAT 1 is still a strip
+  EXPECT_EQ(j3d_triangles(0x98, 5), (Tris{{0, 1, 2}, {2, 1, 3}, {2, 3, 4}}));
+  EXPECT_EQ(j3d_triangles(0xA0, 4), (Tris{{0, 1, 2}, {0, 2, 3}}));
+  EXPECT_EQ(j3d_triangles(0x90, 6), (Tris{{0, 1, 2}, {3, 4, 5}}));
+  EXPECT_EQ(j3d_triangles(0x99, 3), (Tris{{0, 1, 2}}));  // VAT 1 is still a strip
   EXPECT_EQ(j3d_dl_vertex_size({{0, 1}, {9, 3}, {10, 3}, {13, 2}}), 6u);
   EXPECT_EQ(j3d_dl_vertex_size({{9, 1}}), 0u);  // direct positions: not supported
+}
+
+// One shape drawing one packet whose vertices carry 16-bit position and normal indices (two values a
+// vertex): SHP1 as notes-j3d.md lays it out, for the draw command's vertex count.
+J3dFile golden_shp1_file(std::vector<std::uint16_t> values) {
+  J3dShp1 shp;
+  shp.shapes.resize(1);
+  shp.shapes[0].packet_count = 1;
+  shp.remap = {0};
+  shp.descriptor_lists = {{J3dVertexDescriptor{0, 0}, J3dVertexDescriptor{9, 3}, J3dVertexDescriptor{10, 3}}};  // PNMTXIDX absent
+  shp.matrix_table = {0};
+  shp.matrix_groups = {J3dMatrixGroup{0, 1, 0}};
+  shp.packets.resize(1);
+  shp.packets[0].primitives = {J3dPrimitive{0x98, std::move(values)}};
+  J3dFile f;
+  f.sections = {shp};
+  return f;
+}
+
+TEST(J3dGolden, DrawCommandCountsWholeVerticesOfItsValues) {
+  std::vector<FieldMark> marks;
+  auto w = write_j3d(golden_shp1_file({0, 0, 1, 1, 2, 5}), &marks);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  const auto packet = std::find_if(marks.begin(), marks.end(), [](const FieldMark& m) { return m.field == "SHP1.packet[0]"; });
+  ASSERT_NE(packet, marks.end());
+  // GX_DRAW_TRIANGLE_STRIP, 3 vertices (u16), then per vertex a u16 position and a u16 normal index.
+  const Bytes draw{0x98, 0x00, 0x03, 0, 0, 0, 0, 0, 1, 0, 1, 0, 2, 0, 5};
+  ASSERT_LE(packet->offset + 32, w->size());
+  EXPECT_EQ(Bytes(w->begin() + static_cast<std::ptrdiff_t>(packet->offset), w->begin() + static_cast<std::ptrdiff_t>(packet->offset + draw.size())), draw);
+  for (std::size_t k = draw.size(); k < 32; ++k) EXPECT_EQ((*w)[packet->offset + k], 0) << k;  // GX NOPs to 32
+  auto r = read_j3d(*w);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  const auto& shp = std::get<J3dShp1>(r->sections[0]);
+  ASSERT_EQ(shp.packets[0].primitives.size(), 1u);
+  EXPECT_EQ(shp.packets[0].primitives[0].values, (std::vector<std::uint16_t>{0, 0, 1, 1, 2, 5}));
+  EXPECT_EQ(j3d_dl_vertex_count(shp.packets[0].primitives[0], shp.descriptor_lists[0]).value_or(0), 3u);
+}
+
+TEST(J3dBadInput, PrimitiveValuesThatAreNotWholeVertices) {
+  auto w = write_j3d(golden_shp1_file({0, 0, 1}));
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().field, "SHP1.packet[0].primitive[0]");
+  EXPECT_NE(w.error().message.find("not a whole number of vertices"), std::string::npos) << w.error().describe();
+  auto many = write_j3d(golden_shp1_file(std::vector<std::uint16_t>(2 * 0x10000, 0)));  // 65536 vertices
+  ASSERT_FALSE(many.ok());
+  EXPECT_EQ(many.error().field, "SHP1.packet[0].primitive[0]");
+  EXPECT_NE(many.error().message.find("65536 vertices"), std::string::npos) << many.error().describe();
+  EXPECT_TRUE(write_j3d(golden_shp1_file(std::vector<std::uint16_t>(2 * 0xFFFF, 0))).ok());  // the u16's largest
 }
 
 TEST(J3dDecode, FixedPointArrays) {

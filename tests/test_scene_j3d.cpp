@@ -204,7 +204,8 @@ TEST(SceneJ3d, TrianglesEqualDocumentInfo) {
           const auto same = [&](std::uint32_t a, std::uint32_t b) {
             return std::equal(prim.values.begin() + a * present, prim.values.begin() + (a + 1) * present, prim.values.begin() + b * present);
           };
-          for (const auto& t : j3d_triangles(prim)) degenerate += same(t[0], t[1]) || same(t[1], t[2]) || same(t[0], t[2]);
+          const std::size_t n = j3d_dl_vertex_count(prim, shp.descriptor_lists[shape.descriptors]).value_or(0);
+          for (const auto& t : j3d_triangles(prim.opcode, n)) degenerate += same(t[0], t[1]) || same(t[1], t[2]) || same(t[0], t[2]);
         }
       }
     }

@@ -86,6 +86,24 @@ std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descripto
   return n;
 }
 
+std::optional<std::size_t> j3d_dl_vertex_count(const J3dPrimitive& p, const std::vector<J3dVertexDescriptor>& descriptors) {
+  std::size_t present = 0;
+  for (const J3dVertexDescriptor& d : descriptors) present += d.type != 0;
+  if (present == 0 || p.values.size() % present != 0) return std::nullopt;
+  return p.values.size() / present;
+}
+
+std::vector<const std::vector<J3dVertexDescriptor>*> j3d_packet_descriptors(const J3dShp1& s) {
+  std::vector<const std::vector<J3dVertexDescriptor>*> owner(s.packets.size(), nullptr);
+  for (const J3dShape& sh : s.shapes) {
+    if (sh.descriptors >= s.descriptor_lists.size()) continue;
+    for (std::size_t k = sh.first_packet; k < std::size_t{sh.first_packet} + sh.packet_count && k < owner.size(); ++k) {
+      owner[k] = &s.descriptor_lists[sh.descriptors];
+    }
+  }
+  return owner;
+}
+
 std::optional<Topology> j3d_topology(std::uint8_t opcode) {
   switch (opcode & 0xF8) {  // the low 3 bits pick the vertex attribute table
     case 0x80: return Topology::quads;
@@ -96,9 +114,9 @@ std::optional<Topology> j3d_topology(std::uint8_t opcode) {
   }
 }
 
-std::vector<Triangle> j3d_triangles(const J3dPrimitive& p) {
+std::vector<Triangle> j3d_triangles(std::uint8_t opcode, std::size_t vertex_count) {
   std::vector<Triangle> out;
-  if (const std::optional<Topology> t = j3d_topology(p.opcode)) append_triangles(*t, 0, p.vertex_count, out);
+  if (const std::optional<Topology> t = j3d_topology(opcode)) append_triangles(*t, 0, vertex_count, out);
   return out;
 }
 
@@ -239,8 +257,12 @@ void add_info(const J3dFile& file, DocumentInfo& info) {
     if (const auto* mat = std::get_if<J3dMat3>(&s)) info.materials = mat->remap.size();
     if (const auto* shp = std::get_if<J3dShp1>(&s)) {
       info.sections = shp->shapes.size();
-      for (const J3dPacket& p : shp->packets) {
-        for (const J3dPrimitive& prim : p.primitives) info.triangles += j3d_triangles(prim).size();
+      const auto descriptors = j3d_packet_descriptors(*shp);
+      for (std::size_t k = 0; k < shp->packets.size(); ++k) {
+        if (descriptors[k] == nullptr) continue;
+        for (const J3dPrimitive& prim : shp->packets[k].primitives) {
+          info.triangles += j3d_triangles(prim.opcode, j3d_dl_vertex_count(prim, *descriptors[k]).value_or(0)).size();
+        }
       }
     }
   }

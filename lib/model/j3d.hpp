@@ -152,8 +152,7 @@ struct J3dMatrixGroup {  // mtx-init, 8 bytes: the matrix table run a packet loa
 
 struct J3dPrimitive {
   std::uint8_t opcode = 0x98;  // GX draw command with its VAT in the low 3 bits: 0x90 list, 0x98 strip, 0xA0 fan
-  std::uint16_t vertex_count = 0;
-  std::vector<std::uint16_t> values;  // vertex_count x (descriptors that are present), as stored
+  std::vector<std::uint16_t> values;  // vertex by vertex, one per present descriptor, as stored; the count follows
 };
 
 struct J3dPacket {
@@ -181,11 +180,17 @@ struct J3dShp1 {
 
 // Bytes one vertex takes in a display list for these descriptors (0 when one is not supported).
 std::size_t j3d_dl_vertex_size(const std::vector<J3dVertexDescriptor>& descriptors);
+// Vertices a primitive draws: its values over the descriptors present (the draw command's u16 count);
+// nullopt when none is present or the values are not a whole number of vertices.
+std::optional<std::size_t> j3d_dl_vertex_count(const J3dPrimitive& p, const std::vector<J3dVertexDescriptor>& descriptors);
+// The descriptor list each packet is drawn with (the last shape that draws it), nullptr for a packet
+// no shape draws or a shape that refers past the tables.
+std::vector<const std::vector<J3dVertexDescriptor>*> j3d_packet_descriptors(const J3dShp1& s);
 // The triangle topology of a GX draw opcode (0x80 quads, 0x90 list, 0x98 strip, 0xA0 fan, any
 // VAT); none for lines and points.
 std::optional<Topology> j3d_topology(std::uint8_t opcode);
-// Triangles (model/primitive.hpp; vertex numbers within the primitive's run) of one primitive.
-std::vector<Triangle> j3d_triangles(const J3dPrimitive& p);
+// Triangles (model/primitive.hpp; vertex numbers within the primitive's run) of one draw command.
+std::vector<Triangle> j3d_triangles(std::uint8_t opcode, std::size_t vertex_count);
 
 // ---- MAT3: materials ----
 struct J3dMat3 {

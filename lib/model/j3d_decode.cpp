@@ -222,17 +222,16 @@ Result<std::size_t> j3d_check_indices(const J3dFile& file) {
       return Error{ErrorCode::bad_value, std::nullopt, "SHP1.shape[" + std::to_string(s) + "]", "refers past the descriptor lists or packets"};
     }
     const auto& descriptors = shp->descriptor_lists[shape.descriptors];
-    std::size_t present = 0;
-    for (const J3dVertexDescriptor& d : descriptors) present += d.type != 0;
     for (std::size_t k = 0; k < shape.packet_count; ++k) {
       const J3dPacket& packet = shp->packets[shape.first_packet + k];
       for (std::size_t p = 0; p < packet.primitives.size(); ++p) {
         const J3dPrimitive& prim = packet.primitives[p];
-        if (prim.values.size() != std::size_t{prim.vertex_count} * present) {
+        const std::optional<std::size_t> vertices = j3d_dl_vertex_count(prim, descriptors);
+        if (!vertices) {
           return Error{ErrorCode::inconsistent, std::nullopt, "SHP1.packet", "a primitive's values do not match its descriptors"};
         }
         std::size_t i = 0;
-        for (std::size_t v = 0; v < prim.vertex_count; ++v) {
+        for (std::size_t v = 0; v < *vertices; ++v) {
           for (const J3dVertexDescriptor& d : descriptors) {
             if (d.type == 0) continue;
             const std::uint16_t value = prim.values[i++];

@@ -238,9 +238,7 @@ Json j3d_section_json(const J3dSection& s) {
         jp["raw"] = hex(*p.raw);
       } else {
         Json prims = Json::array();
-        for (const J3dPrimitive& prim : p.primitives) {
-          prims.push_back(Json{{"opcode", prim.opcode}, {"vertex_count", prim.vertex_count}, {"values", prim.values}});
-        }
+        for (const J3dPrimitive& prim : p.primitives) prims.push_back(Json{{"opcode", prim.opcode}, {"values", prim.values}});
         jp["primitives"] = prims;
       }
       if (p.stored_size) jp["stored_size"] = *p.stored_size;

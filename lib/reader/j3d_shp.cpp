@@ -32,15 +32,15 @@ std::optional<J3dPacket> decode_packet(Cursor& c, std::size_t packet_at, ByteSpa
     if (!is_draw(b[at]) || b.size() - at < 3) return std::nullopt;
     J3dPrimitive prim;
     prim.opcode = b[at];
-    prim.vertex_count = static_cast<std::uint16_t>(b[at + 1] << 8 | b[at + 2]);
+    const std::size_t vertex_count = std::size_t{b[at + 1]} << 8 | b[at + 2];
     at += 3;
-    if ((b.size() - at) / vertex_size < prim.vertex_count) {
+    if ((b.size() - at) / vertex_size < vertex_count) {
       c.fail_at(ErrorCode::bad_count, packet_at + at - 2, "vertex_count",
-                "draws " + std::to_string(prim.vertex_count) + " vertices of " + std::to_string(vertex_size) +
+                "draws " + std::to_string(vertex_count) + " vertices of " + std::to_string(vertex_size) +
                     " bytes but the packet has " + std::to_string(b.size() - at) + " bytes left");
     }
-    prim.values.reserve(std::size_t{prim.vertex_count} * descriptors->size());
-    for (std::size_t v = 0; v < prim.vertex_count; ++v) {
+    prim.values.reserve(vertex_count * descriptors->size());
+    for (std::size_t v = 0; v < vertex_count; ++v) {
       for (const J3dVertexDescriptor& d : *descriptors) {
         if (d.type == 0) continue;
         if (d.type == 3) {
@@ -166,11 +166,8 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
   s.gap_after_matrix_table = read_j3d_gap(c, filler, dl_at, 32, "display_list_offset");
 
   // Each packet is drawn with the descriptors of the shape it belongs to.
-  std::vector<const std::vector<J3dVertexDescriptor>*> owner(packet_count, nullptr);
-  for (const J3dShape& sh : s.shapes) {
-    for (std::size_t k = 0; k < sh.packet_count; ++k) owner[sh.first_packet + k] = &s.descriptor_lists[sh.descriptors];
-  }
-  s.packets.reserve(packet_count);
+  s.packets.resize(packet_count);
+  const auto owner = j3d_packet_descriptors(s);
   for (std::size_t i = 0; i < packet_count; ++i) {
     PathScope scope(c, "packet", static_cast<std::int64_t>(i));
     j3d_expect_at(c, std::uint64_t{dl_at} + packet_info[i].second, "offset");
@@ -181,7 +178,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
       p = J3dPacket{};
       p->raw = Bytes(bytes.begin(), bytes.end());
     }
-    s.packets.push_back(std::move(*p));
+    s.packets[i] = std::move(*p);
   }
   j3d_expect_at(c, groups_at, "matrix_groups_offset");
   c.seek(tables_end, "packets");

@@ -236,12 +236,13 @@ struct Geometry {
       for (const auto& m : slots.slots) packet_extras["matrices"].push_back(m.value_or(0xFFFF));  // 0xFFFF: none loaded yet
       for (std::size_t p = 0; p < packet.primitives.size(); ++p) {
         const J3dPrimitive& dl = packet.primitives[p];
-        packet_extras["primitives"].push_back({{"type", primitive_name(dl.opcode)}, {"opcode", dl.opcode}, {"vertex_count", dl.vertex_count}});
-        if (dl.values.size() != std::size_t{dl.vertex_count} * fills.size()) {
+        const std::optional<std::size_t> vertex_count = j3d_dl_vertex_count(dl, descriptors);
+        if (!vertex_count) {
           return Error{ErrorCode::inconsistent, std::nullopt, packet_where + ".primitive[" + std::to_string(p) + "]", "holds values that do not match its descriptors"};
         }
-        std::vector<std::uint32_t> ids(dl.vertex_count);
-        for (std::size_t v = 0; v < dl.vertex_count; ++v) {
+        packet_extras["primitives"].push_back({{"type", primitive_name(dl.opcode)}, {"opcode", dl.opcode}, {"vertex_count", *vertex_count}});
+        std::vector<std::uint32_t> ids(*vertex_count);
+        for (std::size_t v = 0; v < *vertex_count; ++v) {
           VertexKey key;
           key.v.fill(0xFFFFFFFF);
           std::uint32_t slot = 0;  // without PNMTXIDX, GX draws with the matrix in slot 0
@@ -262,7 +263,7 @@ struct Geometry {
           ids[v] = it->second;
         }
         // GX front faces wind clockwise; glTF's wind counter-clockwise.
-        for (const auto& t : j3d_triangles(dl)) {
+        for (const auto& t : j3d_triangles(dl.opcode, *vertex_count)) {
           const std::uint32_t a = ids[t[0]], b = ids[t[1]], c = ids[t[2]];
           if (a == b || b == c || a == c) {
             ++degenerate;

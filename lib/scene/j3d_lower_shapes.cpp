@@ -58,7 +58,8 @@ struct ShapeWalk {
 Result<ShapeWalk> walk_shape(const J3dShp1& shp, std::size_t s) {
   const J3dShape& shape = shp.shapes[s];
   const std::string where = "SHP1.shape[" + std::to_string(s) + "]";
-  auto fills = descriptor_fills(shp.descriptor_lists[shape.descriptors], where);
+  const auto& descriptors = shp.descriptor_lists[shape.descriptors];
+  auto fills = descriptor_fills(descriptors, where);
   if (!fills) return fills.error();
   auto palettes = j3d_packet_matrices(shp, s);
   if (!palettes) return palettes.error();
@@ -70,11 +71,12 @@ Result<ShapeWalk> walk_shape(const J3dShp1& shp, std::size_t s) {
     if (packet.raw) return Error{ErrorCode::unsupported, std::nullopt, where, "has a packet that is not a plain run of draw commands"};
     auto& packet_ids = w.ids.emplace_back();
     for (const J3dPrimitive& dl : packet.primitives) {
-      auto& ids = packet_ids.emplace_back(dl.vertex_count);
-      if (dl.values.size() != std::size_t{dl.vertex_count} * w.fills.size()) {
+      const std::optional<std::size_t> vertex_count = j3d_dl_vertex_count(dl, descriptors);
+      if (!vertex_count) {
         return Error{ErrorCode::inconsistent, std::nullopt, where, "holds a primitive whose values do not match its descriptors"};
       }
-      for (std::size_t v = 0; v < dl.vertex_count; ++v) {
+      auto& ids = packet_ids.emplace_back(*vertex_count);
+      for (std::size_t v = 0; v < *vertex_count; ++v) {
         Key key;
         key.fill(kAbsent);
         std::uint32_t slot = 0;
@@ -359,7 +361,7 @@ struct Geometry {
       J3dPacket& packet = shp.packets[std::size_t{shape.first_packet} + k];
       for (std::size_t p = 0; p < walk.ids[k].size(); ++p) {
         J3dPrimitive& dl = packet.primitives[p];
-        for (std::size_t v = 0; v < dl.vertex_count; ++v) {
+        for (std::size_t v = 0; v < walk.ids[k][p].size(); ++v) {
           const Key& key = keys[walk.ids[k][p][v]];
           for (std::size_t f = 0; f < walk.fills.size(); ++f) {
             if (walk.fills[f] >= 1) dl.values[v * walk.fills.size() + f] = static_cast<std::uint16_t>(key[static_cast<std::size_t>(walk.fills[f])]);
@@ -379,6 +381,7 @@ struct Geometry {
     const std::string where = "SHP1.shape[" + std::to_string(s) + "]";
     auto fills = descriptor_fills(descriptors, where);
     if (!fills) return fills.error();
+    if (fills->empty()) return Error{ErrorCode::unsupported, std::nullopt, where, "has no vertex descriptor present, so its display lists cannot hold vertices"};
     const bool has_slots = std::find(fills->begin(), fills->end(), -1) != fills->end();
     if (std::find(fills->begin(), fills->end(), -2) != fills->end()) {
       return Error{ErrorCode::unsupported, std::nullopt, where, "draws texture matrix indices (TEXnMTXIDX), so its display lists cannot be rebuilt"};
@@ -421,7 +424,6 @@ struct Geometry {
         const Key& key = keys[packet_vertices[lv]];
         const auto slot = static_cast<std::uint32_t>(std::find(slots.begin(), slots.end(), key[kDrw]) - slots.begin());
         for (int f : *fills) prim.values.push_back(static_cast<std::uint16_t>(f == -1 ? slot * 3 : key[static_cast<std::size_t>(f)]));
-        ++prim.vertex_count;
       };
       std::size_t begin = 0;
       for (std::size_t i = 0; i <= strip.size(); ++i) {
@@ -438,11 +440,11 @@ struct Geometry {
         }
         begin = i + 1;
       }
-      for (std::size_t at = 0; at < list.vertex_count;) {  // lists split at u16 vertices, whole triangles
-        const std::size_t take = std::min<std::size_t>(list.vertex_count - at, 0xFFFF / 3 * 3);
+      const std::size_t list_vertices = j3d_dl_vertex_count(list, descriptors).value_or(0);
+      for (std::size_t at = 0; at < list_vertices;) {  // lists split at u16 vertices, whole triangles
+        const std::size_t take = std::min<std::size_t>(list_vertices - at, 0xFFFF / 3 * 3);
         J3dPrimitive part;
         part.opcode = list.opcode;
-        part.vertex_count = static_cast<std::uint16_t>(take);
         part.values.assign(list.values.begin() + static_cast<std::ptrdiff_t>(at * fills->size()),
                            list.values.begin() + static_cast<std::ptrdiff_t>((at + take) * fills->size()));
         packet.primitives.push_back(std::move(part));

@@ -23,21 +23,26 @@ void write_packet(ByteWriter& w, const J3dPacket& p, const std::vector<J3dVertex
   std::size_t vertex_bytes = 0;
   for (std::uint8_t w16 : wide) vertex_bytes += 1 + w16;
   std::size_t used = 0;
-  for (const J3dPrimitive& prim : p.primitives) {
-    if (prim.values.size() != std::size_t{prim.vertex_count} * present) {
-      w.fail("SHP1.packet[" + std::to_string(index) + "]", "a primitive needs one value per present descriptor per vertex");
+  for (std::size_t i = 0; i < p.primitives.size(); ++i) {
+    const J3dPrimitive& prim = p.primitives[i];
+    const std::optional<std::size_t> vertices = j3d_dl_vertex_count(prim, descriptors);
+    const auto field = [&] { return "SHP1.packet[" + std::to_string(index) + "].primitive[" + std::to_string(i) + "]"; };
+    if (!vertices) {
+      w.fail(field(), "holds " + std::to_string(prim.values.size()) + " values, not a whole number of vertices of " +
+                          std::to_string(present) + " present descriptors");
     }
-    used += 3 + std::size_t{prim.vertex_count} * vertex_bytes;
+    if (*vertices > 0xFFFF) w.fail(field(), "draws " + std::to_string(*vertices) + " vertices, more than its u16 count holds");
+    used += 3 + *vertices * vertex_bytes;
   }
   const std::size_t size = p.stored_size.value_or(used + (32 - used % 32) % 32);
   if (size < used) w.fail("SHP1.packet[" + std::to_string(index) + "]", "its stored size is smaller than its primitives");
   std::uint8_t* out = w.append(size);
   for (const J3dPrimitive& prim : p.primitives) {
     out[0] = prim.opcode;
-    w.store(out + 1, prim.vertex_count, 2);
+    w.store(out + 1, prim.values.size() / present, 2);  // whole vertices, checked above
     out += 3;
     const std::uint16_t* value = prim.values.data();
-    for (std::size_t v = 0; v < prim.vertex_count; ++v) {
+    for (std::size_t v = 0; v < prim.values.size(); v += present) {
       for (std::size_t k = 0; k < present; ++k, ++value) {
         if (wide[k]) {
           w.store(out, *value, 2);
@@ -112,16 +117,14 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
   write_j3d_gap(w, filler, 32, base, s.gap_after_matrix_table);
   offset_here(5);
   const std::size_t dl = w.pos();
-  std::vector<const std::vector<J3dVertexDescriptor>*> owner(s.packets.size(), nullptr);
-  for (const J3dShape& sh : s.shapes) {
-    for (std::size_t k = 0; k < sh.packet_count; ++k) owner[sh.first_packet + k] = &s.descriptor_lists[sh.descriptors];
-  }
+  const auto owner = j3d_packet_descriptors(s);
   std::vector<std::pair<std::size_t, std::size_t>> placed(s.packets.size());
   for (std::size_t i = 0; i < s.packets.size(); ++i) {
     if (owner[i] == nullptr && !s.packets[i].raw) w.fail("SHP1.packet[" + std::to_string(i) + "]", "no shape draws this packet");
     const std::size_t at = w.pos();
     w.mark([&] { return "SHP1.packet[" + std::to_string(i) + "]"; });
-    write_packet(w, s.packets[i], owner[i] != nullptr ? *owner[i] : s.descriptor_lists.front(), i);
+    static const std::vector<J3dVertexDescriptor> none;  // a raw packet no shape draws
+    write_packet(w, s.packets[i], owner[i] != nullptr ? *owner[i] : none, i);
     placed[i] = {w.pos() - at, at - dl};
   }
   offset_here(6);
