@@ -99,8 +99,6 @@ int main(int argc, char** argv) {
   // matrix, one joint, a shape drawing one strip, one white material, one 8x4 I8 texture.
   J3dFile j3d;
   J3dInf1 inf;
-  inf.vertex_count = 3;
-  inf.packet_count = 1;
   inf.roots = {J3dNode{0x10, 0, {J3dNode{0x11, 0, {J3dNode{0x12, 0, {}}}}}}};
   J3dVtx1 vtx;
   vtx.formats = {J3dVertexFormat{9, 1, 4, 0, {0xFF, 0xFF, 0xFF}}};

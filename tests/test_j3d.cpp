@@ -24,36 +24,76 @@ void be32(Bytes& b, std::uint32_t v) {
   be16(b, static_cast<std::uint16_t>(v >> 16));
   be16(b, static_cast<std::uint16_t>(v));
 }
+std::uint32_t be32_at(const Bytes& b, std::size_t at) {
+  return static_cast<std::uint32_t>(b[at] << 24 | b[at + 1] << 16 | b[at + 2] << 8 | b[at + 3]);
+}
 void text(Bytes& b, const char* s) {
   for (; *s != '\0'; ++s) b.push_back(static_cast<std::uint8_t>(*s));
 }
 
-// Joint 0 { material 0 { shape 0 } }, shape 1: 9 nodes + terminator = 0x28 bytes after the
-// 0x18 header, so 0x40 with 0x18 bytes of "This is padding data to" filler... up to 0x60.
-Bytes golden_inf1_file(const std::vector<std::pair<std::uint16_t, std::uint16_t>>& nodes) {
+void pad_section(Bytes& section) {  // filler to 32, then the section's size
+  const char* filler = "This is padding data to alignment.";
+  for (std::size_t i = 0; section.size() % 32 != 0; ++i) section.push_back(static_cast<std::uint8_t>(filler[i]));
+  for (int k = 0; k < 4; ++k) section[4 + k] = static_cast<std::uint8_t>(section.size() >> (24 - 8 * k));
+}
+
+Bytes j3d_file_of(const std::vector<Bytes>& sections) {
+  Bytes file;
+  text(file, "J3D2bmd3");
+  std::size_t size = 0x20;
+  for (const Bytes& s : sections) size += s.size();
+  be32(file, static_cast<std::uint32_t>(size));
+  be32(file, static_cast<std::uint32_t>(sections.size()));
+  text(file, "SVR3");
+  file.insert(file.end(), 12, 0xFF);
+  for (const Bytes& s : sections) file.insert(file.end(), s.begin(), s.end());
+  return file;
+}
+
+// INF1: flags, 0xFFFF, packet count, vertex count, hierarchy offset 0x18, the nodes, filler to 32.
+Bytes golden_inf1(const std::vector<std::pair<std::uint16_t, std::uint16_t>>& nodes, std::uint32_t packets, std::uint32_t vertices) {
   Bytes section;
   text(section, "INF1");
   be32(section, 0);  // size, patched below
   be16(section, 1);  // flags
   be16(section, 0xFFFF);
-  be32(section, 3);    // packets
-  be32(section, 100);  // vertices
+  be32(section, packets);
+  be32(section, vertices);
   be32(section, 0x18);
   for (auto [type, index] : nodes) {
     be16(section, type);
     be16(section, index);
   }
-  const char* filler = "This is padding data to alignment.";
-  for (std::size_t i = 0; section.size() % 32 != 0; ++i) section.push_back(static_cast<std::uint8_t>(filler[i]));
-  for (int k = 0; k < 4; ++k) section[4 + k] = static_cast<std::uint8_t>(section.size() >> (24 - 8 * k));
-  Bytes file;
-  text(file, "J3D2bmd3");
-  be32(file, static_cast<std::uint32_t>(0x20 + section.size()));
-  be32(file, 1);
-  text(file, "SVR3");
-  file.insert(file.end(), 12, 0xFF);
-  file.insert(file.end(), section.begin(), section.end());
-  return file;
+  pad_section(section);
+  return section;
+}
+
+// Joint 0 { material 0 { shape 0 } }, shape 1: 9 nodes + terminator = 0x28 bytes after the
+// 0x18 header, so 0x40 with 0x18 bytes of "This is padding data to" filler... up to 0x60. With no
+// SHP1 or VTX1, the counts that agree with the sections are 0.
+Bytes golden_inf1_file(const std::vector<std::pair<std::uint16_t, std::uint16_t>>& nodes, std::uint32_t packets = 0,
+                       std::uint32_t vertices = 0) {
+  return j3d_file_of({golden_inf1(nodes, packets, vertices)});
+}
+
+// VTX1: format list at 0x40 (POS XYZ s16, no fraction; the terminator), positions at 0x60 (6 bytes
+// each), filler to 32.
+Bytes golden_vtx1(std::size_t positions) {
+  Bytes section;
+  text(section, "VTX1");
+  be32(section, 0);
+  be32(section, 0x40);
+  be32(section, 0x60);  // position array
+  for (int k = 1; k < 13; ++k) be32(section, 0);
+  for (std::uint32_t v : {9u, 1u, 3u}) be32(section, v);
+  section.insert(section.end(), {0, 0xFF, 0xFF, 0xFF});
+  for (std::uint32_t v : {0xFFu, 1u, 0u}) be32(section, v);
+  section.insert(section.end(), {0, 0xFF, 0xFF, 0xFF});
+  for (std::size_t p = 0; p < positions; ++p) {
+    for (int c = 0; c < 3; ++c) be16(section, static_cast<std::uint16_t>(p * 3 + static_cast<std::size_t>(c)));
+  }
+  pad_section(section);
+  return section;
 }
 
 const std::vector<std::pair<std::uint16_t, std::uint16_t>> kHierarchy = {
@@ -67,7 +107,8 @@ TEST(J3dGolden, HierarchyReadsAsATree) {
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_EQ(r->sections.size(), 1u);
   const auto& inf = std::get<J3dInf1>(r->sections[0]);
-  EXPECT_EQ(inf.vertex_count, 100u);
+  EXPECT_FALSE(inf.stored_packet_count);  // 0, as the missing SHP1 and VTX1 give
+  EXPECT_FALSE(inf.stored_vertex_count);
   ASSERT_EQ(inf.roots.size(), 2u);
   EXPECT_EQ(inf.roots[0].type, 0x10);
   ASSERT_EQ(inf.roots[0].children.size(), 1u);
@@ -92,6 +133,60 @@ TEST(J3dGolden, EditedHierarchyWritesSizesAndPadding) {
   ASSERT_TRUE(w.ok());
   EXPECT_EQ(*w, golden_inf1_file({{0x10, 0}, {1, 0}, {0x11, 0}, {1, 0}, {0x12, 0}, {2, 0}, {2, 0}, {0x12, 1}, {1, 0},
                                   {0x11, 1}, {2, 0}, {0, 0}}));
+}
+
+// INF1's counts agree with the sections (no SHP1: 0 packets; VTX1: 4 positions): nothing kept, and
+// an appended position is counted in the INF1 written.
+TEST(J3dGolden, Inf1CountsFollowTheSections) {
+  const std::vector<std::pair<std::uint16_t, std::uint16_t>> shape = {{0x12, 0}, {0, 0}};
+  const Bytes b = j3d_file_of({golden_inf1(shape, 0, 4), golden_vtx1(4)});
+  auto r = read_j3d(b);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  const auto& inf = std::get<J3dInf1>(r->sections[0]);
+  EXPECT_FALSE(inf.stored_packet_count);
+  EXPECT_FALSE(inf.stored_vertex_count);
+  EXPECT_EQ(j3d_vertex_count(*r), 4u);
+  EXPECT_EQ(verbatim_bytes(*r), 0u);
+  DocumentInfo info{};
+  add_info(*r, info);
+  EXPECT_EQ(info.vertices, 4u);
+  auto w = write_j3d(*r);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(*w, b);
+  auto& positions = std::get<J3dVtx1>(r->sections[1]).arrays[0].data;
+  positions.insert(positions.end(), {0, 12, 0, 13, 0, 14});
+  w = write_j3d(*r);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(*w, j3d_file_of({golden_inf1(shape, 0, 5), golden_vtx1(5)}));
+}
+
+// INF1's counts disagree with the sections (3 packets but no SHP1, 100 vertices but 4 positions): both
+// kept (8 verbatim bytes), written as they were whatever the sections become, and shown by `info`.
+TEST(J3dGolden, Inf1CountsThatDisagreeAreKept) {
+  const std::vector<std::pair<std::uint16_t, std::uint16_t>> shape = {{0x12, 0}, {0, 0}};
+  const Bytes b = j3d_file_of({golden_inf1(shape, 3, 100), golden_vtx1(4)});
+  auto r = read_j3d(b);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  const auto& inf = std::get<J3dInf1>(r->sections[0]);
+  EXPECT_EQ(inf.stored_packet_count.value_or(0), 3u);
+  EXPECT_EQ(inf.stored_vertex_count.value_or(0), 100u);
+  EXPECT_EQ(verbatim_bytes(*r), 8u);
+  DocumentInfo info{};
+  add_info(*r, info);
+  EXPECT_EQ(info.vertices, 100u);  // what the file says
+  auto w = write_j3d(*r);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(*w, b);
+  auto& positions = std::get<J3dVtx1>(r->sections[1]).arrays[0].data;
+  positions.insert(positions.end(), {0, 12, 0, 13, 0, 14});
+  w = write_j3d(*r);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(*w, j3d_file_of({golden_inf1(shape, 3, 100), golden_vtx1(5)}));
+  // One count that agrees is not kept: 4 verbatim bytes.
+  auto one = read_j3d(j3d_file_of({golden_inf1(shape, 0, 100), golden_vtx1(4)}));
+  ASSERT_TRUE(one.ok()) << one.error().describe();
+  EXPECT_FALSE(std::get<J3dInf1>(one->sections[0]).stored_packet_count);
+  EXPECT_EQ(verbatim_bytes(*one), 4u);
 }
 
 TEST(J3dGolden, NameHashUsesSignedChars) {
@@ -145,6 +240,20 @@ TEST(J3dGolden, DrawCommandCountsWholeVerticesOfItsValues) {
   ASSERT_EQ(shp.packets[0].primitives.size(), 1u);
   EXPECT_EQ(shp.packets[0].primitives[0].values, (std::vector<std::uint16_t>{0, 0, 1, 1, 2, 5}));
   EXPECT_EQ(j3d_dl_vertex_count(shp.packets[0].primitives[0], shp.descriptor_lists[0]).value_or(0), 3u);
+}
+
+// INF1's packet count is SHP1's packets, written by the writer (the Document stores none).
+TEST(J3dGolden, Inf1PacketCountFromShp1) {
+  J3dFile f = golden_shp1_file({0, 0, 1, 1, 2, 5});
+  f.sections.insert(f.sections.begin(), J3dInf1{});
+  auto w = write_j3d(f);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(be32_at(*w, 0x20 + 0x0C), 1u);  // one packet
+  EXPECT_EQ(be32_at(*w, 0x20 + 0x10), 0u);  // no VTX1, no positions
+  auto r = read_j3d(*w);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_FALSE(std::get<J3dInf1>(r->sections[0]).stored_packet_count);
+  EXPECT_EQ(verbatim_bytes(*r), 0u);
 }
 
 TEST(J3dBadInput, PrimitiveValuesThatAreNotWholeVertices) {
@@ -321,7 +430,8 @@ TEST(J3dSamples, RoundTripWithEverySectionStructured) {
 TEST(J3dSamples, DecodersAgreeWithTheFile) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d");
   for (const auto& path : files) {
-    auto f = read_j3d(test::load_file(path));
+    const Bytes bytes = test::load_file(path);
+    auto f = read_j3d(bytes);
     ASSERT_TRUE(f.ok());
     auto checked = j3d_check_indices(*f);
     if (path.filename().string().rfind("sms_testmap_", 0) == 0) {
@@ -349,7 +459,12 @@ TEST(J3dSamples, DecodersAgreeWithTheFile) {
     ASSERT_TRUE(inf && vtx && shp && drw && evp);
     auto positions = j3d_decode_array(*vtx, 0);
     ASSERT_TRUE(positions.ok());
-    EXPECT_EQ(positions->count(), inf->vertex_count) << path;  // INF1 counts positions
+    // INF1, the first section, counts SHP1's packets and VTX1's positions in every sample: nothing kept.
+    ASSERT_EQ(std::get_if<J3dInf1>(&f->sections[0]), inf) << path;
+    EXPECT_EQ(be32_at(bytes, 0x20 + 0x0C), shp->packets.size()) << path;
+    EXPECT_EQ(be32_at(bytes, 0x20 + 0x10), positions->count()) << path;
+    EXPECT_FALSE(inf->stored_packet_count) << path;
+    EXPECT_FALSE(inf->stored_vertex_count) << path;
     for (std::size_t s = 0; s < shp->shapes.size(); ++s) {
       auto slots = j3d_packet_matrices(*shp, s);
       ASSERT_TRUE(slots.ok()) << path;
@@ -362,10 +477,6 @@ TEST(J3dSamples, DecodersAgreeWithTheFile) {
       }
     }
   }
-}
-
-std::uint32_t be32_at(const Bytes& b, std::size_t at) {
-  return static_cast<std::uint32_t>(b[at] << 24 | b[at + 1] << 16 | b[at + 2] << 8 | b[at + 3]);
 }
 
 // Real tool-made files end some SHP1 descriptor lists with (0xFF, non-zero type): a sample whose

@@ -64,6 +64,7 @@ struct Output {
   J3dFile file;
   scene::Scene scene;
   std::vector<scene::LowerWarning> warnings;
+  bool inf1_counts_stored = false;  // whether the lowered Document (before writing) keeps an INF1 count
 };
 
 Output lower_and_reread(const scene::Scene& s, const Base& base) {
@@ -72,6 +73,9 @@ Output lower_and_reread(const scene::Scene& s, const Base& base) {
   EXPECT_TRUE(lowered.ok()) << (lowered.ok() ? "" : lowered.error().describe());
   if (!lowered) return o;
   o.warnings = lowered->warnings;
+  if (const auto* inf = j3d_section<J3dInf1>(std::get<J3dFile>(lowered->document))) {
+    o.inf1_counts_stored = inf->stored_packet_count || inf->stored_vertex_count;
+  }
   auto bytes = write_document(lowered->document);
   EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().describe());
   if (!bytes) return o;
@@ -96,6 +100,29 @@ const T& section(const J3dFile& f) {
     if (const auto* p = std::get_if<T>(&s)) return *p;
   }
   throw std::runtime_error("section missing");
+}
+
+// INF1's packet and vertex counts as written: SHP1's packets and VTX1's positions, though the lower
+// set neither (the Document keeps no count); returns them.
+std::pair<std::uint32_t, std::uint32_t> expect_inf1_counts_follow(const Output& o) {
+  EXPECT_FALSE(o.inf1_counts_stored);
+  std::size_t at = 0x20;  // sections follow the file header
+  while (at + 0x14 <= o.bytes.size() && !std::equal(o.bytes.begin() + static_cast<std::ptrdiff_t>(at), o.bytes.begin() + static_cast<std::ptrdiff_t>(at + 4), "INF1")) {
+    at += static_cast<std::size_t>(o.bytes[at + 4]) << 24 | o.bytes[at + 5] << 16 | o.bytes[at + 6] << 8 | o.bytes[at + 7];
+  }
+  if (at + 0x14 > o.bytes.size()) {
+    ADD_FAILURE() << "no INF1 in the output";
+    return {};
+  }
+  const auto be32 = [&](std::size_t k) { return static_cast<std::uint32_t>(o.bytes[k] << 24 | o.bytes[k + 1] << 16 | o.bytes[k + 2] << 8 | o.bytes[k + 3]); };
+  const std::pair<std::uint32_t, std::uint32_t> counts{be32(at + 0x0C), be32(at + 0x10)};
+  EXPECT_EQ(counts.first, section<J3dShp1>(o.file).packets.size());
+  auto positions = j3d_decode_array(section<J3dVtx1>(o.file), 0);
+  EXPECT_TRUE(positions.ok());
+  if (positions) {
+    EXPECT_EQ(counts.second, positions->count());
+  }
+  return counts;
 }
 
 // The sections other than those named, equal between two files.
@@ -226,8 +253,8 @@ TEST(LowerJ3d, ReorderedAndSplitVerticesGiveTheSameBytes) {
 
 // Moved positions, normals, UVs and a colour on one shape of a small model with s16 positions
 // (6 fractional bits), s16 normals and UVs and RGBA8 colours: the re-lifted shape shows the edit
-// within the format's quantisation; every other shape and every section but VTX1, SHP1 and INF1's
-// counts are untouched.
+// within the format's quantisation; every other shape and every section but VTX1 and SHP1 are
+// untouched (INF1's vertex count follows VTX1 as written).
 TEST(LowerJ3d, MovedVertices) {
   LOAD_OR_SKIP(b, "smg_poltaformationrock.bdl");
   scene::Scene s = b.scene;
@@ -263,8 +290,8 @@ TEST(LowerJ3d, MovedVertices) {
     EXPECT_EQ(was.positions, now.positions) << m;
     EXPECT_EQ(was.indices, now.indices) << m;
   }
-  expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"VTX1", "SHP1", "INF1"});
-  expect_diff_only(b.doc, o.bytes, {at(o.file, "INF1") + ".vertex_count", at(o.file, "VTX1") + ".arrays", at(o.file, "SHP1") + ".packets[0]"});
+  expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"VTX1", "SHP1"});  // INF1 too: its counts are derived
+  expect_diff_only(b.doc, o.bytes, {at(o.file, "VTX1") + ".arrays", at(o.file, "SHP1") + ".packets[0]"});
   // Unchanged values keep their stored elements: only the edited ones were appended.
   const J3dVtx1& was = section<J3dVtx1>(std::get<J3dFile>(b.doc));
   const J3dVtx1& now = section<J3dVtx1>(o.file);
@@ -272,7 +299,8 @@ TEST(LowerJ3d, MovedVertices) {
     ASSERT_GE(now.arrays[a].data.size(), was.arrays[a].data.size());
     EXPECT_TRUE(std::equal(was.arrays[a].data.begin(), was.arrays[a].data.end(), now.arrays[a].data.begin())) << "array " << a;
   }
-  EXPECT_EQ(section<J3dInf1>(o.file).vertex_count, j3d_decode_array(now, 0)->count());
+  // The moved position was appended: INF1's vertex count follows, written from VTX1.
+  EXPECT_GT(expect_inf1_counts_follow(o).second, j3d_vertex_count(std::get<J3dFile>(b.doc)));
 }
 
 // A primitive's drawn triangles as values (positions to 1/16, joints with weights to 1/100), each
@@ -342,7 +370,7 @@ TEST(LowerJ3d, ChangedWeightsAndJoints) {
   }
   EXPECT_GT(strips, 0u);
   for (const J3dMatrixGroup& g : shp.matrix_groups) EXPECT_LE(g.count, 10u);
-  EXPECT_EQ(section<J3dInf1>(o.file).packet_count, shp.packets.size());
+  expect_inf1_counts_follow(o);
   EXPECT_GT(section<J3dEvp1>(o.file).envelopes.size(), section<J3dEvp1>(std::get<J3dFile>(b.doc)).envelopes.size());
   expect_other_sections_equal(std::get<J3dFile>(b.doc), o.file, {"VTX1", "SHP1", "INF1", "DRW1", "EVP1"});
 }
@@ -428,7 +456,8 @@ TEST(LowerJ3d, PrimitiveAdded) {
     EXPECT_EQ(surface(q), surface(p)) << k;
   }
   for (std::size_t m = 0; m < base_meshes; ++m) EXPECT_EQ(surface(o.scene.meshes[m].primitives[0]), surface(b.scene.meshes[m].primitives[0])) << m;
-  EXPECT_EQ(section<J3dInf1>(o.file).packet_count, section<J3dShp1>(o.file).packets.size());
+  // Two shapes' packets added: INF1's packet count follows, written from SHP1.
+  EXPECT_GT(expect_inf1_counts_follow(o).first, j3d_packet_count(std::get<J3dFile>(b.doc)));
 }
 
 // Renamed joints and materials: JNT1 and MAT3 name tables (and MDL3's copy in a BDL) only.
@@ -592,7 +621,7 @@ TEST(LowerJ3d, BlenderLikeVertexNoiseKeepsAMovedVertex) {
       if (!(q.positions[v] == b.scene.meshes[0].primitives[0].positions[v])) ++changed;
     }
     EXPECT_EQ(changed, copies);
-    expect_diff_only(b.doc, alone.bytes, {at(alone.file, "INF1") + ".vertex_count", at(alone.file, "VTX1") + ".arrays", at(alone.file, "SHP1") + ".packets"});
+    expect_diff_only(b.doc, alone.bytes, {at(alone.file, "VTX1") + ".arrays", at(alone.file, "SHP1") + ".packets"});
 
     // Under Blender's noise: the same file but for the moved position, which carries the noise too.
     scene::Scene noisy = moved;

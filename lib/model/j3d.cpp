@@ -216,10 +216,27 @@ std::size_t gap_size(const J3dGap& g) { return g ? g->size() : 0; }
 
 }  // namespace
 
+std::uint32_t j3d_packet_count(const J3dFile& file) {
+  const J3dShp1* shp = j3d_section<J3dShp1>(file);
+  return shp == nullptr ? 0 : static_cast<std::uint32_t>(std::min<std::size_t>(shp->packets.size(), 0xFFFFFFFF));
+}
+
+std::uint32_t j3d_vertex_count(const J3dFile& file) {
+  const J3dVtx1* vtx = j3d_section<J3dVtx1>(file);
+  if (vtx == nullptr) return 0;
+  const std::size_t element = j3d_vertex_element_size(*vtx, 0);
+  for (const J3dVertexArray& a : vtx->arrays) {
+    if (a.slot == 0 && element != 0) return static_cast<std::uint32_t>(std::min<std::size_t>(a.data.size() / element, 0xFFFFFFFF));
+  }
+  return 0;
+}
+
 std::size_t verbatim_bytes(const J3dFile& f) {
   std::size_t n = 0;
   for (const J3dSection& s : f.sections) {
-    if (const auto* inf = std::get_if<J3dInf1>(&s)) n += gap_size(inf->gap_after_hierarchy);
+    if (const auto* inf = std::get_if<J3dInf1>(&s)) {
+      n += gap_size(inf->gap_after_hierarchy) + (inf->stored_packet_count ? 4 : 0) + (inf->stored_vertex_count ? 4 : 0);
+    }
     if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {
       n += gap_size(vtx->gap_after_formats);
       for (const J3dVertexArray& a : vtx->arrays) n += gap_size(a.gap_after);
@@ -251,7 +268,7 @@ std::size_t verbatim_bytes(const J3dFile& f) {
 void add_info(const J3dFile& file, DocumentInfo& info) {
   info.models += 1;
   for (const J3dSection& s : file.sections) {
-    if (const auto* inf = std::get_if<J3dInf1>(&s)) info.vertices = inf->vertex_count;
+    if (const auto* inf = std::get_if<J3dInf1>(&s)) info.vertices = inf->stored_vertex_count.value_or(j3d_vertex_count(file));
     if (const auto* jnt = std::get_if<J3dJnt1>(&s)) info.joints = jnt->joints.size();
     if (const auto* tex = std::get_if<J3dTex1>(&s)) info.textures = tex->textures.size();
     if (const auto* mat = std::get_if<J3dMat3>(&s)) info.materials = mat->remap.size();

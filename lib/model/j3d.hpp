@@ -43,8 +43,9 @@ struct J3dNode {
 struct J3dInf1 {
   std::uint16_t flags = 0;
   std::uint16_t unknown_0x0a = 0xFFFF;
-  std::uint32_t packet_count = 0;
-  std::uint32_t vertex_count = 0;
+  // The file's packet and vertex counts, set only when they disagree with what the sections give
+  // (j3d_packet_count, j3d_vertex_count): verbatim.
+  std::optional<std::uint32_t> stored_packet_count, stored_vertex_count;
   std::vector<J3dNode> roots;
   J3dGap gap_after_hierarchy;
 };
@@ -318,6 +319,10 @@ struct J3dFile {
   std::array<std::uint8_t, 16> header_0x10{};              // "SVR3" + FF x 12, FF x 16, a tool's name...
   std::vector<J3dSection> sections;
 };
+
+// INF1's counts as the sections give them: SHP1's packets and VTX1's positions (0 without the section).
+std::uint32_t j3d_packet_count(const J3dFile& file);
+std::uint32_t j3d_vertex_count(const J3dFile& file);
 
 Result<J3dFile> read_j3d(ByteSpan bytes);
 Result<Bytes> write_j3d(const J3dFile& file, std::vector<FieldMark>* marks = nullptr);

@@ -163,8 +163,8 @@ Json j3d_section_json(const J3dSection& s) {
   if (const auto* inf = std::get_if<J3dInf1>(&s)) {
     j["flags"] = inf->flags;
     j["unknown_0x0a"] = inf->unknown_0x0a;
-    j["packet_count"] = inf->packet_count;
-    j["vertex_count"] = inf->vertex_count;
+    optional_field(j, "stored_packet_count", inf->stored_packet_count);
+    optional_field(j, "stored_vertex_count", inf->stored_vertex_count);
     j["hierarchy"] = j3d_nodes(inf->roots);
     j3d_gap(j, "gap_after_hierarchy", inf->gap_after_hierarchy);
   } else if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {

@@ -16,8 +16,8 @@ J3dInf1 read_inf1(Cursor& c, const std::string& filler) {
   J3dInf1 s;
   s.flags = c.u16("flags");
   s.unknown_0x0a = c.u16("unknown_0x0a");
-  s.packet_count = c.u32("packet_count");
-  s.vertex_count = c.u32("vertex_count");
+  s.stored_packet_count = c.u32("packet_count");  // kept only if the sections disagree, once all are read
+  s.stored_vertex_count = c.u32("vertex_count");
   j3d_expect_at(c, c.u32("hierarchy_offset"), "hierarchy_offset");
   // Open (1) and close (2) nodes bracket the children of the node before them.
   std::vector<std::vector<J3dNode>*> stack{&s.roots};
@@ -315,6 +315,12 @@ J3dFile read_with_filler(ByteSpan bytes, const std::string& filler) {
     }
   }
   if (!c.at_end()) c.fail(ErrorCode::bad_value, "section_count", "bytes follow the last section");
+  for (J3dSection& s : f.sections) {
+    auto* inf = std::get_if<J3dInf1>(&s);
+    if (inf == nullptr) continue;
+    if (inf->stored_packet_count == j3d_packet_count(f)) inf->stored_packet_count.reset();
+    if (inf->stored_vertex_count == j3d_vertex_count(f)) inf->stored_vertex_count.reset();
+  }
   return f;
 }
 

@@ -739,11 +739,6 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
   }
   if (auto e = g.splice()) return e;
   for (const J3dArrayCodec& c : g.codecs) g.changed |= c.appended;
-  if (g.changed) {
-    // INF1's counts follow the structure: every packet, every position.
-    inf->packet_count = static_cast<std::uint32_t>(shp->packets.size());
-    inf->vertex_count = static_cast<std::uint32_t>(g.codecs[0].count());
-  }
   geometry_changed = g.changed;
   return std::nullopt;
 }
@@ -768,8 +763,6 @@ std::optional<Error> author_j3d_geometry(const std::vector<J3dShapeInput>& shape
     if (auto e = g.rebuild(s, nullptr, nullptr, shapes[s], shapes[s].incoming->uvs.size())) return e;
   }
   if (auto e = g.splice()) return e;
-  inf->packet_count = static_cast<std::uint32_t>(shp->packets.size());
-  inf->vertex_count = static_cast<std::uint32_t>(g.codecs[0].count());
   return std::nullopt;
 }
 

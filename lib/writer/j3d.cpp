@@ -51,16 +51,16 @@ void write_nodes(ByteWriter& w, const std::vector<J3dNode>& nodes, std::size_t d
 }
 
 // Each section writer starts after the 8-byte section header; `base` is the section's start.
-void write_inf1(ByteWriter& w, const J3dInf1& s, std::size_t base, const std::string& filler) {
+void write_inf1(ByteWriter& w, const J3dInf1& s, const J3dFile& f, std::size_t base) {
   w.u16(s.flags);
   w.u16(s.unknown_0x0a);
-  w.u32(s.packet_count);
-  w.u32(s.vertex_count);
+  w.u32(s.stored_packet_count.value_or(j3d_packet_count(f)));
+  w.u32(s.stored_vertex_count.value_or(j3d_vertex_count(f)));
   w.u32(0x18);
   w.mark([] { return std::string("INF1.hierarchy"); });
   write_nodes(w, s.roots, 0);
   w.u32(0);  // terminator
-  write_j3d_gap(w, filler, 32, base, s.gap_after_hierarchy);
+  write_j3d_gap(w, f.padding, 32, base, s.gap_after_hierarchy);
 }
 
 void write_vtx1(ByteWriter& w, const J3dVtx1& s, std::size_t base, const std::string& filler) {
@@ -227,7 +227,7 @@ Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
       w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic.data()), 4));
       const std::size_t section_size_at = w.placeholder_u32();
       const std::string& filler = f.padding;
-      if (const auto* inf = std::get_if<J3dInf1>(&s)) write_inf1(w, *inf, base, filler);
+      if (const auto* inf = std::get_if<J3dInf1>(&s)) write_inf1(w, *inf, f, base);
       else if (const auto* vtx = std::get_if<J3dVtx1>(&s)) write_vtx1(w, *vtx, base, filler);
       else if (const auto* evp = std::get_if<J3dEvp1>(&s)) write_evp1(w, *evp, base, filler);
       else if (const auto* drw = std::get_if<J3dDrw1>(&s)) write_drw1(w, *drw, base, filler);
