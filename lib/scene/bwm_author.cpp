@@ -75,9 +75,7 @@ class Author {
     }
     if (out_.meshes.empty()) return at("meshes", "no primitive draws a triangle: a BWM needs at least one", ErrorCode::unsupported);
     author_strides();
-    const BwmExtent e = bwm_extent(vertices_.positions);
-    out_.box1 = e.box1, out_.box2 = e.box2, out_.center = e.center;
-    out_.radius = e.radius, out_.height = e.height, out_.volume = e.volume;
+    bwm_store_extent(out_, bwm_extent(vertices_.positions));
     return std::move(out_);
   }
 
@@ -166,8 +164,7 @@ class Author {
     BwmMesh mesh;
     const std::string& name = !d.mesh->name.empty() ? d.mesh->name : node.name;
     mesh.name = name_field<64>(name, mesh_where + ".name", "mesh");
-    const BwmBone identity = frame_of(Mat4::identity());  // vertices are stored in model space
-    mesh.zaxis = identity.zaxis, mesh.xaxis = identity.xaxis, mesh.yaxis = identity.yaxis, mesh.position = identity.position;
+    bwm_model_space(mesh);
     const std::size_t first_vertex = vertices_.positions.size(), first_index = out_.indices.size();
     for (std::size_t p = 0; p < d.mesh->primitives.size(); ++p) {
       const std::string where = mesh_where + ".primitives[" + num(p) + "]";
@@ -182,9 +179,7 @@ class Author {
     mesh.indices_offset = static_cast<std::uint32_t>(first_index);
     mesh.vertex_offset = static_cast<std::uint32_t>(first_vertex);
     mesh.vertex_size = static_cast<std::uint32_t>(vertices_.positions.size() - first_vertex);
-    const BwmExtent e = bwm_extent(std::span(vertices_.positions).subspan(first_vertex, mesh.vertex_size));
-    mesh.center = e.center, mesh.radius = e.radius, mesh.box1 = e.box1, mesh.box2 = e.box2;
-    mesh.height = e.height, mesh.volume = e.volume;
+    bwm_store_extent(mesh, bwm_extent(std::span(vertices_.positions).subspan(first_vertex, mesh.vertex_size)));
     out_.meshes.push_back(std::move(mesh));
     return std::nullopt;
   }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "scene/bwm_lower_run.hpp"
@@ -105,6 +106,13 @@ struct Rebuilt {
   BwmRun run;
 };
 
+// For each base mesh, the incoming mesh standing for it (none: removed), and the (node, mesh) draws
+// standing for none (meshes added).
+struct MeshMatch {
+  std::vector<std::optional<std::size_t>> meshes;
+  std::vector<std::pair<int, std::size_t>> added;
+};
+
 // For each base primitive of a mesh, the incoming primitive standing for it (none: its reference is
 // removed), and the incoming primitives standing for none (references added).
 struct RefMatch {
@@ -125,21 +133,29 @@ class Lowerer {
 
  private:
   // Bones (under their identity root) and entities: their frames, and the entities' stored names.
+  // Which nodes are bones or entities: on the base side those carrying a frame (a mesh node with
+  // nothing to draw carries its record instead); on the incoming side the leaves that draw nothing,
+  // but a node that draws a mesh (an added mesh's node never takes a bone's or entity's place: meshes
+  // are matched apart, over the nodes that draw) and a node left without its mesh that bears a base
+  // mesh's name and no base bone's or entity's (a removed mesh's node, never taken for a new entity).
   std::optional<Error> lower_nodes() {
     std::vector<std::vector<std::string>> bkeys, ikeys;
     std::vector<int> bnodes;
+    std::set<std::string> frames, meshes;  // the base's bone and entity names; its mesh nodes' names
     for (std::size_t n = 0; n < base_.nodes.size(); ++n) {
       const Node& node = base_.nodes[n];
-      // Bones and entities carry their frame; a mesh node with nothing to draw carries its record.
+      if (node.mesh >= 0) meshes.insert(node.name);
       if (node.mesh >= 0 || !node.extras.is_object() || !node.extras.contains("position") || node.extras.contains("material_refs")) continue;
       bnodes.push_back(static_cast<int>(n));
       bkeys.push_back({extra_string(node.extras, "entity") + "/" + node.name, node.name});
+      frames.insert(node.name);
     }
     std::vector<int> inodes;
     for (std::size_t n = 0; n < in_.nodes.size(); ++n) {
       const Node& node = in_.nodes[n];
       if (node.mesh >= 0 || node.name == "bones" || !node.children.empty()) continue;
       if (node.extras.is_object() && node.extras.contains("material_refs")) continue;
+      if (meshes.contains(node.name) && !frames.contains(node.name)) continue;
       inodes.push_back(static_cast<int>(n));
       ikeys.push_back({extra_string(node.extras, "entity") + "/" + node.name, node.name});
     }
@@ -225,30 +241,23 @@ class Lowerer {
       }
       if (draws) records.push_back(m);
     }
-    std::vector<std::vector<std::string>> bkeys, ikeys;
-    for (const Mesh& m : base_.meshes) bkeys.push_back({m.name});
-    for (const Mesh& m : in_.meshes) ikeys.push_back({m.name});
-    bool by_order = false;
-    std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
-    if (!match || records.size() != base_.meshes.size() || in_.meshes.size() != base_.meshes.size()) {
-      // Name the meshes one side has and the other lacks.
-      const auto has = [](const std::vector<std::vector<std::string>>& keys, const std::vector<std::string>& key) {
-        return std::find(keys.begin(), keys.end(), key) != keys.end();
-      };
-      std::string which;
-      for (const auto& k : bkeys) which += has(ikeys, k) ? "" : ", base mesh " + k[0] + " has none";
-      for (const auto& k : ikeys) which += has(bkeys, k) ? "" : ", mesh " + k[0] + " is none of the base's";
-      return at("meshes", "the Scene's " + std::to_string(in_.meshes.size()) + " meshes match neither the names nor the count of the base's " +
-                              std::to_string(base_.meshes.size()) + which + " (adding or removing a BWM mesh is not supported)", ErrorCode::unsupported);
+    if (records.size() != base_.meshes.size()) {
+      return at("meshes", "the base's " + std::to_string(records.size()) + " drawing mesh records lift to " + std::to_string(base_.meshes.size()) + " meshes");
     }
-    if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
+    Result<MeshMatch> match = match_meshes();
+    if (!match) return match.error();
     Result<std::vector<int>> bones = joint_bones();
     if (!bones) return bones.error();
     owner_.assign(out_.vertex_count, -1);
     int next_id = 0;
     std::vector<std::pair<std::size_t, std::size_t>> removed;  // (mesh record, reference)
+    std::vector<std::size_t> removed_meshes;  // mesh records
     for (std::size_t bm = 0; bm < base_.meshes.size(); ++bm) {
-      const auto im = static_cast<std::size_t>((*match)[bm]);
+      if (!match->meshes[bm]) {
+        removed_meshes.push_back(records[bm]);
+        continue;
+      }
+      const std::size_t im = *match->meshes[bm];
       const Mesh& imesh = in_.meshes[im];
       const Mesh& bmesh = base_.meshes[bm];
       const std::string where = "meshes[" + std::to_string(im) + "]";
@@ -292,9 +301,18 @@ class Lowerer {
         rebuilt_.push_back({records[bm], std::nullopt, *mat, std::move(*run)});
         ++kept;
       }
-      if (kept == 0) {
-        return at(where, "every material reference of mesh " + imesh.name + " would be removed: a BWM mesh cannot be emptied or removed", ErrorCode::unsupported);
+      if (kept == 0) {  // a mesh left drawing nothing is removed
+        std::erase_if(removed, [&](const auto& rr) { return rr.first == records[bm]; });
+        removed_meshes.push_back(records[bm]);
       }
+    }
+    // New meshes last, so that their vertices follow every base mesh's new ones.
+    const std::size_t first_new = out_.meshes.size();
+    for (const auto& [node, mesh] : match->added) {
+      if (auto e = add_mesh(node, mesh, *bones, next_id)) return e;
+    }
+    if (removed_meshes.size() == records.size() && out_.meshes.size() == first_new) {
+      return at("meshes", "no mesh of the Scene draws a triangle: a BWM needs at least one", ErrorCode::unsupported);
     }
     // New vertices to their meshes' ranges, the runs following them.
     const std::vector<std::uint32_t> to = bwm_place_new_vertices(out_, base_file_.vertex_count, new_record_);
@@ -307,64 +325,108 @@ class Lowerer {
       if (rb.ref) bwm_replace_run(out_, rb.record, *rb.ref, rb.run);
     }
     for (const Rebuilt& rb : rebuilt_) {
+      BwmMesh& mesh = out_.meshes[rb.record];
+      if (rb.record >= first_new && mesh.material_refs.empty()) {  // a new mesh's run and vertices begin with its first reference's
+        mesh.indices_offset = static_cast<std::uint32_t>(out_.indices.size());
+        mesh.vertex_offset = rb.run.first_vertex;
+      }
       if (!rb.ref) bwm_add_ref(out_, rb.record, rb.material, rb.run);
     }
     // Last place first, so that the places still to remove stay where they were.
     std::sort(removed.begin(), removed.end(), std::greater<>());
     for (const auto& [record, r] : removed) bwm_remove_ref(out_, record, r);
+    // Each mesh's record in the base (none: a new mesh), following the records removed.
+    std::vector<std::optional<std::size_t>> origin(out_.meshes.size());
+    for (std::size_t m = 0; m < first_new; ++m) origin[m] = m;
+    std::sort(removed_meshes.begin(), removed_meshes.end(), std::greater<>());
+    for (std::size_t record : removed_meshes) {
+      bwm_remove_mesh(out_, record);
+      origin.erase(origin.begin() + static_cast<std::ptrdiff_t>(record));
+    }
     // Only a moved, new or no longer drawn vertex moves an extent: decoding every vertex twice is
     // most of an unedited import's time otherwise.
-    if (!moved_ && rebuilt_.empty() && removed.empty()) return std::nullopt;
-    return refit_extents();
+    if (!moved_ && rebuilt_.empty() && removed.empty() && removed_meshes.empty()) return std::nullopt;
+    return bwm_refit_extents(base_file_, in_.extras, origin, out_);
   }
 
-  // A mesh whose drawn vertices' extent moved (vertices moved, added or no longer drawn) stores the
-  // extent authoring computes, over the vertices it draws; the header likewise over every mesh's. An
-  // extent that did not move keeps its stored bytes.
-  std::optional<Error> refit_extents() {
-    Result<std::vector<BwmExtent>> before = drawn_extents(base_file_), after = drawn_extents(out_);
-    if (!before) return before.error();
-    if (!after) return after.error();
-    // Bit for bit: a base's NaN, computed again, is the same NaN.
-    const auto same = [](const BwmExtent& a, const BwmExtent& b) { return std::memcmp(&a, &b, sizeof a) == 0; };
-    for (std::size_t m = 0; m < out_.meshes.size(); ++m) {
-      if (same((*before)[m], (*after)[m])) continue;
-      const BwmExtent& e = (*after)[m];
-      BwmMesh& mesh = out_.meshes[m];
-      mesh.box1 = e.box1, mesh.box2 = e.box2, mesh.center = e.center, mesh.radius = e.radius, mesh.height = e.height, mesh.volume = e.volume;
+  // A drawn mesh no base mesh stands for: a new record after the base's, in model space like
+  // authoring's, each primitive a new reference over new vertices (its node's transform applied, but
+  // on a skin, whose vertices follow their bones).
+  std::optional<Error> add_mesh(int node, std::size_t m, const std::vector<int>& bones, int& next_id) {
+    const Mesh& imesh = in_.meshes[m];
+    const std::string where = "meshes[" + std::to_string(m) + "]";
+    BwmMesh record;
+    auto name = stored_name<64>(imesh.name);
+    if (!name) return at(where + ".name", "mesh name " + imesh.name + " does not fit the 63 bytes a BWM mesh name holds", ErrorCode::unsupported);
+    record.name = *name;
+    bwm_model_space(record);
+    record.vertex_offset = base_file_.vertex_count;  // new vertices go after every base mesh's
+    out_.meshes.push_back(record);
+    const std::size_t at_record = out_.meshes.size() - 1;
+    const bool skinned = !base_.skins.empty();
+    const Mat4 world = world_matrices(in_)[static_cast<std::size_t>(node)];
+    for (std::size_t p = 0; p < imesh.primitives.size(); ++p) {
+      const std::string pwhere = where + ".primitives[" + std::to_string(p) + "]";
+      Primitive ip = imesh.primitives[p];
+      if (auto e = check_incoming(ip, skinned, bones, pwhere)) return e;
+      if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
+      const std::optional<std::uint32_t> mat = base_material(ip.material);
+      if (!mat) return material_error(ip.material, pwhere);
+      if (!skinned && !(world == Mat4::identity())) {
+        if (!finite(world)) return at("nodes[" + std::to_string(node) + "]", "the node's world matrix is not finite");
+        for (Vec3& q : ip.positions) q = transform_point(world, q);
+        for (Vec3& q : ip.normals) q = normalize(transform_direction(world, q));
+      }
+      Result<BwmRun> run = rebuild_ref(nullptr, ip, bones, pwhere, next_id++, at_record);
+      if (!run) return run.error();
+      rebuilt_.push_back({at_record, std::nullopt, *mat, std::move(*run)});
     }
-    if (!same(before->back(), after->back())) {
-      const BwmExtent& e = after->back();
-      out_.box1 = e.box1, out_.box2 = e.box2, out_.center = e.center, out_.radius = e.radius, out_.height = e.height, out_.volume = e.volume;
-    }
+    if (std::none_of(rebuilt_.begin(), rebuilt_.end(), [&](const Rebuilt& rb) { return rb.record == at_record; })) out_.meshes.pop_back();  // draws nothing
     return std::nullopt;
   }
 
-  // Each mesh's extent over the vertices its references draw, then the model's over them all.
-  static Result<std::vector<BwmExtent>> drawn_extents(const Bwm& bwm) {
-    Result<BwmVertices> v = decode_bwm_vertices(bwm);
-    if (!v) return v.error();
-    std::vector<BwmExtent> out;
-    std::vector<bool> in_model(v->positions.size(), false);
-    std::vector<BwmVec3> model;
-    for (const BwmMesh& mesh : bwm.meshes) {
-      std::vector<bool> in_mesh(v->positions.size(), false);
-      std::vector<BwmVec3> drawn;
-      for (const BwmMaterialRef& r : mesh.material_refs) {
-        Result<std::vector<Triangle>> tris = bwm_triangles(bwm, r);
-        if (!tris) return tris.error();
-        for (const Triangle& t : *tris) {
-          if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;  // a strip's joins draw nothing
-          for (std::uint32_t i : t) {
-            if (i >= in_mesh.size()) return at("indices", "index " + std::to_string(i) + " is past the " + std::to_string(in_mesh.size()) + " vertices");
-            if (!in_mesh[i]) in_mesh[i] = true, drawn.push_back(v->positions[i]);
-            if (!in_model[i]) in_model[i] = true, model.push_back(v->positions[i]);
-          }
-        }
-      }
-      out.push_back(bwm_extent(drawn));
+  // The incoming mesh standing for each base mesh (none: removed) and the meshes no base mesh stands
+  // for (added), over the meshes nodes draw, in node order (a mesh drawn by several nodes stands for
+  // one base mesh at most; each other node draws a copy): by name when every base name is found once,
+  // else by order when the counts agree (renames, with a warning); else each base mesh by the first
+  // drawn mesh of its name left (none: removed). When the counts differ and no name is found, which
+  // meshes went or came cannot be told.
+  Result<MeshMatch> match_meshes() {
+    std::vector<std::pair<int, std::size_t>> drawn;  // (node, mesh)
+    for (std::size_t n = 0; n < in_.nodes.size(); ++n) {
+      const int m = in_.nodes[n].mesh;
+      if (m < 0) continue;
+      if (static_cast<std::size_t>(m) >= in_.meshes.size()) return at("nodes[" + std::to_string(n) + "].mesh", "mesh " + std::to_string(m) + " does not exist");
+      drawn.emplace_back(static_cast<int>(n), static_cast<std::size_t>(m));
     }
-    out.push_back(bwm_extent(model));
+    std::vector<std::vector<std::string>> bkeys, ikeys;
+    for (const Mesh& m : base_.meshes) bkeys.push_back({m.name});
+    for (const auto& d : drawn) ikeys.push_back({in_.meshes[d.second].name});
+    bool by_order = false;
+    std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
+    if (by_order) warnings_.push_back({"meshes", "mesh names do not match the base's: matched by order"});
+    if (!match) {
+      match.emplace();
+      std::vector<bool> taken(ikeys.size(), false);
+      for (const auto& k : bkeys) {
+        const auto it = std::find_if(ikeys.begin(), ikeys.end(), [&](const auto& i) { return i == k && !taken[static_cast<std::size_t>(&i - ikeys.data())]; });
+        match->push_back(it == ikeys.end() ? -1 : static_cast<int>(it - ikeys.begin()));
+        if (it != ikeys.end()) taken[static_cast<std::size_t>(it - ikeys.begin())] = true;
+      }
+      if (std::find(taken.begin(), taken.end(), true) == taken.end() && !drawn.empty()) {
+        return at("meshes", "the Scene's " + std::to_string(drawn.size()) + " drawn meshes are not the base's " + std::to_string(bkeys.size()) +
+                                " and none has a base mesh's name: which meshes were added or removed cannot be told", ErrorCode::unsupported);
+      }
+    }
+    MeshMatch out;
+    std::vector<bool> taken(drawn.size(), false);
+    for (int k : *match) {
+      if (k >= 0) taken[static_cast<std::size_t>(k)] = true;
+      out.meshes.push_back(k < 0 ? std::nullopt : std::optional<std::size_t>(drawn[static_cast<std::size_t>(k)].second));
+    }
+    for (std::size_t k = 0; k < drawn.size(); ++k) {
+      if (!taken[k]) out.added.push_back(drawn[k]);
+    }
     return out;
   }
 

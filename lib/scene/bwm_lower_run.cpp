@@ -37,6 +37,26 @@ std::uint32_t faces_end(const Bwm& bwm) {
   return end;
 }
 
+constexpr std::uint32_t kGone = UINT32_MAX;
+
+// Vertex v becomes vertex to[v] in every stride (kGone: it leaves), every index following; `count`
+// vertices remain.
+void move_vertices(Bwm& bwm, const std::vector<std::uint32_t>& to, std::size_t count) {
+  for (std::uint16_t& i : bwm.indices) {
+    if (i < to.size() && to[i] != kGone) i = static_cast<std::uint16_t>(to[i]);
+  }
+  for (BwmStride& s : bwm.strides) {
+    const std::size_t size = s.size();
+    Bytes moved(count * size);
+    for (std::size_t v = 0; v < to.size() && (v + 1) * size <= s.vertices.size(); ++v) {
+      if (to[v] == kGone) continue;
+      std::copy_n(s.vertices.begin() + static_cast<std::ptrdiff_t>(v * size), size, moved.begin() + static_cast<std::ptrdiff_t>(std::size_t{to[v]} * size));
+    }
+    s.vertices = std::move(moved);
+  }
+  bwm.vertex_count = static_cast<std::uint32_t>(count);
+}
+
 void move(std::uint32_t& field, std::uint64_t from, std::uint64_t to) { field = static_cast<std::uint32_t>(field - from + to); }
 
 // Indices [start, end) become `indices` and faces [faces_start, faces_stop) `faces` faces; every range
@@ -58,7 +78,8 @@ void splice(Bwm& bwm, std::uint64_t start, std::uint64_t end, const std::vector<
     for (BwmMaterialRef& o : m.material_refs) {
       if (&o == ref) continue;
       shift(o.indices_offset, end, new_end, start);
-      if (o.faces_offset >= faces_stop) move(o.faces_offset, faces_stop, new_faces_end);  // faces may overlap: only later ones move
+      // Faces may overlap: only later ones move (an empty run at the point is not later).
+      if (o.faces_offset > faces_stop || (o.faces_offset == faces_stop && o.faces_size > 0)) move(o.faces_offset, faces_stop, new_faces_end);
     }
   }
 }
@@ -156,17 +177,7 @@ std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_cou
     for (std::uint32_t n : before[k]) to[n] = next++;
     if (k < base_count) to[k] = next++;
   }
-  for (std::uint16_t& i : bwm.indices) {
-    if (i < count) i = static_cast<std::uint16_t>(to[i]);
-  }
-  for (BwmStride& s : bwm.strides) {
-    const std::size_t size = s.size();
-    Bytes moved(s.vertices.size());
-    for (std::size_t v = 0; v < count && (v + 1) * size <= s.vertices.size(); ++v) {
-      std::copy_n(s.vertices.begin() + static_cast<std::ptrdiff_t>(v * size), size, moved.begin() + static_cast<std::ptrdiff_t>(std::size_t{to[v]} * size));
-    }
-    s.vertices = std::move(moved);
-  }
+  move_vertices(bwm, to, count);
   // A base range keeps its ends' vertices; the new ones placed inside it (another mesh's) widen it.
   const auto range = [&](std::uint32_t& offset, std::uint32_t& size) {
     if (size == 0 && offset < base_count) offset = to[offset];
@@ -180,6 +191,49 @@ std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_cou
     for (BwmMaterialRef& r : m.material_refs) range(r.vertex_offset, r.vertex_size);
   }
   return to;
+}
+
+void bwm_remove_mesh(Bwm& bwm, std::size_t record) {
+  // Its vertices: those its ranges span and its runs reach, before they go.
+  const std::size_t n = bwm.vertex_count;
+  std::vector<bool> its(n, false), held(n, false);
+  const auto span = [&](std::vector<bool>& mark, std::uint64_t offset, std::uint64_t size) {
+    for (std::uint64_t v = offset; v < std::min<std::uint64_t>(offset + size, n); ++v) mark[v] = true;
+  };
+  const BwmMesh& gone = bwm.meshes[record];
+  span(its, gone.vertex_offset, gone.vertex_size);
+  for (const BwmMaterialRef& r : gone.material_refs) {
+    span(its, r.vertex_offset, r.vertex_size);
+    const std::uint64_t end = std::min<std::uint64_t>(r.indices_offset + run_length(bwm, r.indices_size), bwm.indices.size());
+    for (std::uint64_t k = r.indices_offset; k < end; ++k) span(its, bwm.indices[k], 1);
+  }
+  for (std::size_t r = gone.material_refs.size(); r-- > 0;) bwm_remove_ref(bwm, record, r);
+  bwm.meshes.erase(bwm.meshes.begin() + static_cast<std::ptrdiff_t>(record));
+  // Kept: any vertex not its, or one another range spans or an index left names.
+  for (const BwmMesh& m : bwm.meshes) {
+    span(held, m.vertex_offset, m.vertex_size);
+    for (const BwmMaterialRef& r : m.material_refs) span(held, r.vertex_offset, r.vertex_size);
+  }
+  for (std::uint16_t i : bwm.indices) span(held, i, 1);
+  std::vector<std::uint32_t> to(n), before(n + 1, 0);  // before[v]: the vertices kept ahead of v
+  for (std::size_t v = 0; v < n; ++v) {
+    const bool kept = !its[v] || held[v];
+    to[v] = kept ? before[v] : kGone;
+    before[v + 1] = before[v] + (kept ? 1 : 0);
+  }
+  move_vertices(bwm, to, before[n]);
+  // A range moves back by the vertices gone before it and shrinks by those gone inside it (none: a
+  // range left spans kept vertices only).
+  const auto gone_before = [&](std::uint64_t v) { return std::min<std::uint64_t>(v, n) - before[std::min<std::uint64_t>(v, n)]; };
+  const auto range = [&](std::uint32_t& offset, std::uint32_t& size) {
+    const std::uint64_t first = gone_before(offset), last = gone_before(std::uint64_t{offset} + size);
+    size = static_cast<std::uint32_t>(size - (last - first));
+    offset = static_cast<std::uint32_t>(offset - first);
+  };
+  for (BwmMesh& m : bwm.meshes) {
+    range(m.vertex_offset, m.vertex_size);
+    for (BwmMaterialRef& r : m.material_refs) range(r.vertex_offset, r.vertex_size);
+  }
 }
 
 }  // namespace remodel::scene

@@ -24,6 +24,12 @@ inline BwmBone frame_of(const Mat4& m) {
   return {to_bwm(column(2) * -1.0f), to_bwm(column(0)), to_bwm(column(1)), to_bwm(column(3))};
 }
 
+// A mesh whose vertices are stored in model space (as authoring stores them): its frame is the identity.
+inline void bwm_model_space(BwmMesh& mesh) {
+  const BwmBone identity = frame_of(Mat4::identity());
+  mesh.zaxis = identity.zaxis, mesh.xaxis = identity.xaxis, mesh.yaxis = identity.yaxis, mesh.position = identity.position;
+}
+
 // `name` in an N-byte field that ends in a NUL: its first N - 1 bytes, up to any NUL it holds;
 // `cut` says whether anything was left out.
 template <std::size_t N>
@@ -53,5 +59,11 @@ struct BwmExtent {
   float radius = 0, height = 0, volume = 0;
 };
 BwmExtent bwm_extent(std::span<const BwmVec3> positions);
+
+// An extent into the fields of a mesh description or the header (the same names in both).
+template <class Record>
+void bwm_store_extent(Record& into, const BwmExtent& e) {
+  into.box1 = e.box1, into.box2 = e.box2, into.center = e.center, into.radius = e.radius, into.height = e.height, into.volume = e.volume;
+}
 
 }  // namespace remodel::scene
