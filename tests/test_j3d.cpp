@@ -135,58 +135,39 @@ TEST(J3dGolden, EditedHierarchyWritesSizesAndPadding) {
                                   {0x11, 1}, {2, 0}, {0, 0}}));
 }
 
-// INF1's counts agree with the sections (no SHP1: 0 packets; VTX1: 4 positions): nothing kept, and
-// an appended position is counted in the INF1 written.
-TEST(J3dGolden, Inf1CountsFollowTheSections) {
+// INF1's counts against the sections (no SHP1: 0 packets; VTX1: 4 positions). A count that agrees is
+// not kept, and an appended position is counted in the INF1 written; one that disagrees is kept (4
+// verbatim bytes), written as it was whatever the sections become, and shown by `info`.
+TEST(J3dGolden, Inf1CountsFollowTheSectionsUnlessTheFileDisagrees) {
+  struct Case {
+    std::uint32_t packets, vertices;
+    std::size_t verbatim;
+  };
   const std::vector<std::pair<std::uint16_t, std::uint16_t>> shape = {{0x12, 0}, {0, 0}};
-  const Bytes b = j3d_file_of({golden_inf1(shape, 0, 4), golden_vtx1(4)});
-  auto r = read_j3d(b);
-  ASSERT_TRUE(r.ok()) << r.error().describe();
-  const auto& inf = std::get<J3dInf1>(r->sections[0]);
-  EXPECT_FALSE(inf.stored_packet_count);
-  EXPECT_FALSE(inf.stored_vertex_count);
-  EXPECT_EQ(j3d_vertex_count(*r), 4u);
-  EXPECT_EQ(verbatim_bytes(*r), 0u);
-  DocumentInfo info{};
-  add_info(*r, info);
-  EXPECT_EQ(info.vertices, 4u);
-  auto w = write_j3d(*r);
-  ASSERT_TRUE(w.ok()) << w.error().describe();
-  EXPECT_EQ(*w, b);
-  auto& positions = std::get<J3dVtx1>(r->sections[1]).arrays[0].data;
-  positions.insert(positions.end(), {0, 12, 0, 13, 0, 14});
-  w = write_j3d(*r);
-  ASSERT_TRUE(w.ok()) << w.error().describe();
-  EXPECT_EQ(*w, j3d_file_of({golden_inf1(shape, 0, 5), golden_vtx1(5)}));
-}
-
-// INF1's counts disagree with the sections (3 packets but no SHP1, 100 vertices but 4 positions): both
-// kept (8 verbatim bytes), written as they were whatever the sections become, and shown by `info`.
-TEST(J3dGolden, Inf1CountsThatDisagreeAreKept) {
-  const std::vector<std::pair<std::uint16_t, std::uint16_t>> shape = {{0x12, 0}, {0, 0}};
-  const Bytes b = j3d_file_of({golden_inf1(shape, 3, 100), golden_vtx1(4)});
-  auto r = read_j3d(b);
-  ASSERT_TRUE(r.ok()) << r.error().describe();
-  const auto& inf = std::get<J3dInf1>(r->sections[0]);
-  EXPECT_EQ(inf.stored_packet_count.value_or(0), 3u);
-  EXPECT_EQ(inf.stored_vertex_count.value_or(0), 100u);
-  EXPECT_EQ(verbatim_bytes(*r), 8u);
-  DocumentInfo info{};
-  add_info(*r, info);
-  EXPECT_EQ(info.vertices, 100u);  // what the file says
-  auto w = write_j3d(*r);
-  ASSERT_TRUE(w.ok()) << w.error().describe();
-  EXPECT_EQ(*w, b);
-  auto& positions = std::get<J3dVtx1>(r->sections[1]).arrays[0].data;
-  positions.insert(positions.end(), {0, 12, 0, 13, 0, 14});
-  w = write_j3d(*r);
-  ASSERT_TRUE(w.ok()) << w.error().describe();
-  EXPECT_EQ(*w, j3d_file_of({golden_inf1(shape, 3, 100), golden_vtx1(5)}));
-  // One count that agrees is not kept: 4 verbatim bytes.
-  auto one = read_j3d(j3d_file_of({golden_inf1(shape, 0, 100), golden_vtx1(4)}));
-  ASSERT_TRUE(one.ok()) << one.error().describe();
-  EXPECT_FALSE(std::get<J3dInf1>(one->sections[0]).stored_packet_count);
-  EXPECT_EQ(verbatim_bytes(*one), 4u);
+  for (const Case c : {Case{0, 4, 0}, Case{3, 100, 8}, Case{0, 100, 4}}) {
+    SCOPED_TRACE("INF1 stating " + std::to_string(c.packets) + " packets, " + std::to_string(c.vertices) + " vertices");
+    const Bytes b = j3d_file_of({golden_inf1(shape, c.packets, c.vertices), golden_vtx1(4)});
+    auto r = read_j3d(b);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const auto& inf = std::get<J3dInf1>(r->sections[0]);
+    EXPECT_EQ(inf.stored_packet_count.has_value(), c.packets != 0);
+    EXPECT_EQ(inf.stored_packet_count.value_or(0), c.packets);
+    EXPECT_EQ(inf.stored_vertex_count.has_value(), c.vertices != 4);
+    EXPECT_EQ(inf.stored_vertex_count.value_or(4), c.vertices);
+    EXPECT_EQ(j3d_vertex_count(*r), 4u);
+    EXPECT_EQ(verbatim_bytes(*r), c.verbatim);
+    DocumentInfo info{};
+    add_info(*r, info);
+    EXPECT_EQ(info.vertices, c.vertices);  // what the file says
+    auto w = write_j3d(*r);
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    EXPECT_EQ(*w, b);
+    auto& positions = std::get<J3dVtx1>(r->sections[1]).arrays[0].data;
+    positions.insert(positions.end(), {0, 12, 0, 13, 0, 14});
+    w = write_j3d(*r);
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    EXPECT_EQ(*w, j3d_file_of({golden_inf1(shape, c.packets, c.vertices == 4 ? 5 : c.vertices), golden_vtx1(5)}));
+  }
 }
 
 TEST(J3dGolden, NameHashUsesSignedChars) {
