@@ -215,9 +215,9 @@ void register_j3d(const std::string& name, const J3dFile& f) {
 // The benchmark's generated 120,000-vertex skin (bench_samples.cpp's), with hashed vertex bytes
 // whose floats are finite.
 Bwm generated_bwm() {
-  Bwm b = bench::bwm_skin_frame(120000);
+  Bwm b = bench::bwm_skin_frame();
   for (BwmStride& s : b.strides) {
-    s.vertices.resize(b.vertex_count * s.size());
+    s.vertices.resize(120000 * s.size());
     for (std::size_t k = 0; k < s.vertices.size(); ++k) s.vertices[k] = static_cast<std::uint8_t>((k * 7) & 0x3F);
   }
   return b;
@@ -227,9 +227,9 @@ void register_bwm(const Bwm& b) {
   std::size_t bytes = 0, attributes = 0;
   for (const BwmStride& s : b.strides) {
     bytes += s.vertices.size();
-    attributes += std::size_t{b.vertex_count} * s.attributes.size();
+    attributes += std::size_t{bwm_vertex_count(b)} * s.attributes.size();
   }
-  const std::size_t vertices = b.vertex_count;
+  const std::size_t vertices = bwm_vertex_count(b);
   register_memcpy("bwm/generated-120k", bytes);
   benchmark::RegisterBenchmark("decode/bwm/generated-120k", [&b, bytes, vertices, attributes](benchmark::State& state) {
     for (auto _ : state) {

@@ -84,14 +84,14 @@ BENCHMARK(BM_Read1MSkinnedGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 // one strip over every row pair, joined by degenerate triangles.
 Bytes generated_bwm_skin() {
   constexpr std::uint32_t columns = 300, rows = 200;
-  Bwm b = bench::bwm_skin_frame(columns * rows);
+  Bwm b = bench::bwm_skin_frame();
   for (std::size_t k = 0; k < 2; ++k) {
     b.bones[k].xaxis = {1, 0, 0};
     b.bones[k].yaxis = {0, 1, 0};
     b.bones[k].zaxis = {0, 0, 1};
     b.bones[k].position = {0, static_cast<float>(k), 0};
   }
-  for (BwmStride& s : b.strides) s.vertices.reserve(std::size_t{b.vertex_count} * s.size());
+  for (BwmStride& s : b.strides) s.vertices.reserve(std::size_t{columns} * rows * s.size());
   const auto put = [](Bytes& out, float v) {
     std::uint8_t raw[4];
     std::memcpy(raw, &v, 4);  // BWM is little-endian, as this machine
@@ -115,7 +115,7 @@ Bytes generated_bwm_skin() {
   }
   BwmMesh mesh;
   mesh.material_refs.push_back(
-      BwmMaterialRef{0, 0, static_cast<std::uint32_t>(b.indices.size() - 2), 0, b.vertex_count, 0, 0, 0});
+      BwmMaterialRef{0, 0, static_cast<std::uint32_t>(b.indices.size() - 2), 0, columns * rows, 0, 0, 0});
   b.meshes.push_back(mesh);
   return write_bwm(b).value();
 }

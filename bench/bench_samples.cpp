@@ -56,15 +56,15 @@ void add_file(const std::string& name, const Bytes& bytes) {
 // A generated skin of 120,000 vertices in BWM's nine strides, for a file larger than any sample.
 remodel::Bwm large_bwm() {
   using namespace remodel;
-  Bwm b = bench::bwm_skin_frame(120000);
+  Bwm b = bench::bwm_skin_frame();
   for (BwmStride& s : b.strides) {
-    s.vertices.resize(b.vertex_count * s.size());
+    s.vertices.resize(120000 * s.size());
     for (std::size_t k = 0; k < s.vertices.size(); ++k) s.vertices[k] = static_cast<std::uint8_t>(k * 7);
   }
   b.indices.resize(180000);
   for (std::size_t i = 0; i < b.indices.size(); ++i) b.indices[i] = static_cast<std::uint16_t>(i % 60000);
   BwmMesh mesh;
-  mesh.material_refs.push_back(BwmMaterialRef{0, 0, static_cast<std::uint32_t>(b.indices.size() - 2), 0, b.vertex_count, 0, 0, 0});
+  mesh.material_refs.push_back(BwmMaterialRef{0, 0, static_cast<std::uint32_t>(b.indices.size() - 2), 0, bwm_vertex_count(b), 0, 0, 0});
   b.meshes.push_back(mesh);
   return b;
 }

@@ -9,11 +9,10 @@
 
 namespace remodel::bench {
 
-inline Bwm bwm_skin_frame(std::uint32_t vertex_count) {
+inline Bwm bwm_skin_frame() {
   Bwm b;
   b.identifier = {'L', 'i', 'O', 'n', 'H', 'e', 'A', 'd', 'M', 'O', 'D', 'E', 'L'};
   b.type = 3;
-  b.vertex_count = vertex_count;
   b.materials.resize(1);
   b.bones.resize(2);
   BwmStride base;
@@ -21,7 +20,6 @@ inline Bwm bwm_skin_frame(std::uint32_t vertex_count) {
   b.strides.push_back(base);
   for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{6, BwmFormat::u8}}, {}, {}});
   for (int i = 0; i < 4; ++i) b.strides.push_back(BwmStride{{{7, BwmFormat::f32}}, {}, {}});
-  for (BwmStride& s : b.strides) s.tail.assign(0x84 - 8 * s.attributes.size(), 0);
   return b;
 }
 

@@ -112,7 +112,6 @@ inline Document meshes_apart() {
     const Bytes first = s.vertices;
     s.vertices.insert(s.vertices.end(), first.begin(), first.end());
   }
-  b.vertex_count = 8;
   BwmMesh& lod1 = b.meshes[1];
   lod1.indices_offset = 12;
   lod1.vertex_offset = 4;

@@ -37,7 +37,8 @@ TEST(BwmGolden, Version5ModelFields) {
   EXPECT_EQ(m.unknown_0x74, 1u);
   EXPECT_EQ(m.unknown_0x94[19], 0xB3);
   EXPECT_EQ(m.type, 2u);
-  EXPECT_EQ(m.vertex_count, 3u);
+  EXPECT_EQ(bwm_vertex_count(m), 3u);
+  EXPECT_FALSE(m.stored_vertex_count);  // the strides hold the three
   ASSERT_EQ(m.materials.size(), 1u);
   EXPECT_EQ(fixed_string(m.materials[0].diffuse), "wood.tga");
   EXPECT_EQ(fixed_string(m.materials[0].type), "BUILDING");
@@ -56,6 +57,68 @@ TEST(BwmGolden, Version5ModelFields) {
   expect_writes_back(b);
 }
 
+TEST(BwmGolden, CountsEachStrideTailByName) {
+  const Bytes b = golden::bwm_skin();
+  const Bwm m = read_ok(b);
+  WriteReport report;
+  report.marks = true;
+  ASSERT_TRUE(write_bwm(m, &report).ok());
+  // Nine stride records of 0x88 bytes end the metadata (0x38 + metadata_size); each tail follows its
+  // count and pairs, 0xCD in the golden.
+  const std::size_t metadata_end = 0x38 + (b[0x34] | b[0x35] << 8);
+  const std::size_t first = metadata_end - 9 * 0x88;
+  ASSERT_EQ(report.verbatim_runs.size(), 9u);
+  std::size_t total = 0;
+  for (std::size_t s = 0; s < 9; ++s) {
+    const VerbatimRun& run = report.verbatim_runs[s];
+    const std::size_t pairs = s == 0 ? 3 : 1;
+    EXPECT_EQ(run.field, "stride[" + std::to_string(s) + "].tail");
+    EXPECT_EQ(run.offset, first + 0x88 * s + 4 + 8 * pairs);
+    EXPECT_EQ(run.size, 0x84 - 8 * pairs);
+    EXPECT_EQ(b[run.offset], 0xCD);
+    EXPECT_EQ(b[run.offset - 1], 0x00);  // the last pair's format, not the tail
+    total += run.size;
+  }
+  EXPECT_EQ(report.verbatim_bytes, total);
+  EXPECT_EQ(total, 0x84u - 24 + 8 * (0x84 - 8));
+}
+
+TEST(BwmGolden, VertexCountFollowsTheStridesUnlessTheFileHasNone) {
+  // Agreeing: the v5 model's strides hold its three vertices; a fourth appended is written as 4.
+  Bwm m = read_ok(golden::bwm_v5_model());
+  EXPECT_FALSE(m.stored_vertex_count);
+  m.strides[0].vertices.resize(m.strides[0].vertices.size() + m.strides[0].size(), 0);
+  WriteReport report;
+  auto grown = write_bwm(m, &report);
+  ASSERT_TRUE(grown.ok()) << grown.error().describe();
+  EXPECT_EQ((*grown)[0xA8], 4u);  // vertex_count at 0xA8, after the 20 bytes at 0x94
+  EXPECT_EQ(report.verbatim_bytes, 0x84u - 24);  // the stride tail only
+
+  // A file with no stride states 5 vertices: nothing derives them, so the count is kept and counted.
+  golden::BwmBytes g;
+  golden::bwm_header(g, {5, 0, 0, 0, 0, 0, 0, 0, 5, 0, 2, 0, 0, 0});
+  const Bwm bare = read_ok(g.b);
+  EXPECT_EQ(bare.stored_vertex_count, 5u);
+  EXPECT_EQ(bwm_vertex_count(bare), 5u);
+  WriteReport kept;
+  kept.marks = true;
+  auto written = write_bwm(bare, &kept);
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(*written, g.b);
+  ASSERT_EQ(kept.verbatim_runs.size(), 1u);
+  EXPECT_EQ(kept.verbatim_runs[0].field, "vertex_count");
+  EXPECT_EQ(kept.verbatim_runs[0].offset, 0xA8u);
+  EXPECT_EQ(kept.verbatim_bytes, 4u);
+  DocumentInfo info;
+  add_document_info(bare, info);
+  EXPECT_EQ(info.vertices, 5u);
+  Bwm derived = bare;
+  derived.stored_vertex_count.reset();
+  auto zero = write_bwm(derived);
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ((*zero)[0xA8], 0u);
+}
+
 TEST(BwmGolden, ZeroStrideTailsAreCanonicalNotVerbatim) {
   // Exporters that clear the record write the 0x84 - 8n tail as zeros: the canonical fill, not verbatim.
   Bytes b = golden::bwm_v5_model();
@@ -65,7 +128,7 @@ TEST(BwmGolden, ZeroStrideTailsAreCanonicalNotVerbatim) {
   std::fill(tail, tail + static_cast<std::ptrdiff_t>(garbage.size()), std::uint8_t{0});
   const Bwm zeros = read_ok(b);
   ASSERT_EQ(zeros.strides.size(), 1u);
-  EXPECT_EQ(zeros.strides[0].tail, Bytes(0x84 - 24, 0));
+  EXPECT_FALSE(zeros.strides[0].tail.stored());
   EXPECT_EQ(verbatim_bytes(zeros), 0u);
   expect_writes_back(b);
   // One byte that is not zero makes the whole tail a fact about the file again.
@@ -197,11 +260,13 @@ TEST(BwmBadInput, IndexPastTheVertexCount) {
 
 TEST(BwmBadInput, WriterRefusesInconsistentDocuments) {
   Bwm m = read_ok(golden::bwm_v5_model());
-  m.strides[0].tail.pop_back();
+  m.strides[0].tail = Verbatim(Bytes(0x84 - 24 - 1, 0xCD));  // a tail that no longer fills the record
   EXPECT_FALSE(write_bwm(m).ok());
   m = read_ok(golden::bwm_v5_model());
-  m.vertex_count = 4;
-  EXPECT_FALSE(write_bwm(m).ok());
+  m.stored_vertex_count = 4;  // the strides hold 3
+  auto r = write_bwm(m);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "stride[0].vertices");
   m = read_ok(golden::bwm_v5_model());
   m.cleave_points.push_back({0, 0, 0});
   EXPECT_FALSE(write_bwm(m).ok());

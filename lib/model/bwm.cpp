@@ -23,13 +23,12 @@ std::size_t BwmStride::size() const {
   return n;
 }
 
-std::size_t verbatim_bytes(const Bwm& bwm) {
-  std::size_t n = 0;
+std::uint32_t bwm_vertex_count(const Bwm& bwm) {
+  if (bwm.stored_vertex_count) return *bwm.stored_vertex_count;
   for (const BwmStride& s : bwm.strides) {
-    // Zeros are the canonical fill (what an exporter that clears the record writes); any other tail is verbatim.
-    if (std::any_of(s.tail.begin(), s.tail.end(), [](std::uint8_t v) { return v != 0; })) n += s.tail.size();
+    if (const std::size_t size = s.size(); size != 0) return static_cast<std::uint32_t>(std::min<std::size_t>(s.vertices.size() / size, 0xFFFFFFFF));
   }
-  return n;
+  return 0;
 }
 
 bool looks_like_bwm(ByteSpan b) {
@@ -49,7 +48,7 @@ float f32_at(const Bytes& b, std::size_t at) {
 
 Result<BwmVertices> decode_bwm_vertices(const Bwm& bwm) {
   BwmVertices out;
-  const std::size_t n = bwm.vertex_count;
+  const std::size_t n = bwm_vertex_count(bwm);
   std::size_t joint_slot = 0, weight_slot = 0;
   for (std::size_t s = 0; s < bwm.strides.size(); ++s) {
     const BwmStride& stride = bwm.strides[s];
@@ -102,7 +101,7 @@ Result<std::vector<Triangle>> bwm_triangles(const Bwm& bwm, const BwmMaterialRef
 void add_info(const Bwm& bwm, DocumentInfo& info) {
   info.models += 1;
   info.sections += bwm.meshes.size();
-  info.vertices += bwm.vertex_count;
+  info.vertices += bwm_vertex_count(bwm);
   for (const BwmMesh& m : bwm.meshes) {
     for (const BwmMaterialRef& r : m.material_refs) {
       if (auto t = bwm_triangles(bwm, r)) info.triangles += t->size();

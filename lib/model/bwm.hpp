@@ -10,9 +10,9 @@
 
 #include "model/bytes.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
 #include "model/format.hpp"
 #include "model/primitive.hpp"
+#include "model/verbatim.hpp"
 
 namespace remodel {
 
@@ -72,8 +72,8 @@ struct BwmAttribute {
 
 struct BwmStride {  // 136 bytes: count, (id, format) pairs, then raw bytes to 0x88
   std::vector<BwmAttribute> attributes;  // at most 16
-  Bytes tail;                            // 0x84 - 8 * count bytes, "presumed garbage", kept raw (verbatim unless zeros)
-  Bytes vertices;                        // vertex_count records of this stride's size, interleaved
+  Verbatim tail;                         // 0x84 - 8 * count bytes, "presumed garbage": none when zeros, the canonical fill
+  Bytes vertices;                        // bwm_vertex_count records of this stride's size, interleaved
   std::size_t size() const;              // bytes per vertex
 };
 
@@ -87,7 +87,8 @@ struct Bwm {
   std::uint32_t unknown_0x74 = 0;
   float volume = 0.0f;
   std::array<std::uint8_t, 20> unknown_0x94{};  // sources disagree on its fields: kept as stored
-  std::uint32_t vertex_count = 0;
+  // The file's vertex count, kept only when the strides do not hold it (a file with no vertex data).
+  std::optional<std::uint32_t> stored_vertex_count;
   std::uint32_t type = 2;  // 2 = model (triangle lists), 3 = skin (strips)
   std::vector<BwmMaterial> materials;
   std::vector<BwmMesh> meshes;
@@ -103,8 +104,9 @@ struct Bwm {
 inline constexpr std::uint32_t kBwmMagic = 0x2B00B1E5;
 
 Result<Bwm> read_bwm(ByteSpan bytes);
-Result<Bytes> write_bwm(const Bwm& bwm, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const Bwm& bwm);  // the stride tails that are not all zeros
+Result<Bytes> write_bwm(const Bwm& bwm, WriteReport* report = nullptr);
+// The vertices every stride holds (the first with a size tells), or the stored count that disagrees.
+std::uint32_t bwm_vertex_count(const Bwm& bwm);
 bool looks_like_bwm(ByteSpan bytes);          // "LiOnHeAdMODEL" and the magic at 0x2C
 
 // ---- decoding, for export ----

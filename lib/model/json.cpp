@@ -352,16 +352,21 @@ Json bwm_json(const Bwm& b) {
   for (const BwmStride& s : b.strides) {
     Json attrs = Json::array();
     for (const BwmAttribute& a : s.attributes) attrs.push_back(Json::array({a.id, static_cast<std::uint32_t>(a.format)}));
-    strides.push_back(Json{{"attributes", attrs}, {"tail", hex(s.tail)}, {"vertices", hex(s.vertices)}});
+    Json stride{{"attributes", attrs}};
+    verbatim(stride, "tail", s.tail);
+    stride["vertices"] = hex(s.vertices);
+    strides.push_back(std::move(stride));
   }
-  return Json{{"identifier", name(b.identifier)}, {"version", b.version}, {"unknown_0x38", number(b.unknown_0x38)},
+  Json out{{"identifier", name(b.identifier)}, {"version", b.version}, {"unknown_0x38", number(b.unknown_0x38)},
               {"pnt", floats(b.pnt)}, {"box1", floats(b.box1)}, {"box2", floats(b.box2)},
               {"center", floats(b.center)}, {"height", number(b.height)}, {"radius", number(b.radius)},
               {"unknown_0x74", b.unknown_0x74}, {"volume", number(b.volume)},
-              {"unknown_0x94", hex(b.unknown_0x94)}, {"vertex_count", b.vertex_count}, {"type", b.type},
+              {"unknown_0x94", hex(b.unknown_0x94)}, {"vertex_count", bwm_vertex_count(b)}, {"type", b.type},
               {"materials", materials}, {"meshes", meshes}, {"bones", bones}, {"entities", entities},
               {"unknown_points", vec3s(b.unknown_points)}, {"collision_points", vec3s(b.collision_points)},
               {"strides", strides}, {"indices", b.indices}, {"cleave_points", vec3s(b.cleave_points)}};
+  optional_field(out, "stored_vertex_count", b.stored_vertex_count);
+  return out;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Reads BWM models and skins: a 184-byte header, fixed-size records in a fixed order, planar vertex
 // blocks per stride, u16 indices and (version 6) cleave points.
+#include <algorithm>
 #include <string>
 
 #include "model/bwm.hpp"
@@ -66,7 +67,8 @@ BwmStride read_stride(Cursor& c) {
     if (format > 4) c.fail_at(ErrorCode::bad_value, c.pos() - 4, "format", "is " + std::to_string(format) + ", outside 0-4");
     a.format = static_cast<BwmFormat>(format);
   }
-  s.tail = c.bytes(kStrideSize - 4 - 8 * count, "tail");
+  ByteSpan tail = c.span(kStrideSize - 4 - 8 * count, "tail");
+  if (std::any_of(tail.begin(), tail.end(), [](std::uint8_t v) { return v != 0; })) s.tail = Verbatim(tail);
   return s;
 }
 
@@ -110,7 +112,7 @@ Result<Bwm> read_bwm(ByteSpan bytes) {
     const std::uint32_t n_unknown = c.u32("unknown_point_count");
     const std::uint32_t n_collision = c.u32("collision_point_count");
     b.unknown_0x94 = c.array<20>("unknown_0x94");
-    b.vertex_count = c.u32("vertex_count");
+    const std::uint32_t vertex_count = c.u32("vertex_count");
     const std::uint32_t n_strides = c.u32("stride_count");
     b.type = c.u32("type");
     const std::uint32_t n_indices = c.u32("index_count");
@@ -160,17 +162,18 @@ Result<Bwm> read_bwm(ByteSpan bytes) {
     for (std::size_t s = 0; s < b.strides.size(); ++s) {
       PathScope scope(c, "stride", static_cast<std::int64_t>(s));
       const std::size_t stride_size = b.strides[s].size();
-      c.check_count(b.vertex_count, stride_size, "vertices");
-      b.strides[s].vertices = c.bytes(std::uint64_t{b.vertex_count} * stride_size, "vertices");
+      c.check_count(vertex_count, stride_size, "vertices");
+      b.strides[s].vertices = c.bytes(std::uint64_t{vertex_count} * stride_size, "vertices");
     }
+    if (vertex_count != bwm_vertex_count(b)) b.stored_vertex_count = vertex_count;
     c.check_count(n_indices, 2, "index_count");
     b.indices.resize(n_indices);
     for (std::uint32_t i = 0; i < n_indices; ++i) {
       b.indices[i] = c.u16("index");
-      if (b.indices[i] >= b.vertex_count) {
+      if (b.indices[i] >= vertex_count) {
         c.fail_at(ErrorCode::bad_value, c.pos() - 2, "index",
                   "index " + std::to_string(i) + " is " + std::to_string(b.indices[i]) + ", past the " +
-                      std::to_string(b.vertex_count) + " vertices");
+                      std::to_string(vertex_count) + " vertices");
       }
     }
     if (b.version >= 6) {

@@ -88,11 +88,12 @@ Result<Primitive> lift_ref(const Bwm& bwm, const BwmVertices& v, const BwmMateri
   prim.material = static_cast<int>(ref.material);
   // The primitive holds the vertices its indices reach, from the lowest to the highest.
   std::uint32_t lo = UINT32_MAX, hi = 0;
+  const std::uint32_t vertex_count = bwm_vertex_count(bwm);
   for (const auto& t : *triangles) {
     for (std::uint32_t i : t) {
-      if (i >= bwm.vertex_count) {
+      if (i >= vertex_count) {
         return Error{ErrorCode::bad_value, std::nullopt, field, "index " + std::to_string(i) + " is past the " +
-                                                         std::to_string(bwm.vertex_count) + " vertices"};
+                                                         std::to_string(vertex_count) + " vertices"};
       }
       lo = std::min(lo, i);
       hi = std::max(hi, i);
@@ -187,7 +188,9 @@ Extras file_extras(const Bwm& bwm) {
   for (const BwmStride& s : bwm.strides) {
     Extras attributes = Extras::array();
     for (const BwmAttribute& a : s.attributes) attributes.push_back({a.id, static_cast<std::uint32_t>(a.format)});
-    strides.push_back({{"attributes", std::move(attributes)}, {"tail", hex(s.tail)}});
+    Extras stride{{"attributes", std::move(attributes)}};
+    if (s.tail.stored()) stride["tail"] = hex(s.tail.bytes());  // none: zeros, the canonical fill
+    strides.push_back(std::move(stride));
   }
   const auto points = [](const std::vector<BwmVec3>& list) {
     Extras out = Extras::array();
@@ -209,7 +212,7 @@ Extras file_extras(const Bwm& bwm) {
           {"unknown_0x74", bwm.unknown_0x74},
           {"volume", bwm.volume},
           {"unknown_0x94", hex(Bytes(bwm.unknown_0x94.begin(), bwm.unknown_0x94.end()))},
-          {"vertex_count", bwm.vertex_count},
+          {"vertex_count", bwm_vertex_count(bwm)},
           {"strides", std::move(strides)},
           {"unknown_points", points(bwm.unknown_points)},
           {"collision_points", points(bwm.collision_points)},
@@ -272,7 +275,7 @@ Result<Scene> lift_bwm(const Bwm& bwm, const LiftInputs& inputs) {
   }
 
   std::size_t ref_index = 0;
-  Budget budget{8 * std::uint64_t{bwm.vertex_count} + 65536, 8 * std::uint64_t{bwm.indices.size()} + 65536};
+  Budget budget{8 * std::uint64_t{bwm_vertex_count(bwm)} + 65536, 8 * std::uint64_t{bwm.indices.size()} + 65536};
   for (std::size_t m = 0; m < bwm.meshes.size(); ++m) {
     const BwmMesh& record = bwm.meshes[m];
     Mesh mesh;

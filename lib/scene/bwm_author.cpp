@@ -318,8 +318,6 @@ class Author {
         out_.strides.push_back(std::move(s));
       }
     }
-    for (BwmStride& s : out_.strides) s.tail.assign(0x84 - 8 * s.attributes.size(), 0);  // zeros: the canonical fill
-    out_.vertex_count = static_cast<std::uint32_t>(n);
     out_.type = skin_ >= 0 ? kSkin : kModel;
   }
 

@@ -248,7 +248,7 @@ class Lowerer {
     if (!match) return match.error();
     Result<std::vector<int>> bones = joint_bones();
     if (!bones) return bones.error();
-    owner_.assign(out_.vertex_count, -1);
+    owner_.assign(bwm_vertex_count(out_), -1);
     int next_id = 0;
     std::vector<std::pair<std::size_t, std::size_t>> removed;  // (mesh record, reference)
     std::vector<std::size_t> removed_meshes;  // mesh records
@@ -315,7 +315,7 @@ class Lowerer {
       return at("meshes", "no mesh of the Scene draws a triangle: a BWM needs at least one", ErrorCode::unsupported);
     }
     // New vertices to their meshes' ranges, the runs following them.
-    const std::vector<std::uint32_t> to = bwm_place_new_vertices(out_, base_file_.vertex_count, new_record_);
+    const std::vector<std::uint32_t> to = bwm_place_new_vertices(out_, bwm_vertex_count(base_file_), new_record_);
     for (Rebuilt& rb : rebuilt_) {
       for (std::uint16_t& i : rb.run.indices) i = static_cast<std::uint16_t>(to[i]);
       const auto [lo, hi] = std::minmax_element(rb.run.indices.begin(), rb.run.indices.end());
@@ -360,7 +360,7 @@ class Lowerer {
     if (!name) return at(where + ".name", "mesh name " + imesh.name + " does not fit the 63 bytes a BWM mesh name holds", ErrorCode::unsupported);
     record.name = *name;
     bwm_model_space(record);
-    record.vertex_offset = base_file_.vertex_count;  // new vertices go after every base mesh's
+    record.vertex_offset = bwm_vertex_count(base_file_);  // new vertices go after every base mesh's
     out_.meshes.push_back(record);
     const std::size_t at_record = out_.meshes.size() - 1;
     const bool skinned = !base_.skins.empty();
@@ -662,12 +662,11 @@ class Lowerer {
   // incoming primitive lacks: smooth normals, zero UVs); its index in the file.
   Result<std::size_t> add_vertex(const Primitive& ip, std::size_t i, const std::vector<Vec3>& smooth, const std::vector<int>& bones,
                                  const std::string& where, std::size_t record) {
-    const std::size_t g = out_.vertex_count;
+    const std::size_t g = bwm_vertex_count(out_);
     if (g >= kMaxVertices) {
       return at(where, "the file would hold more than 65,535 vertices: a BWM's u16 indices number every vertex of its one vertex array", ErrorCode::unsupported);
     }
     for (BwmStride& s : out_.strides) s.vertices.resize(s.vertices.size() + s.size(), 0);
-    ++out_.vertex_count;
     owner_.push_back(-1);
     new_record_.push_back(record);
     const auto put3 = [&](const Place& p, const BwmVec3& v) {

@@ -54,7 +54,6 @@ void move_vertices(Bwm& bwm, const std::vector<std::uint32_t>& to, std::size_t c
     }
     s.vertices = std::move(moved);
   }
-  bwm.vertex_count = static_cast<std::uint32_t>(count);
 }
 
 void move(std::uint32_t& field, std::uint64_t from, std::uint64_t to) { field = static_cast<std::uint32_t>(field - from + to); }
@@ -195,7 +194,7 @@ std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_cou
 
 void bwm_remove_mesh(Bwm& bwm, std::size_t record) {
   // Its vertices: those its ranges span and its runs reach, before they go.
-  const std::size_t n = bwm.vertex_count;
+  const std::size_t n = bwm_vertex_count(bwm);
   std::vector<bool> its(n, false), held(n, false);
   const auto span = [&](std::vector<bool>& mark, std::uint64_t offset, std::uint64_t size) {
     for (std::uint64_t v = offset; v < std::min<std::uint64_t>(offset + size, n); ++v) mark[v] = true;

@@ -1,5 +1,5 @@
-// Writes BWM models and skins; size, metadataSize, every count and the stride tails' lengths come
-// from the structure.
+// Writes BWM models and skins; size, metadataSize, every count (the vertex count from the strides) and
+// the stride tails' lengths come from the structure.
 #include <algorithm>
 #include <string>
 
@@ -21,35 +21,37 @@ void transform(ByteWriter& w, const BwmBone& b) {
   vec3(w, b.position);
 }
 
-void check(const Bwm& b, ByteWriter& w) {
+void check(const Bwm& b, std::uint32_t vertex_count, ByteWriter& w) {
   if (b.version != 5 && b.version != 6) w.fail("version", "must be 5 or 6");
   if (b.version == 5 && !b.cleave_points.empty()) w.fail("cleave_points", "version 5 files have no cleave points");
   for (std::size_t s = 0; s < b.strides.size(); ++s) {
     const BwmStride& st = b.strides[s];
     const std::string name = "stride[" + std::to_string(s) + "]";
     if (st.attributes.size() > 16) w.fail(name + ".count", "a stride record holds at most 16 attributes");
-    if (st.tail.size() != 0x84 - 8 * st.attributes.size()) {
+    if (st.tail.stored() && st.tail.size() != 0x84 - 8 * st.attributes.size()) {
       w.fail(name + ".tail", "must be " + std::to_string(0x84 - 8 * st.attributes.size()) + " bytes to fill the 136-byte record");
     }
     for (const BwmAttribute& a : st.attributes) {
       if (static_cast<std::uint32_t>(a.format) > 4) w.fail(name + ".format", "outside 0-4");
     }
-    if (st.vertices.size() != std::size_t{b.vertex_count} * st.size()) {
-      w.fail(name + ".vertices", "holds " + std::to_string(st.vertices.size()) + " bytes, not vertex_count x " + std::to_string(st.size()));
+    if (st.vertices.size() != std::size_t{vertex_count} * st.size()) {
+      w.fail(name + ".vertices", "holds " + std::to_string(st.vertices.size()) + " bytes, not " + std::to_string(vertex_count) +
+                                     " vertices (" + (b.stored_vertex_count ? "the stored count" : "the first stride's") + ") x " +
+                                     std::to_string(st.size()));
     }
   }
   std::uint16_t largest = 0;  // a max the compiler vectorises; the index that fails is looked for only then
   for (std::uint16_t v : b.indices) largest = std::max(largest, v);
-  if (!b.indices.empty() && largest >= b.vertex_count) {
+  if (!b.indices.empty() && largest >= vertex_count) {
     for (std::size_t i = 0; i < b.indices.size(); ++i) {
-      if (b.indices[i] >= b.vertex_count) w.fail("index[" + std::to_string(i) + "]", "is past the vertex count");
+      if (b.indices[i] >= vertex_count) w.fail("index[" + std::to_string(i) + "]", "is past the vertex count");
     }
   }
 }
 
 }  // namespace
 
-Result<Bytes> write_bwm(const Bwm& b, std::vector<FieldMark>* marks) {
+Result<Bytes> write_bwm(const Bwm& b, WriteReport* report) {
   return guarded_write([&] {
     std::size_t refs = 0;
     for (const BwmMesh& m : b.meshes) refs += m.material_refs.size();
@@ -61,10 +63,10 @@ Result<Bytes> write_bwm(const Bwm& b, std::vector<FieldMark>* marks) {
     const std::size_t total = 0x38 + metadata + vertex_bytes + 2 * b.indices.size() +
                               (b.version >= 6 ? 4 + 12 * b.cleave_points.size() : 0);
     const bool too_big = total > 0xFFFFFFFFu;
-    ByteWriter w(Endian::little, too_big ? 0 : total);
+    ByteWriter w(Endian::little, too_big ? 0 : total, report);
     if (too_big) w.fail("size", "the model is larger than its 32-bit size field can describe");
-    if (marks) w.enable_marks();
-    check(b, w);
+    const std::uint32_t vertex_count = bwm_vertex_count(b);
+    check(b, vertex_count, w);
 
     w.mark([] { return std::string("header"); });
     w.bytes(b.identifier);
@@ -87,7 +89,7 @@ Result<Bytes> write_bwm(const Bwm& b, std::vector<FieldMark>* marks) {
       w.u32(static_cast<std::uint32_t>(n));
     }
     w.bytes(b.unknown_0x94);
-    w.u32(b.vertex_count);
+    w.stored_or(b.stored_vertex_count, vertex_count, [] { return std::string("vertex_count"); });
     w.u32(static_cast<std::uint32_t>(b.strides.size()));
     w.u32(b.type);
     w.u32(static_cast<std::uint32_t>(b.indices.size()));
@@ -153,7 +155,7 @@ Result<Bytes> write_bwm(const Bwm& b, std::vector<FieldMark>* marks) {
         w.u32(a.id);
         w.u32(static_cast<std::uint32_t>(a.format));
       }
-      w.bytes(s.tail);
+      if (!w.verbatim(s.tail, [&] { return "stride[" + std::to_string(i) + "].tail"; })) w.fill(0x84 - 8 * s.attributes.size(), 0);
     }
     for (std::size_t i = 0; i < b.strides.size(); ++i) {
       w.mark([&] { return "stride[" + std::to_string(i) + "].vertices"; });
@@ -166,7 +168,6 @@ Result<Bytes> write_bwm(const Bwm& b, std::vector<FieldMark>* marks) {
       w.u32(static_cast<std::uint32_t>(b.cleave_points.size()));
       for (const BwmVec3& p : b.cleave_points) vec3(w, p);
     }
-    if (marks) *marks = w.take_marks();
     return w.take();
   });
 }
