@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "model/document.hpp"
 #include "model/image.hpp"
 #include "model/textures.hpp"
+#include "bwm_golden.hpp"
 #include "cli.hpp"
 #include "samples.hpp"
 
@@ -122,6 +124,38 @@ TEST(Cli, DemoThenCheckInfoDump) {
   for (const auto& e : fs::directory_iterator(dir)) {
     EXPECT_EQ(e.path().filename().string().find(".remodel-"), std::string::npos) << "temporary file left behind";
   }
+  fs::remove_all(dir);
+}
+
+// check --json names each verbatim run: the BWM skin written from the spec keeps its nine stride
+// tails (0xCD, 0x84 - 8n bytes after each record's n pairs), which add up to the count; the demo
+// cube, written by remodel's own rules, lists none.
+TEST(Cli, CheckJsonNamesEachVerbatimRun) {
+  const fs::path dir = temp_dir();
+  const Bytes skin = remodel::golden::bwm_skin();
+  spit(dir / "skin.bwm", skin);
+  CliRun r = run("check --json " + (dir / "skin.bwm").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j.at("verbatim_bytes"), 0x84 - 24 + 8 * (0x84 - 8));
+  ASSERT_EQ(j.at("verbatim_runs").size(), 9u) << r.out;
+  std::size_t sum = 0;
+  for (std::size_t k = 0; k < 9; ++k) {
+    const auto& listed = j["verbatim_runs"][k];
+    EXPECT_EQ(listed.at("field"), "stride[" + std::to_string(k) + "].tail");
+    const std::size_t offset = listed.at("offset"), size = listed.at("size");
+    EXPECT_EQ(size, k == 0 ? 0x84u - 24 : 0x84u - 8) << k;
+    ASSERT_LE(offset + size, skin.size());
+    for (std::size_t at = offset; at < offset + size; ++at) ASSERT_EQ(skin[at], 0xCD) << "run " << k << " byte " << at;
+    sum += size;
+  }
+  EXPECT_EQ(j.at("verbatim_bytes"), sum);
+  ASSERT_EQ(run("demo " + (dir / "cube.pmo").string()).status, 0);
+  const auto cube = nlohmann::json::parse(run("check --json " + (dir / "cube.pmo").string()).out, nullptr, false);
+  ASSERT_FALSE(cube.is_discarded());
+  EXPECT_EQ(cube.at("verbatim_bytes"), 0);
+  EXPECT_FALSE(cube.contains("verbatim_runs"));
   fs::remove_all(dir);
 }
 
