@@ -82,6 +82,23 @@ class SceneReader {
   std::vector<RgbaImage> images_;
 
   void warn(std::string where, std::string message) { warnings_.push_back({std::move(where), std::move(message)}); }
+  // Each object of the root's `key` list into `out` (sized first: a node names later nodes), its name
+  // and extras read here, the rest by `read(object, where, index)`.
+  template <typename T, typename Read>
+  std::optional<Error> each_named(const char* key, std::vector<T>& out, Read&& read) {
+    auto l = list(d_.root, key);
+    if (!l) return l.error();
+    const json& items = **l;
+    out.resize(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string where = at(key, i);
+      auto extras = name_and_extras(items[i], out[i].name, where);
+      if (!extras) return extras.error();
+      out[i].extras = std::move(*extras);
+      if (auto e = read(items[i], where, i)) return e;
+    }
+    return std::nullopt;
+  }
   std::optional<Error> nodes();
   std::optional<Error> meshes();
   std::optional<Error> primitive(const json& o, const std::string& where, scene::Primitive& p);
@@ -94,22 +111,14 @@ class SceneReader {
 };
 
 std::optional<Error> SceneReader::nodes() {
-  auto l = list(d_.root, "nodes");
-  if (!l) return l.error();
-  const json& nodes = **l;
-  s_.nodes.resize(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const json& o = nodes[i];
-    const std::string where = at("nodes", i);
+  const std::size_t count = d_.root.contains("nodes") && d_.root["nodes"].is_array() ? d_.root["nodes"].size() : 0;
+  auto read = each_named("nodes", s_.nodes, [&](const json& o, const std::string& where, std::size_t i) -> std::optional<Error> {
     scene::Node& n = s_.nodes[i];
-    auto extras = name_and_extras(o, n.name, where);
-    if (!extras) return extras.error();
-    n.extras = std::move(*extras);
     if (o.contains("children")) {
       const json& c = o["children"];
       if (!c.is_array()) return bad(where + ".children", "is not an array");
       for (const json& child : c) {
-        if (!child.is_number_unsigned() || child.get<std::uint64_t>() >= nodes.size()) {
+        if (!child.is_number_unsigned() || child.get<std::uint64_t>() >= count) {
           return bad(where + ".children", "lists " + child.dump() + ", which is not a node", ErrorCode::bad_offset);
         }
         const auto k = child.get<std::size_t>();
@@ -143,18 +152,20 @@ std::optional<Error> SceneReader::nodes() {
     n.skin = *skin;
     if (n.skin >= 0 && n.mesh < 0) return bad(where + ".skin", "is set on a node without a mesh");
     if (o.contains("weights")) warn(where + ".weights", "morph target weights are not read");
-  }
+    return std::nullopt;
+  });
+  if (read) return read;
   // Every node has at most one parent, so a node no root reaches lies on (or under) a cycle.
-  std::vector<bool> reached(nodes.size(), false);
+  std::vector<bool> reached(count, false);
   std::vector<int> stack;
-  for (std::size_t i = 0; i < nodes.size(); ++i) if (s_.nodes[i].parent < 0) stack.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < count; ++i) if (s_.nodes[i].parent < 0) stack.push_back(static_cast<int>(i));
   while (!stack.empty()) {
     const int k = stack.back();
     stack.pop_back();
     reached[static_cast<std::size_t>(k)] = true;
     for (int c : s_.nodes[static_cast<std::size_t>(k)].children) stack.push_back(c);
   }
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     if (!reached[i]) return bad(at("nodes", i) + ".children", "node " + std::to_string(i) + " is its own ancestor (the hierarchy has a cycle)");
   }
   return std::nullopt;
@@ -305,15 +316,8 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
 }
 
 std::optional<Error> SceneReader::meshes() {
-  auto l = list(d_.root, "meshes");
-  if (!l) return l.error();
-  for (std::size_t m = 0; m < (*l)->size(); ++m) {
-    const json& o = (**l)[m];
-    const std::string where = at("meshes", m);
-    scene::Mesh mesh;
-    auto extras = name_and_extras(o, mesh.name, where);
-    if (!extras) return extras.error();
-    mesh.extras = std::move(*extras);
+  return each_named("meshes", s_.meshes, [&](const json& o, const std::string& where, std::size_t m) -> std::optional<Error> {
+    scene::Mesh& mesh = s_.meshes[m];
     if (!o.contains("primitives") || !o["primitives"].is_array() || o["primitives"].empty()) {
       return bad(where + ".primitives", "is missing or empty");
     }
@@ -324,21 +328,13 @@ std::optional<Error> SceneReader::meshes() {
       if (auto e = primitive(p, at(where + ".primitives", i), mesh.primitives.back())) return e;
     }
     if (o.contains("weights")) warn(where + ".weights", "morph target weights are not read");
-    s_.meshes.push_back(std::move(mesh));
-  }
-  return std::nullopt;
+    return std::nullopt;
+  });
 }
 
 std::optional<Error> SceneReader::skins() {
-  auto l = list(d_.root, "skins");
-  if (!l) return l.error();
-  for (std::size_t k = 0; k < (*l)->size(); ++k) {
-    const json& o = (**l)[k];
-    const std::string where = at("skins", k);
-    scene::Skin skin;
-    auto extras = name_and_extras(o, skin.name, where);
-    if (!extras) return extras.error();
-    skin.extras = std::move(*extras);
+  return each_named("skins", s_.skins, [&](const json& o, const std::string& where, std::size_t k) -> std::optional<Error> {
+    scene::Skin& skin = s_.skins[k];
     if (!o.contains("joints") || !o["joints"].is_array() || o["joints"].empty()) return bad(where + ".joints", "is missing or empty");
     std::vector<bool> seen(s_.nodes.size(), false);
     for (std::size_t j = 0; j < o["joints"].size(); ++j) {
@@ -365,9 +361,8 @@ std::optional<Error> SceneReader::skins() {
     auto skeleton = detail::index_of(o, "skeleton", s_.nodes.size(), where, "node");
     if (!skeleton) return skeleton.error();
     skin.skeleton = *skeleton;
-    s_.skins.push_back(std::move(skin));
-  }
-  return std::nullopt;
+    return std::nullopt;
+  });
 }
 
 // A skinned mesh's joint indices must name joints of the skin that draws it.
@@ -393,16 +388,9 @@ std::optional<Error> SceneReader::skinned_meshes() {
 }
 
 std::optional<Error> SceneReader::materials() {
-  auto l = list(d_.root, "materials");
-  if (!l) return l.error();
   const std::size_t textures = d_.root.contains("textures") && d_.root["textures"].is_array() ? d_.root["textures"].size() : 0;
-  for (std::size_t i = 0; i < (*l)->size(); ++i) {
-    const json& o = (**l)[i];
-    const std::string where = at("materials", i);
-    scene::Material m;
-    auto extras = name_and_extras(o, m.name, where);
-    if (!extras) return extras.error();
-    m.extras = std::move(*extras);
+  return each_named("materials", s_.materials, [&](const json& o, const std::string& where, std::size_t i) -> std::optional<Error> {
+    scene::Material& m = s_.materials[i];
     if (o.contains("pbrMetallicRoughness")) {
       const json& pbr = o["pbrMetallicRoughness"];
       const std::string p = where + ".pbrMetallicRoughness";
@@ -440,9 +428,8 @@ std::optional<Error> SceneReader::materials() {
       m.double_sided = o["doubleSided"].get<bool>();
     }
     m.unlit = o.contains("extensions") && o["extensions"].is_object() && o["extensions"].contains("KHR_materials_unlit");
-    s_.materials.push_back(std::move(m));
-  }
-  return std::nullopt;
+    return std::nullopt;
+  });
 }
 
 Result<scene::Wrap> wrap(const json& s, const char* key, const std::string& where) {
@@ -506,15 +493,8 @@ std::optional<Error> SceneReader::textures() {
     s.wrap_s = *ws, s.wrap_t = *wt, s.mag = *mag, s.min = *min;
     sampler_list.push_back(s);
   }
-  auto textures = list(d_.root, "textures");
-  if (!textures) return textures.error();
-  for (std::size_t i = 0; i < (*textures)->size(); ++i) {
-    const json& o = (**textures)[i];
-    const std::string where = at("textures", i);
-    scene::Texture t;
-    auto extras = name_and_extras(o, t.name, where);
-    if (!extras) return extras.error();
-    t.extras = std::move(*extras);
+  return each_named("textures", s_.textures, [&](const json& o, const std::string& where, std::size_t i) -> std::optional<Error> {
+    scene::Texture& t = s_.textures[i];
     if (t.extras.is_object() && t.extras.contains("encoding") && t.extras["encoding"].is_string()) {
       t.encoding = t.extras["encoding"].get<std::string>();
       t.extras.erase("encoding");
@@ -527,21 +507,13 @@ std::optional<Error> SceneReader::textures() {
     auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
     if (!sampler) return sampler.error();
     if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];
-    s_.textures.push_back(std::move(t));
-  }
-  return std::nullopt;
+    return std::nullopt;
+  });
 }
 
 std::optional<Error> SceneReader::animations() {
-  auto l = list(d_.root, "animations");
-  if (!l) return l.error();
-  for (std::size_t a = 0; a < (*l)->size(); ++a) {
-    const json& o = (**l)[a];
-    const std::string where = at("animations", a);
-    scene::Animation anim;
-    auto extras = name_and_extras(o, anim.name, where);
-    if (!extras) return extras.error();
-    anim.extras = std::move(*extras);
+  auto read = each_named("animations", s_.animations, [&](const json& o, const std::string& where, std::size_t a) -> std::optional<Error> {
+    scene::Animation& anim = s_.animations[a];
     if (!o.contains("samplers") || !o["samplers"].is_array() || !o.contains("channels") || !o["channels"].is_array()) {
       return bad(where, "has no samplers or channels array");
     }
@@ -606,12 +578,11 @@ std::optional<Error> SceneReader::animations() {
       out.values = std::move(*values);
       anim.channels.push_back(std::move(out));
     }
-    if (anim.channels.empty()) {
-      warn(where, "has no translation, rotation or scale channel and is left out");
-      continue;
-    }
-    s_.animations.push_back(std::move(anim));
-  }
+    if (anim.channels.empty()) warn(where, "has no translation, rotation or scale channel and is left out");
+    return std::nullopt;
+  });
+  if (read) return read;
+  std::erase_if(s_.animations, [](const scene::Animation& anim) { return anim.channels.empty(); });
   return std::nullopt;
 }
 
