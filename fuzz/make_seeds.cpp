@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
   tex.textures[0].width = 8;
   tex.textures[0].height = 4;
   tex.textures[0].palette_block = 0;
-  tex.blocks.push_back(J3dTexBlock{Bytes(32, 0x80), std::nullopt});
+  tex.blocks.push_back(J3dTexBlock{Bytes(32, 0x80), {}});
   tex.names.names = {"grey"};
   J3dShp1 shp;
   shp.shapes.resize(1);

@@ -294,7 +294,7 @@ void expect_bdl_layout(const J3dFile& f, const std::string& what) {
   ASSERT_TRUE(mdl && mat) << what;
   EXPECT_EQ(mdl->packets.size(), mat->remap.size()) << what << ": one packet per material";
   EXPECT_EQ(mdl->names.names, mat->names.names) << what;
-  for (const J3dMdlPacket& p : mdl->packets) EXPECT_FALSE(p.commands.empty() || p.raw) << what;
+  for (const J3dMdlPacket& p : mdl->packets) EXPECT_FALSE(p.commands.empty() || p.raw.stored()) << what;
 }
 
 // Every hand-made scene authors as a BDL the way it does as a BMD: reads back, round-trips, passes

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 #include "model/document.hpp"
 #include "model/j3d.hpp"
@@ -116,7 +117,7 @@ TEST(J3dGolden, HierarchyReadsAsATree) {
   ASSERT_EQ(inf.roots[0].children[0].children.size(), 1u);
   EXPECT_EQ(inf.roots[0].children[0].children[0].type, 0x12);
   EXPECT_EQ(inf.roots[1].index, 1);
-  EXPECT_FALSE(inf.gap_after_hierarchy.has_value());
+  EXPECT_FALSE(inf.gap_after_hierarchy.stored());
   EXPECT_EQ(r->padding, kJ3dNintendoPadding);
   EXPECT_EQ(verbatim_bytes(*r), 0u);
   auto w = write_j3d(*r);
@@ -170,6 +171,78 @@ TEST(J3dGolden, Inf1CountsFollowTheSectionsUnlessTheFileDisagrees) {
   }
 }
 
+// TEX1 with one 8x4 I8 texture (32 bytes of image, no palette) named "a", its BTI header's byte 0x19
+// set to `unknown_0x19`: header, filler to 0x20, the BTI header, the image at 0x40, names at 0x60.
+Bytes golden_tex1(std::uint8_t unknown_0x19) {
+  Bytes section;
+  text(section, "TEX1");
+  be32(section, 0);  // size, patched by pad_section
+  be16(section, 1);
+  be16(section, 0xFFFF);
+  be32(section, 0x20);  // headers
+  be32(section, 0x60);  // names
+  text(section, "This is padd");  // the filler to 0x20
+  section.insert(section.end(), {1, 0});  // I8, alpha
+  be16(section, 8);
+  be16(section, 4);
+  section.insert(section.end(), {0, 0, 0, 0});  // wrap s, t, palette enable, palette format
+  be16(section, 0);  // palette count
+  be32(section, 0);  // palette offset: the header itself, no palette
+  section.insert(section.end(), {0, 0, 0, 0, 0, 0, 0, 0, 1, unknown_0x19});  // ... max LOD, mip count, 0x19
+  be16(section, 0);     // LOD bias
+  be32(section, 0x20);  // image, from the header
+  for (std::uint8_t i = 0; i < 32; ++i) section.push_back(i);
+  be16(section, 1);
+  be16(section, 0xFFFF);
+  be16(section, 97);  // hash of "a"
+  be16(section, 8);
+  text(section, "a");
+  section.push_back(0);
+  pad_section(section);
+  return section;
+}
+
+// Reads `b`, writes it back (expecting the same bytes) and gives what the write counted, runs named.
+WriteReport rewritten_report(const Bytes& b) {
+  WriteReport report;
+  report.marks = true;
+  auto r = read_j3d(b);
+  EXPECT_TRUE(r.ok()) << r.error().describe();
+  if (!r.ok()) return report;
+  auto w = write_j3d(*r, &report);
+  EXPECT_TRUE(w.ok()) << w.error().describe();
+  if (w.ok()) {
+    EXPECT_EQ(*w, b);
+  }
+  return report;
+}
+
+// Each verbatim fact is counted once, by name and where it is written: INF1's packet count (3, but no
+// SHP1) at 0x2C, INF1's gap stored as zeros (28 bytes after the 0x24 bytes of header and three nodes)
+// at 0x44, and the texture's byte 0x19 at TEX1 (0x60) + 0x20 + 0x19. Canonical values count nothing.
+TEST(J3dGolden, VerbatimRunsAreNamedWhereTheyAreWritten) {
+  const std::vector<std::pair<std::uint16_t, std::uint16_t>> nodes = {{0x10, 0}, {0x12, 0}, {0, 0}};
+  Bytes inf1 = golden_inf1(nodes, 3, 0);
+  ASSERT_EQ(inf1.size(), 0x40u);
+  std::fill(inf1.begin() + 0x24, inf1.end(), std::uint8_t{0});
+  const Bytes b = j3d_file_of({inf1, golden_tex1(0x5A)});
+  ASSERT_EQ(b[0x99], 0x5A);
+  const WriteReport report = rewritten_report(b);
+  ASSERT_EQ(report.verbatim_runs.size(), 3u);
+  const std::vector<std::tuple<std::string, std::size_t, std::size_t>> expected = {
+      {"INF1.stored_packet_count", 0x2C, 4}, {"INF1.gap_after_hierarchy", 0x44, 28}, {"TEX1.texture[0].unknown_0x19", 0x99, 1}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const VerbatimRun& run = report.verbatim_runs[i];
+    EXPECT_EQ(std::tie(run.field, run.offset, run.size), std::tie(std::get<0>(expected[i]), std::get<1>(expected[i]), std::get<2>(expected[i])))
+        << run.field << " at " << run.offset << ", " << run.size << " bytes";
+  }
+  EXPECT_EQ(report.verbatim_bytes, 33u);
+  // Byte 0x19 of 0, the filler and a count that agrees are what the writer derives: nothing counted.
+  const WriteReport none = rewritten_report(j3d_file_of({golden_inf1(nodes, 0, 0), golden_tex1(0)}));
+  EXPECT_EQ(none.verbatim_bytes, 0u);
+  EXPECT_TRUE(none.verbatim_runs.empty());
+}
+
 TEST(J3dGolden, NameHashUsesSignedChars) {
   EXPECT_EQ(j3d_name_hash(""), 0);
   EXPECT_EQ(j3d_name_hash("a"), 97);
@@ -205,9 +278,11 @@ J3dFile golden_shp1_file(std::vector<std::uint16_t> values) {
 }
 
 TEST(J3dGolden, DrawCommandCountsWholeVerticesOfItsValues) {
-  std::vector<FieldMark> marks;
-  auto w = write_j3d(golden_shp1_file({0, 0, 1, 1, 2, 5}), &marks);
+  WriteReport report;
+  report.marks = true;
+  auto w = write_j3d(golden_shp1_file({0, 0, 1, 1, 2, 5}), &report);
   ASSERT_TRUE(w.ok()) << w.error().describe();
+  const std::vector<FieldMark>& marks = report.fields;
   const auto packet = std::find_if(marks.begin(), marks.end(), [](const FieldMark& m) { return m.field == "SHP1.packet[0]"; });
   ASSERT_NE(packet, marks.end());
   // GX_DRAW_TRIANGLE_STRIP, 3 vertices (u16), then per vertex a u16 position and a u16 normal index.
@@ -252,13 +327,13 @@ TEST(J3dBadInput, PrimitiveValuesThatAreNotWholeVertices) {
 TEST(J3dDecode, FixedPointArrays) {
   J3dVtx1 vtx;
   vtx.formats = {J3dVertexFormat{9, 1, 3, 8, {0xFF, 0xFF, 0xFF}}};  // XYZ s16, 8 fraction bits
-  vtx.arrays = {J3dVertexArray{0, Bytes{0x01, 0x00, 0xFF, 0x00, 0x00, 0x80}, std::nullopt}};
+  vtx.arrays = {J3dVertexArray{0, Bytes{0x01, 0x00, 0xFF, 0x00, 0x00, 0x80}, {}}};
   auto a = j3d_decode_array(vtx, 0);
   ASSERT_TRUE(a.ok()) << a.error().describe();
   EXPECT_EQ(a->components, 3u);
   EXPECT_EQ(a->values, (std::vector<float>{1.0f, -1.0f, 0.5f}));
   vtx.formats.push_back(J3dVertexFormat{11, 1, 5, 0, {0xFF, 0xFF, 0xFF}});  // RGBA8
-  vtx.arrays.push_back(J3dVertexArray{3, Bytes{255, 0, 51, 255}, std::nullopt});
+  vtx.arrays.push_back(J3dVertexArray{3, Bytes{255, 0, 51, 255}, {}});
   auto c = j3d_decode_array(vtx, 3);
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->values, (std::vector<float>{1.0f, 0.0f, 0.2f, 1.0f}));
@@ -394,7 +469,15 @@ TEST(J3dSamples, RoundTripWithEverySectionStructured) {
     for (const J3dSection& s : f->sections) EXPECT_FALSE(std::holds_alternative<J3dRawSection>(s)) << path;
     // Besides the uninitialised bytes in material entries and BTI headers, only the two SMS test
     // maps keep a gap: their MAT3 light table offset points into the colour-channel pool (32 bytes).
-    const std::size_t gaps = verbatim_bytes(*f) - j3d_uninitialised_bytes(*f);
+    WriteReport report;
+    report.marks = true;
+    ASSERT_TRUE(write_j3d(*f, &report).ok()) << path;
+    std::size_t gaps = 0, runs = 0;
+    for (const VerbatimRun& run : report.verbatim_runs) {
+      runs += run.size;
+      if (run.field.find("gap") != std::string::npos) gaps += run.size;
+    }
+    EXPECT_EQ(runs, report.verbatim_bytes) << path;  // every counted byte is in a named run
     if (path.filename().string().rfind("sms_testmap_", 0) == 0) {
       EXPECT_LE(gaps, 32u) << path;
     } else {
@@ -402,7 +485,7 @@ TEST(J3dSamples, RoundTripWithEverySectionStructured) {
     }
     unexplained_gaps += gaps;
     total += b.size();
-    verbatim += verbatim_bytes(*f);
+    verbatim += report.verbatim_bytes;
   }
   EXPECT_LT(verbatim * 1000, total);  // under 0.1 percent over all samples
   std::printf("j3d samples: %zu bytes, %zu verbatim (%zu of them gaps)\n", total, verbatim, unexplained_gaps);

@@ -104,7 +104,7 @@ TEST(J3dMdl3FromMat3, EveryRealBdlCommandByCommand) {
     for (std::size_t i = 0; i < real->packets.size(); ++i) {
       const J3dMdlPacket& r = real->packets[i];
       const J3dMdlPacket& m = made->packets[i];
-      ASSERT_FALSE(r.raw) << name << " packet " << i;
+      ASSERT_FALSE(r.raw.stored()) << name << " packet " << i;
       const Documented doc = documented_fields(r, *mat, i);
       bool all = r.commands.size() == m.commands.size();
       for (std::size_t k = 0; k < r.commands.size(); ++k) {

@@ -170,30 +170,6 @@ std::size_t j3d_mat_table_size(const J3dMat3& m, J3dMatTable t) {
   return 0;
 }
 
-std::size_t j3d_mat_verbatim_bytes(const J3dMat3& m) {
-  std::size_t n = 0;
-  for (const J3dGap& g : m.gaps) n += g ? g->size() : 0;
-  for (const J3dMaterialEntry& e : m.entries) {
-    for (std::uint16_t v : e.unknown_0x12c) n += ((v >> 8) != 0xFF) + ((v & 0xFF) != 0xFF);  // bytes not the 0xFF fill
-  }
-  return n;
-}
-
-std::size_t j3d_uninitialised_bytes(const J3dFile& f) {
-  std::size_t n = 0;
-  for (const J3dSection& s : f.sections) {
-    if (const auto* mat = std::get_if<J3dMat3>(&s)) {
-      for (const J3dMaterialEntry& e : mat->entries) {
-        for (std::uint16_t v : e.unknown_0x12c) n += ((v >> 8) != 0xFF) + ((v & 0xFF) != 0xFF);
-      }
-    }
-    if (const auto* tex = std::get_if<J3dTex1>(&s)) {
-      for (const J3dTexture& t : tex->textures) n += t.unknown_0x19 != 0;
-    }
-  }
-  return n;
-}
-
 std::string j3d_section_magic(const J3dSection& s) {
   return std::visit([](const auto& v) -> std::string {
     using T = std::decay_t<decltype(v)>;
@@ -206,15 +182,9 @@ std::string j3d_section_magic(const J3dSection& s) {
     else if constexpr (std::is_same_v<T, J3dShp1>) return "SHP1";
     else if constexpr (std::is_same_v<T, J3dMdl3>) return "MDL3";
     else if constexpr (std::is_same_v<T, J3dMat3>) return "MAT3";
-    else return std::string(v.magic.begin(), v.magic.end());
+    else return std::string(v.stored.bytes().begin(), v.stored.bytes().begin() + std::min<std::ptrdiff_t>(std::ssize(v.stored.bytes()), 4));
   }, s);
 }
-
-namespace {
-
-std::size_t gap_size(const J3dGap& g) { return g ? g->size() : 0; }
-
-}  // namespace
 
 std::uint32_t j3d_packet_count(const J3dFile& file) {
   const J3dShp1* shp = j3d_section<J3dShp1>(file);
@@ -229,40 +199,6 @@ std::uint32_t j3d_vertex_count(const J3dFile& file) {
     if (a.slot == 0 && element != 0) return static_cast<std::uint32_t>(std::min<std::size_t>(a.data.size() / element, 0xFFFFFFFF));
   }
   return 0;
-}
-
-std::size_t verbatim_bytes(const J3dFile& f) {
-  std::size_t n = 0;
-  for (const J3dSection& s : f.sections) {
-    if (const auto* inf = std::get_if<J3dInf1>(&s)) {
-      n += gap_size(inf->gap_after_hierarchy) + (inf->stored_packet_count ? 4 : 0) + (inf->stored_vertex_count ? 4 : 0);
-    }
-    if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {
-      n += gap_size(vtx->gap_after_formats);
-      for (const J3dVertexArray& a : vtx->arrays) n += gap_size(a.gap_after);
-    }
-    if (const auto* evp = std::get_if<J3dEvp1>(&s)) n += gap_size(evp->gap_after_indices) + gap_size(evp->gap_after_matrices);
-    if (const auto* drw = std::get_if<J3dDrw1>(&s)) n += gap_size(drw->gap_after_flags) + gap_size(drw->gap_after_indices);
-    if (const auto* jnt = std::get_if<J3dJnt1>(&s)) n += gap_size(jnt->gap_after_remap) + gap_size(jnt->gap_after_names);
-    if (const auto* tex = std::get_if<J3dTex1>(&s)) {
-      n += gap_size(tex->gap_after_header) + gap_size(tex->gap_after_names);
-      for (const J3dTexture& t : tex->textures) n += t.unknown_0x19 != 0;  // uninitialised in many files
-      for (const J3dTexBlock& b : tex->blocks) n += gap_size(b.gap_after);
-    }
-    if (const auto* shp = std::get_if<J3dShp1>(&s)) {
-      n += gap_size(shp->gap_after_remap) + gap_size(shp->gap_after_matrix_table) + gap_size(shp->gap_after_tables);
-      for (const J3dPacket& p : shp->packets) n += p.raw ? p.raw->size() : 0;
-      n += 4 * shp->terminator_types.size();
-    }
-    if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
-      n += gap_size(mdl->gap_after_header) + gap_size(mdl->gap_after_packet_table) + gap_size(mdl->gap_after_pe_modes) +
-           gap_size(mdl->gap_after_indices) + gap_size(mdl->gap_after_names);
-      for (const J3dMdlPacket& p : mdl->packets) n += p.raw ? p.raw->size() : 0;
-    }
-    if (const auto* mat = std::get_if<J3dMat3>(&s)) n += j3d_mat_verbatim_bytes(*mat);
-    if (const auto* raw = std::get_if<J3dRawSection>(&s)) n += 8 + raw->body.size();
-  }
-  return n;
 }
 
 void add_info(const J3dFile& file, DocumentInfo& info) {

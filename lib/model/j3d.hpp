@@ -15,16 +15,15 @@
 #include "model/bytes.hpp"
 #include "model/gx_texture.hpp"
 #include "model/error.hpp"
-#include "model/field_mark.hpp"
 #include "model/format.hpp"
 #include "model/j3d_mat.hpp"
 #include "model/primitive.hpp"
+#include "model/verbatim.hpp"
 
 namespace remodel {
 
-// Gaps between tables: nullopt = the canonical filler (a prefix of "This is padding data to
-// alignment." restarted in every gap, up to the table's alignment); otherwise the bytes as stored.
-using J3dGap = std::optional<Bytes>;
+// Gaps between tables are Verbatim: none = the canonical filler (a prefix of "This is padding data
+// to alignment." restarted in every gap, up to the table's alignment); otherwise the bytes as stored.
 
 // ResNTAB: names with their hashes; the writer computes hashes and offsets.
 struct J3dNameTable {
@@ -47,7 +46,7 @@ struct J3dInf1 {
   // (j3d_packet_count, j3d_vertex_count): verbatim.
   std::optional<std::uint32_t> stored_packet_count, stored_vertex_count;
   std::vector<J3dNode> roots;
-  J3dGap gap_after_hierarchy;
+  Verbatim gap_after_hierarchy;
 };
 inline constexpr std::size_t kJ3dMaxDepth = 256;
 
@@ -63,13 +62,13 @@ struct J3dVertexFormat {
 struct J3dVertexArray {
   std::uint8_t slot = 0;  // 0 position, 1 normal, 2 NBT, 3-4 colour, 5-12 UV (the header's offset order)
   Bytes data;             // elements as stored, big-endian
-  J3dGap gap_after;
+  Verbatim gap_after;
 };
 
 struct J3dVtx1 {
   std::vector<J3dVertexFormat> formats;  // without the 0xFF terminator
   J3dVertexFormat terminator{0xFF, 1, 0, 0, {0xFF, 0xFF, 0xFF}};
-  J3dGap gap_after_formats;
+  Verbatim gap_after_formats;
   std::vector<J3dVertexArray> arrays;  // in file order
 };
 
@@ -94,7 +93,7 @@ struct J3dEvp1 {
   std::uint16_t unknown_0x0a = 0xFFFF;
   std::vector<J3dEnvelope> envelopes;
   std::vector<std::array<float, 12>> inverse_binds;  // 3x4, one per joint
-  J3dGap gap_after_indices, gap_after_matrices;
+  Verbatim gap_after_indices, gap_after_matrices;
 };
 
 // ---- DRW1: draw matrices ----
@@ -102,7 +101,7 @@ struct J3dDrw1 {
   std::uint16_t unknown_0x0a = 0xFFFF;
   std::vector<std::uint8_t> weighted;  // 0 = joint, 1 = envelope
   std::vector<std::uint16_t> indices;  // joint or EVP1 index
-  J3dGap gap_after_flags, gap_after_indices;
+  Verbatim gap_after_flags, gap_after_indices;
 };
 
 // ---- JNT1: joints ----
@@ -123,7 +122,7 @@ struct J3dJnt1 {
   std::vector<J3dJoint> joints;
   std::vector<std::uint16_t> remap;
   J3dNameTable names;
-  J3dGap gap_after_remap, gap_after_names;
+  Verbatim gap_after_remap, gap_after_names;
 };
 
 // ---- SHP1: shapes, vertex descriptors, matrix groups and display-list packets ----
@@ -161,7 +160,7 @@ struct J3dPacket {
   // Set when the packet holds more zero bytes than the pad to 32 (its stored size).
   std::optional<std::uint32_t> stored_size;
   // Set when the packet is not a plain run of draw commands: its bytes, kept as they are.
-  std::optional<Bytes> raw;
+  Verbatim raw;
 };
 
 struct J3dShp1 {
@@ -176,7 +175,7 @@ struct J3dShp1 {
   std::vector<J3dMatrixGroup> matrix_groups;
   // Some versions of Nintendo's tool fill to 4 after the remap table before filling to 32.
   bool remap_filled_to_4 = true;
-  J3dGap gap_after_remap, gap_after_matrix_table, gap_after_tables;
+  Verbatim gap_after_remap, gap_after_matrix_table, gap_after_tables;
 };
 
 // Bytes one vertex takes in a display list for these descriptors (0 when one is not supported).
@@ -230,11 +229,10 @@ struct J3dMat3 {
   // whose bit is set in `points_at_next` is empty and shares the next table's offset (no gap).
   std::vector<J3dMatTable> order;
   std::uint32_t points_at_next = 0;
-  std::array<J3dGap, kJ3dMatTables> gaps{};  // after each table: canonical = fill to 4 (32 after the last)
+  std::array<Verbatim, kJ3dMatTables> gaps{};  // after each table: canonical = fill to 4 (32 after the last)
 };
 
 std::size_t j3d_mat_table_size(const J3dMat3& m, J3dMatTable t);  // items in a table
-std::size_t j3d_mat_verbatim_bytes(const J3dMat3& m);              // gaps and uninitialised entry bytes
 
 // ---- MDL3: each material as GX command packets ----
 struct J3dGxCommand {
@@ -245,7 +243,7 @@ struct J3dGxCommand {
 struct J3dMdlPacket {
   std::vector<J3dGxCommand> commands;  // then zeros (GX NOPs) to the next 32 bytes
   std::optional<std::uint32_t> stored_size;  // when more zeros follow than the pad to 32
-  std::optional<Bytes> raw;                  // when the packet is not a plain BP/XF/CP stream
+  Verbatim raw;                              // when the packet is not a plain BP/XF/CP stream
 };
 
 struct J3dMdlSubpacket {  // where each part of the material starts inside its packet
@@ -261,7 +259,7 @@ struct J3dMdl3 {
   std::vector<std::uint8_t> pe_modes;
   std::vector<std::uint16_t> indices;
   J3dNameTable names;
-  J3dGap gap_after_header, gap_after_packet_table, gap_after_pe_modes, gap_after_indices, gap_after_names;
+  Verbatim gap_after_header, gap_after_packet_table, gap_after_pe_modes, gap_after_indices, gap_after_names;
 };
 
 // Bytes of a GX command's arguments from its opcode and first bytes; 0 when not a known command.
@@ -282,14 +280,14 @@ struct J3dTexture {  // the 0x20-byte BTI header; data offsets resolved to block
   std::uint8_t mip_enable = 0, edge_lod = 0, bias_clamp = 0, max_aniso = 0, min_filter = 0, mag_filter = 0;
   std::int8_t min_lod = 0, max_lod = 0;
   std::uint8_t mip_count = 1;
-  std::uint8_t unknown_0x19 = 0;  // often non-zero, never explained: kept and counted as verbatim
+  std::optional<std::uint8_t> unknown_0x19;  // often non-zero, never explained: kept (verbatim) when not 0
   std::int16_t lod_bias = 0;
   std::uint32_t image_block = 0;
 };
 
 struct J3dTexBlock {  // image or palette data, shared by every header that points at it
   Bytes data;
-  J3dGap gap_after;
+  Verbatim gap_after;
 };
 
 struct J3dTex1 {
@@ -297,14 +295,13 @@ struct J3dTex1 {
   std::vector<J3dTexture> textures;
   std::vector<J3dTexBlock> blocks;  // in file order
   J3dNameTable names;
-  J3dGap gap_after_header, gap_after_names;
+  Verbatim gap_after_header, gap_after_names;
 };
 
 
-// A section this version keeps as its bytes: counted as verbatim in full.
+// A section this version keeps as its bytes: verbatim in full, its 8-byte header (magic, size) included.
 struct J3dRawSection {
-  std::array<std::uint8_t, 4> magic{};
-  Bytes body;  // everything after the 8-byte section header
+  Verbatim stored;
 };
 
 using J3dSection = std::variant<J3dInf1, J3dVtx1, J3dEvp1, J3dDrw1, J3dJnt1, J3dShp1, J3dMat3, J3dMdl3, J3dTex1, J3dRawSection>;
@@ -325,11 +322,7 @@ std::uint32_t j3d_packet_count(const J3dFile& file);
 std::uint32_t j3d_vertex_count(const J3dFile& file);
 
 Result<J3dFile> read_j3d(ByteSpan bytes);
-Result<Bytes> write_j3d(const J3dFile& file, std::vector<FieldMark>* marks = nullptr);
-std::size_t verbatim_bytes(const J3dFile& file);
-// The bytes the structure keeps but cannot explain: material entries' uninitialised run (bytes not
-// 0xFF) and BTI headers' byte 0x19 (when not 0). Part of verbatim_bytes.
-std::size_t j3d_uninitialised_bytes(const J3dFile& file);
+Result<Bytes> write_j3d(const J3dFile& file, WriteReport* report = nullptr);
 
 // The format's registration (format_table.cpp): its summary, its JSON and its textures.
 void add_info(const J3dFile& doc, DocumentInfo& info);

@@ -138,9 +138,8 @@ struct J3dMaterialEntry {
   std::array<std::uint16_t, 16> tev_stages{};
   std::array<std::uint16_t, 16> swap_modes{};
   std::array<std::uint16_t, 4> swap_tables{};
-  // Uninitialised memory in some files: kept, and its bytes other than the 0xFF fill counted as verbatim.
-  std::array<std::uint16_t, 12> unknown_0x12c{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF,
-                                              0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
+  // Uninitialised memory in some files (24 bytes): a byte is kept (verbatim) where it is not the 0xFF fill.
+  std::array<std::optional<std::uint8_t>, 24> unknown_0x12c{};
   std::uint16_t fog = 0, alpha_compare = 0, blend = 0, nbt_scale = 0;
   bool operator==(const J3dMaterialEntry&) const = default;
 };

@@ -425,7 +425,7 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex, J3dMd
     if (enc.error) return *enc.error;
     if (texgens == 0) sub.offsets[2] = sub.offsets[0];
 
-    out.packets.push_back(J3dMdlPacket{std::move(p.commands), std::nullopt, std::nullopt});
+    out.packets.push_back(J3dMdlPacket{std::move(p.commands), std::nullopt, {}});
     out.subpackets.push_back(sub);
     out.matrix_info.push_back({texgen_matrix[0] << 6 | texgen_matrix[1] << 12 | texgen_matrix[2] << 18 | texgen_matrix[3] << 24,
                                texgen_matrix[4] | texgen_matrix[5] << 6 | texgen_matrix[6] << 12 | texgen_matrix[7] << 18});
@@ -453,7 +453,7 @@ std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, c
                                    [&](std::uint16_t t) { return t != kNone && mat.textures[t] == texture; });
     std::vector<J3dGxCommand>& stored = mdl.packets[i].commands;
     const std::vector<J3dGxCommand>& made = fresh->packets[i].commands;
-    if (!shows || mdl.packets[i].raw) continue;
+    if (!shows || mdl.packets[i].raw.stored()) continue;
     for (std::size_t k = 0; k < stored.size() && k < made.size(); ++k) {
       const J3dGxCommand& m = made[k];
       J3dGxCommand& c = stored[k];

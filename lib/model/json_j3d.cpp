@@ -8,10 +8,6 @@ using namespace json_fields;
 
 namespace {
 
-void j3d_gap(Json& j, const char* key, const J3dGap& g) {
-  if (g) j[key] = hex(*g);
-}
-
 Json j3d_nodes(const std::vector<J3dNode>& nodes) {
   Json a = Json::array();
   for (const J3dNode& n : nodes) {
@@ -21,6 +17,14 @@ Json j3d_nodes(const std::vector<J3dNode>& nodes) {
     a.push_back(j);
   }
   return a;
+}
+
+// Bytes kept where they are not the fill, as stored: the fill where none is kept.
+template <std::size_t N>
+Json unfilled(const std::array<std::optional<std::uint8_t>, N>& a) {
+  Bytes b;
+  for (const std::optional<std::uint8_t>& v : a) b.push_back(v.value_or(0xFF));
+  return hex(b);
 }
 
 template <std::size_t N>
@@ -39,7 +43,7 @@ Json mat_entry_json(const J3dMaterialEntry& e) {
               {"kcolor_selections", hex(e.kcolor_selections)}, {"kalpha_selections", hex(e.kalpha_selections)},
               {"tev_orders", u16s(e.tev_orders)}, {"tev_colors", u16s(e.tev_colors)},
               {"tev_stages", u16s(e.tev_stages)}, {"swap_modes", u16s(e.swap_modes)},
-              {"swap_tables", u16s(e.swap_tables)}, {"unknown_0x12c", u16s(e.unknown_0x12c)}, {"fog", e.fog},
+              {"swap_tables", u16s(e.swap_tables)}, {"unknown_0x12c", unfilled(e.unknown_0x12c)}, {"fog", e.fog},
               {"alpha_compare", e.alpha_compare}, {"blend", e.blend}, {"nbt_scale", e.nbt_scale}};
 }
 
@@ -152,7 +156,7 @@ Json mat3_json(const J3dMat3& m) {
   j["points_at_next"] = m.points_at_next;
   Json gaps = Json::object();
   for (std::size_t t = 0; t < kJ3dMatTables; ++t) {
-    if (m.gaps[t]) gaps[std::to_string(t)] = hex(*m.gaps[t]);
+    if (m.gaps[t].stored()) gaps[std::to_string(t)] = hex(m.gaps[t].bytes());
   }
   if (!gaps.empty()) j["gaps"] = gaps;
   return j;
@@ -166,7 +170,7 @@ Json j3d_section_json(const J3dSection& s) {
     optional_field(j, "stored_packet_count", inf->stored_packet_count);
     optional_field(j, "stored_vertex_count", inf->stored_vertex_count);
     j["hierarchy"] = j3d_nodes(inf->roots);
-    j3d_gap(j, "gap_after_hierarchy", inf->gap_after_hierarchy);
+    verbatim(j, "gap_after_hierarchy", inf->gap_after_hierarchy);
   } else if (const auto* vtx = std::get_if<J3dVtx1>(&s)) {
     Json formats = Json::array();
     for (const J3dVertexFormat& f : vtx->formats) {
@@ -176,12 +180,12 @@ Json j3d_section_json(const J3dSection& s) {
     Json arrays = Json::array();
     for (const J3dVertexArray& a : vtx->arrays) {
       Json ja{{"slot", a.slot}, {"data", hex(a.data)}};
-      j3d_gap(ja, "gap_after", a.gap_after);
+      verbatim(ja, "gap_after", a.gap_after);
       arrays.push_back(ja);
     }
     j["formats"] = formats;
     j["arrays"] = arrays;
-    j3d_gap(j, "gap_after_formats", vtx->gap_after_formats);
+    verbatim(j, "gap_after_formats", vtx->gap_after_formats);
   } else if (const auto* evp = std::get_if<J3dEvp1>(&s)) {
     Json envelopes = Json::array();
     for (const J3dEnvelope& e : evp->envelopes) envelopes.push_back(Json{{"joints", e.joints}, {"weights", floats(e.weights)}});
@@ -190,14 +194,14 @@ Json j3d_section_json(const J3dSection& s) {
     j["unknown_0x0a"] = evp->unknown_0x0a;
     j["envelopes"] = envelopes;
     j["inverse_binds"] = matrices;
-    j3d_gap(j, "gap_after_indices", evp->gap_after_indices);
-    j3d_gap(j, "gap_after_matrices", evp->gap_after_matrices);
+    verbatim(j, "gap_after_indices", evp->gap_after_indices);
+    verbatim(j, "gap_after_matrices", evp->gap_after_matrices);
   } else if (const auto* drw = std::get_if<J3dDrw1>(&s)) {
     j["unknown_0x0a"] = drw->unknown_0x0a;
     j["weighted"] = drw->weighted;
     j["indices"] = drw->indices;
-    j3d_gap(j, "gap_after_flags", drw->gap_after_flags);
-    j3d_gap(j, "gap_after_indices", drw->gap_after_indices);
+    verbatim(j, "gap_after_flags", drw->gap_after_flags);
+    verbatim(j, "gap_after_indices", drw->gap_after_indices);
   } else if (const auto* jnt = std::get_if<J3dJnt1>(&s)) {
     Json joints = Json::array();
     for (std::size_t i = 0; i < jnt->joints.size(); ++i) {
@@ -212,8 +216,8 @@ Json j3d_section_json(const J3dSection& s) {
     j["unknown_0x0a"] = jnt->unknown_0x0a;
     j["joints"] = joints;
     j["remap"] = jnt->remap;
-    j3d_gap(j, "gap_after_remap", jnt->gap_after_remap);
-    j3d_gap(j, "gap_after_names", jnt->gap_after_names);
+    verbatim(j, "gap_after_remap", jnt->gap_after_remap);
+    verbatim(j, "gap_after_names", jnt->gap_after_names);
   } else if (const auto* shp = std::get_if<J3dShp1>(&s)) {
     Json shapes = Json::array();
     for (const J3dShape& sh : shp->shapes) {
@@ -234,8 +238,8 @@ Json j3d_section_json(const J3dSection& s) {
     Json packets = Json::array();
     for (const J3dPacket& p : shp->packets) {
       Json jp = Json::object();
-      if (p.raw) {
-        jp["raw"] = hex(*p.raw);
+      if (p.raw.stored()) {
+        verbatim(jp, "raw", p.raw);
       } else {
         Json prims = Json::array();
         for (const J3dPrimitive& prim : p.primitives) prims.push_back(Json{{"opcode", prim.opcode}, {"values", prim.values}});
@@ -257,15 +261,15 @@ Json j3d_section_json(const J3dSection& s) {
     j["matrix_groups"] = groups;
     j["packets"] = packets;
     j["remap_filled_to_4"] = shp->remap_filled_to_4;
-    j3d_gap(j, "gap_after_remap", shp->gap_after_remap);
-    j3d_gap(j, "gap_after_matrix_table", shp->gap_after_matrix_table);
-    j3d_gap(j, "gap_after_tables", shp->gap_after_tables);
+    verbatim(j, "gap_after_remap", shp->gap_after_remap);
+    verbatim(j, "gap_after_matrix_table", shp->gap_after_matrix_table);
+    verbatim(j, "gap_after_tables", shp->gap_after_tables);
   } else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
     Json packets = Json::array();
     for (const J3dMdlPacket& p : mdl->packets) {
       Json jp = Json::object();
-      if (p.raw) {
-        jp["raw"] = hex(*p.raw);
+      if (p.raw.stored()) {
+        verbatim(jp, "raw", p.raw);
       } else {
         Json cmds = Json::array();
         for (const J3dGxCommand& cmd : p.commands) cmds.push_back(Json::array({cmd.opcode, hex(cmd.args)}));
@@ -283,11 +287,11 @@ Json j3d_section_json(const J3dSection& s) {
     j["matrix_info"] = mdl->matrix_info;
     j["pe_modes"] = mdl->pe_modes;
     j["indices"] = mdl->indices;
-    j3d_gap(j, "gap_after_header", mdl->gap_after_header);
-    j3d_gap(j, "gap_after_packet_table", mdl->gap_after_packet_table);
-    j3d_gap(j, "gap_after_pe_modes", mdl->gap_after_pe_modes);
-    j3d_gap(j, "gap_after_indices", mdl->gap_after_indices);
-    j3d_gap(j, "gap_after_names", mdl->gap_after_names);
+    verbatim(j, "gap_after_header", mdl->gap_after_header);
+    verbatim(j, "gap_after_packet_table", mdl->gap_after_packet_table);
+    verbatim(j, "gap_after_pe_modes", mdl->gap_after_pe_modes);
+    verbatim(j, "gap_after_indices", mdl->gap_after_indices);
+    verbatim(j, "gap_after_names", mdl->gap_after_names);
   } else if (const auto* tex = std::get_if<J3dTex1>(&s)) {
     Json textures = Json::array();
     for (std::size_t i = 0; i < tex->textures.size(); ++i) {
@@ -300,23 +304,23 @@ Json j3d_section_json(const J3dSection& s) {
                               {"mip_enable", t.mip_enable}, {"edge_lod", t.edge_lod}, {"bias_clamp", t.bias_clamp},
                               {"max_aniso", t.max_aniso}, {"min_filter", t.min_filter}, {"mag_filter", t.mag_filter},
                               {"min_lod", t.min_lod}, {"max_lod", t.max_lod}, {"mip_count", t.mip_count},
-                              {"unknown_0x19", t.unknown_0x19}, {"lod_bias", t.lod_bias}, {"image_block", t.image_block}});
+                              {"unknown_0x19", t.unknown_0x19.value_or(0)}, {"lod_bias", t.lod_bias}, {"image_block", t.image_block}});
     }
     Json blocks = Json::array();
     for (const J3dTexBlock& b : tex->blocks) {
       Json jb{{"data", hex(b.data)}};
-      j3d_gap(jb, "gap_after", b.gap_after);
+      verbatim(jb, "gap_after", b.gap_after);
       blocks.push_back(jb);
     }
     j["unknown_0x0a"] = tex->unknown_0x0a;
     j["textures"] = textures;
     j["blocks"] = blocks;
-    j3d_gap(j, "gap_after_header", tex->gap_after_header);
-    j3d_gap(j, "gap_after_names", tex->gap_after_names);
+    verbatim(j, "gap_after_header", tex->gap_after_header);
+    verbatim(j, "gap_after_names", tex->gap_after_names);
   } else if (const auto* mat = std::get_if<J3dMat3>(&s)) {
     j.update(mat3_json(*mat));
   } else if (const auto* raw = std::get_if<J3dRawSection>(&s)) {
-    j["body"] = hex(raw->body);
+    j["body"] = hex(ByteSpan(raw->stored.bytes()).subspan(std::min<std::size_t>(raw->stored.size(), 8)));
   }
   return j;
 }

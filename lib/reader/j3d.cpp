@@ -12,7 +12,7 @@ namespace {
 
 
 
-J3dInf1 read_inf1(Cursor& c, const std::string& filler) {
+J3dInf1 read_inf1(Cursor& c, J3dFiller& filler) {
   J3dInf1 s;
   s.flags = c.u16("flags");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -49,7 +49,7 @@ J3dInf1 read_inf1(Cursor& c, const std::string& filler) {
   return s;
 }
 
-J3dVtx1 read_vtx1(Cursor& c, const std::string& filler) {
+J3dVtx1 read_vtx1(Cursor& c, J3dFiller& filler) {
   J3dVtx1 s;
   const std::uint32_t format_offset = c.u32("format_offset");
   std::array<std::uint32_t, 13> offsets;
@@ -86,7 +86,7 @@ J3dVtx1 read_vtx1(Cursor& c, const std::string& filler) {
     if (end > c.size() || end < c.pos()) c.fail(ErrorCode::bad_offset, "offset", "points outside the section");
     J3dVertexArray a;
     a.slot = order[i].second;
-    const std::size_t length = j3d_data_length(c.data().subspan(c.pos(), end - c.pos()), j3d_vertex_element_size(s, a.slot), filler);
+    const std::size_t length = j3d_data_length(c.data().subspan(c.pos(), end - c.pos()), j3d_vertex_element_size(s, a.slot), filler.text);
     a.data = c.bytes(length, "data");
     a.gap_after = read_j3d_gap(c, filler, end, 32, "padding");
     s.arrays.push_back(std::move(a));
@@ -94,7 +94,7 @@ J3dVtx1 read_vtx1(Cursor& c, const std::string& filler) {
   return s;
 }
 
-J3dEvp1 read_evp1(Cursor& c, const std::string& filler) {
+J3dEvp1 read_evp1(Cursor& c, J3dFiller& filler) {
   J3dEvp1 s;
   const std::uint16_t count = c.u16("count");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -136,7 +136,7 @@ J3dEvp1 read_evp1(Cursor& c, const std::string& filler) {
   return s;
 }
 
-J3dDrw1 read_drw1(Cursor& c, const std::string& filler) {
+J3dDrw1 read_drw1(Cursor& c, J3dFiller& filler) {
   J3dDrw1 s;
   const std::uint16_t count = c.u16("count");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -153,7 +153,7 @@ J3dDrw1 read_drw1(Cursor& c, const std::string& filler) {
   return s;
 }
 
-J3dJnt1 read_jnt1(Cursor& c, const std::string& filler) {
+J3dJnt1 read_jnt1(Cursor& c, J3dFiller& filler) {
   J3dJnt1 s;
   const std::uint16_t count = c.u16("count");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -189,7 +189,7 @@ J3dJnt1 read_jnt1(Cursor& c, const std::string& filler) {
   return s;
 }
 
-J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, const std::string& filler) {
+J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, J3dFiller& filler) {
   const std::string m(magic.begin(), magic.end());
   if (m == "INF1") return read_inf1(c, filler);
   if (m == "VTX1") return read_vtx1(c, filler);
@@ -200,7 +200,8 @@ J3dSection read_section(Cursor& c, const std::array<std::uint8_t, 4>& magic, con
   if (m == "SHP1") return read_j3d_shp1(c, filler);
   if (m == "MDL3") return read_j3d_mdl3(c, filler);
   if (m == "MAT3") return read_j3d_mat3(c, filler);
-  return J3dRawSection{magic, c.bytes(c.remaining(), "body")};
+  c.skip(c.remaining(), "body");
+  return J3dRawSection{Verbatim(c.data())};
 }
 
 }  // namespace
@@ -232,18 +233,22 @@ bool j3d_is_filler(ByteSpan bytes, const std::string& filler) {
   return true;
 }
 
-J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field,
-                    std::size_t first_alignment) {
+bool j3d_is_canonical_gap(ByteSpan gap, std::size_t start, const std::string& filler, std::size_t alignment,
+                          std::size_t first_alignment) {
+  const std::size_t first = (first_alignment - start % first_alignment) % first_alignment;
+  const std::size_t second = (alignment - (start + first) % alignment) % alignment;
+  return gap.size() == first + second && j3d_is_filler(gap.first(first), filler) && j3d_is_filler(gap.subspan(first), filler);
+}
+
+Verbatim read_j3d_gap(Cursor& c, J3dFiller& filler, std::uint64_t target, std::size_t alignment, const char* field,
+                      std::size_t first_alignment) {
   if (target < c.pos()) c.fail_at(ErrorCode::bad_offset, target, field, "points back inside the table before it");
   if (target > c.size()) c.fail_at(ErrorCode::bad_offset, target, field, "points past the end of the section");
   const std::size_t start = c.pos();
-  const std::size_t first = (first_alignment - start % first_alignment) % first_alignment;
-  const std::size_t second = (alignment - (start + first) % alignment) % alignment;
   ByteSpan s = c.span(target - start, field);
-  if (s.size() == first + second && j3d_is_filler(s.first(first), filler) && j3d_is_filler(s.subspan(first), filler)) {
-    return std::nullopt;
-  }
-  return Bytes(s.begin(), s.end());
+  if (j3d_is_canonical_gap(s, start, filler.text, alignment, first_alignment)) return {};
+  filler.unexplained += s.size();
+  return Verbatim(s);
 }
 
 J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count) {
@@ -281,10 +286,10 @@ J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count) {
 
 namespace {
 
-J3dFile read_with_filler(ByteSpan bytes, const std::string& filler) {
+J3dFile read_with_filler(ByteSpan bytes, J3dFiller& filler) {
   Cursor c(bytes, Endian::big);
   J3dFile f;
-  f.padding = filler;
+  f.padding = filler.text;
   if (!c.has_magic(0, "J3D2")) c.fail(ErrorCode::bad_magic, "magic", "does not start with \"J3D2\"");
   c.skip(4, "magic");
   f.type = c.array<4>("type");
@@ -329,16 +334,17 @@ J3dFile read_with_filler(ByteSpan bytes, const std::string& filler) {
 Result<J3dFile> read_j3d(ByteSpan bytes) {
   return guarded([&] {
     // The filler is a fact about the file: Nintendo's text, or a tool's. The one that explains the
-    // most gaps wins; the structure is the same whichever it is.
-    J3dFile best = read_with_filler(bytes, kJ3dNintendoPadding);
-    // Only the gaps depend on the filler; uninitialised bytes are the same whichever it is.
-    std::size_t best_verbatim = verbatim_bytes(best) - j3d_uninitialised_bytes(best);
+    // most gap bytes wins; the structure is the same whichever it is.
+    J3dFiller nintendo{kJ3dNintendoPadding};
+    J3dFile best = read_with_filler(bytes, nintendo);
+    std::size_t best_unexplained = nintendo.unexplained;
     for (const char* other : {kJ3dSuperBmdPadding}) {
-      if (best_verbatim == 0) break;
-      J3dFile f = read_with_filler(bytes, other);
-      if (const std::size_t v = verbatim_bytes(f) - j3d_uninitialised_bytes(f); v < best_verbatim) {
+      if (best_unexplained == 0) break;
+      J3dFiller filler{other};
+      J3dFile f = read_with_filler(bytes, filler);
+      if (filler.unexplained < best_unexplained) {
         best = std::move(f);
-        best_verbatim = v;
+        best_unexplained = filler.unexplained;
       }
     }
     return best;

@@ -1,16 +1,29 @@
 // Internal: what every J3D section reader shares: padding gaps and name tables.
 #pragma once
 
+#include <string>
+
 #include "model/j3d.hpp"
 #include "reader/cursor.hpp"
 
 namespace remodel {
 
+// The filler a file's gaps are read against, and the gap bytes it leaves unexplained (kept verbatim):
+// of the fillers tried, the one that leaves fewest is the file's.
+struct J3dFiller {
+  std::string text;
+  std::size_t unexplained = 0;
+};
+
 // The bytes from the cursor to `target` (relative to the section start, which is offset 0 of the
-// section's cursor): nullopt when they are exactly the canonical filler up to `alignment`.
+// section's cursor): none when they are exactly the canonical filler up to `alignment`, else stored
+// and added to the filler's unexplained bytes.
 // With `first_alignment`, the canonical gap is two fills: to that alignment, then restarted to `alignment`.
-J3dGap read_j3d_gap(Cursor& c, const std::string& filler, std::uint64_t target, std::size_t alignment, const char* field,
-                    std::size_t first_alignment = 1);
+Verbatim read_j3d_gap(Cursor& c, J3dFiller& filler, std::uint64_t target, std::size_t alignment, const char* field,
+                      std::size_t first_alignment = 1);
+// Whether `gap`, starting at section offset `start`, is that canonical gap.
+bool j3d_is_canonical_gap(ByteSpan gap, std::size_t start, const std::string& filler, std::size_t alignment,
+                          std::size_t first_alignment = 1);
 // Fails unless `target` is where the cursor is: tables that do not follow each other are not handled.
 void j3d_expect_at(Cursor& c, std::uint64_t target, const char* field);
 // How much of `region` is data of `element`-byte items: what is left after the longest trailing run
@@ -23,9 +36,9 @@ bool j3d_is_filler(ByteSpan bytes, const std::string& filler);
 J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
 
 // Section readers kept in their own files; the cursor is on the section, after its 8-byte header.
-J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler);
-J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler);
-J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler);
-J3dMat3 read_j3d_mat3(Cursor& c, const std::string& filler);
+J3dTex1 read_j3d_tex1(Cursor& c, J3dFiller& filler);
+J3dShp1 read_j3d_shp1(Cursor& c, J3dFiller& filler);
+J3dMdl3 read_j3d_mdl3(Cursor& c, J3dFiller& filler);
+J3dMat3 read_j3d_mat3(Cursor& c, J3dFiller& filler);
 
 }  // namespace remodel

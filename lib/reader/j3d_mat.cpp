@@ -48,7 +48,9 @@ void read(Cursor& c, J3dMaterialEntry& e) {
   read_u16s(c, e.tev_stages, "tev_stages");
   read_u16s(c, e.swap_modes, "swap_modes");
   read_u16s(c, e.swap_tables, "swap_tables");
-  read_u16s(c, e.unknown_0x12c, "unknown_0x12c");
+  for (std::optional<std::uint8_t>& b : e.unknown_0x12c) {
+    if (const std::uint8_t v = c.u8("unknown_0x12c"); v != 0xFF) b = v;  // the 0xFF fill is canonical
+  }
   e.fog = c.u16("fog");
   e.alpha_compare = c.u16("alpha_compare");
   e.blend = c.u16("blend");
@@ -187,8 +189,8 @@ void read(Cursor& c, J3dNbtScale& v) {
 
 // A pool of `size`-byte records running to `end`, less the filler after it.
 template <typename T>
-void read_pool(Cursor& c, std::vector<T>& out, std::size_t size, std::size_t end, const std::string& filler) {
-  const std::size_t length = j3d_data_length(c.data().subspan(c.pos(), end - c.pos()), size, filler);
+void read_pool(Cursor& c, std::vector<T>& out, std::size_t size, std::size_t end, J3dFiller& filler) {
+  const std::size_t length = j3d_data_length(c.data().subspan(c.pos(), end - c.pos()), size, filler.text);
   out.resize(length / size);
   for (std::size_t i = 0; i < out.size(); ++i) {
     PathScope scope(c, "item", static_cast<std::int64_t>(i));
@@ -205,7 +207,7 @@ const char* table_name(J3dMatTable t) {
   return names[static_cast<std::size_t>(t)];
 }
 
-void read_table(Cursor& c, J3dMat3& m, J3dMatTable t, std::size_t end, std::size_t material_count, const std::string& filler) {
+void read_table(Cursor& c, J3dMat3& m, J3dMatTable t, std::size_t end, std::size_t material_count, J3dFiller& filler) {
   switch (t) {
     case J3dMatTable::entries: read_pool(c, m.entries, kEntrySize, end, filler); break;
     case J3dMatTable::remap:
@@ -246,7 +248,7 @@ void read_table(Cursor& c, J3dMat3& m, J3dMatTable t, std::size_t end, std::size
 
 }  // namespace
 
-J3dMat3 read_j3d_mat3(Cursor& c, const std::string& filler) {
+J3dMat3 read_j3d_mat3(Cursor& c, J3dFiller& filler) {
   J3dMat3 m;
   const std::uint16_t count = c.u16("count");
   m.unknown_0x0a = c.u16("unknown_0x0a");

@@ -26,7 +26,7 @@ std::optional<J3dMdlPacket> decode_packet(ByteSpan b) {
 
 }  // namespace
 
-J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler) {
+J3dMdl3 read_j3d_mdl3(Cursor& c, J3dFiller& filler) {
   J3dMdl3 s;
   const std::uint16_t count = c.u16("count");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -53,7 +53,7 @@ J3dMdl3 read_j3d_mdl3(Cursor& c, const std::string& filler) {
     std::optional<J3dMdlPacket> p = decode_packet(bytes);
     if (!p) {
       p = J3dMdlPacket{};
-      p->raw = Bytes(bytes.begin(), bytes.end());
+      p->raw = Verbatim(bytes);
     }
     s.packets.push_back(std::move(*p));
   }

@@ -63,7 +63,7 @@ std::optional<J3dPacket> decode_packet(Cursor& c, std::size_t packet_at, ByteSpa
 
 }  // namespace
 
-J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
+J3dShp1 read_j3d_shp1(Cursor& c, J3dFiller& filler) {
   J3dShp1 s;
   const std::uint16_t count = c.u16("count");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -101,16 +101,12 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
   j3d_expect_at(c, remap_at, "remap_offset");
   s.remap.resize(count);
   for (std::uint16_t& r : s.remap) r = c.u16("remap");
-  const std::size_t remap_end = c.pos();
-  s.gap_after_remap = read_j3d_gap(c, filler, descriptors_at, 32, "descriptors_offset", 4);
-  if (s.gap_after_remap) {
-    c.seek(remap_end, "remap");
-    J3dGap single = read_j3d_gap(c, filler, descriptors_at, 32, "descriptors_offset");
-    if (!single) {
-      s.remap_filled_to_4 = false;
-      s.gap_after_remap = std::nullopt;
-    }
+  // Fill to 4 then to 32 (the default), or straight to 32 when that is what the gap holds.
+  if (const std::size_t remap_end = c.pos(); descriptors_at >= remap_end && descriptors_at <= c.size()) {
+    const ByteSpan gap = c.data().subspan(remap_end, descriptors_at - remap_end);
+    s.remap_filled_to_4 = j3d_is_canonical_gap(gap, remap_end, filler.text, 32, 4) || !j3d_is_canonical_gap(gap, remap_end, filler.text, 32);
   }
+  s.gap_after_remap = read_j3d_gap(c, filler, descriptors_at, 32, "descriptors_offset", s.remap_filled_to_4 ? 4 : 1);
 
   // The descriptor pool runs up to the matrix table; shapes point at the start of a list.
   std::map<std::size_t, std::uint32_t> list_at;
@@ -176,7 +172,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, const std::string& filler) {
     std::optional<J3dPacket> p = decode_packet(c, packet_at, bytes, owner[i]);
     if (!p) {
       p = J3dPacket{};
-      p->raw = Bytes(bytes.begin(), bytes.end());
+      p->raw = Verbatim(bytes);
     }
     s.packets[i] = std::move(*p);
   }

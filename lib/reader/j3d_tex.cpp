@@ -17,7 +17,7 @@ struct StoredOffsets {
 
 }  // namespace
 
-J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler) {
+J3dTex1 read_j3d_tex1(Cursor& c, J3dFiller& filler) {
   J3dTex1 s;
   const std::uint16_t count = c.u16("count");
   s.unknown_0x0a = c.u16("unknown_0x0a");
@@ -53,7 +53,7 @@ J3dTex1 read_j3d_tex1(Cursor& c, const std::string& filler) {
     t.min_lod = c.i8("min_lod");
     t.max_lod = c.i8("max_lod");
     t.mip_count = c.u8("mip_count");
-    t.unknown_0x19 = c.u8("unknown_0x19");
+    if (const std::uint8_t v = c.u8("unknown_0x19"); v != 0) t.unknown_0x19 = v;
     t.lod_bias = c.i16("lod_bias");
     stored[i].image = stored[i].header + c.u32("image_offset");
     if (stored[i].image == stored[i].header) c.fail(ErrorCode::unsupported, "image_offset", "an image at its own header is not supported");

@@ -230,7 +230,7 @@ struct Geometry {
       const std::size_t packet_index = std::size_t{shape.first_packet} + k;
       const J3dPacket& packet = shp.packets[packet_index];
       const std::string packet_where = "SHP1.packet[" + std::to_string(packet_index) + "]";
-      if (packet.raw) return Error{ErrorCode::unsupported, std::nullopt, packet_where, "is not a plain run of draw commands, so its triangles cannot be exported"};
+      if (packet.raw.stored()) return Error{ErrorCode::unsupported, std::nullopt, packet_where, "is not a plain run of draw commands, so its triangles cannot be exported"};
       const auto& slots = (*matrices)[k];
       Extras packet_extras = {{"matrices", Extras::array()}, {"primitives", Extras::array()}};
       for (const auto& m : slots.slots) packet_extras["matrices"].push_back(m.value_or(0xFFFF));  // 0xFFFF: none loaded yet

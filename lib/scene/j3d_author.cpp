@@ -247,7 +247,7 @@ J3dVtx1 vertex_formats(const std::vector<Part>& parts, const std::vector<Mat4>& 
   J3dVtx1 vtx;
   const auto add = [&](std::uint32_t attribute, std::uint32_t components, std::uint32_t type, int frac, std::uint8_t slot) {
     vtx.formats.push_back({attribute, components, frac < 0 ? 4u : type, static_cast<std::uint8_t>(std::max(frac, 0)), {0xFF, 0xFF, 0xFF}});
-    vtx.arrays.push_back({slot, {}, std::nullopt});
+    vtx.arrays.push_back({slot, {}, {}});
   };
   add(9, 1, 3, s16_frac(pos, 15), 0);  // POS XYZ
   if (normals) add(10, 0, 3, 14, 1);  // NRM XYZ, s16 with 14 bits as Nintendo's files

@@ -118,7 +118,7 @@ Result<std::uint16_t> author_texture(const Scene& scene, std::size_t t, J3dTex1&
     h.palette_format = c.palette_format;
     h.palette_count = c.palette_count;
     h.palette_block = static_cast<std::uint32_t>(tex1.blocks.size());
-    tex1.blocks.push_back({Bytes(std::size_t{c.palette_count} * 2, 0), std::nullopt});
+    tex1.blocks.push_back({Bytes(std::size_t{c.palette_count} * 2, 0), {}});
     h.image_block = static_cast<std::uint32_t>(tex1.blocks.size());
   }
   tex1.blocks.push_back({});

@@ -68,7 +68,7 @@ Result<ShapeWalk> walk_shape(const J3dShp1& shp, std::size_t s) {
   std::unordered_map<Key, std::uint32_t, KeyHash> seen;
   for (std::size_t k = 0; k < shape.packet_count; ++k) {
     const J3dPacket& packet = shp.packets[std::size_t{shape.first_packet} + k];
-    if (packet.raw) return Error{ErrorCode::unsupported, std::nullopt, where, "has a packet that is not a plain run of draw commands"};
+    if (packet.raw.stored()) return Error{ErrorCode::unsupported, std::nullopt, where, "has a packet that is not a plain run of draw commands"};
     auto& packet_ids = w.ids.emplace_back();
     for (const J3dPrimitive& dl : packet.primitives) {
       const std::optional<std::size_t> vertex_count = j3d_dl_vertex_count(dl, descriptors);

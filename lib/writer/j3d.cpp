@@ -17,19 +17,19 @@ std::size_t bulk_size(const J3dFile& f) {
       for (const J3dVertexArray& a : vtx->arrays) n += a.data.size() + 32;
     } else if (const auto* shp = std::get_if<J3dShp1>(&s)) {
       for (const J3dPacket& p : shp->packets) {
-        n += p.raw ? p.raw->size() : p.stored_size.value_or(32);
+        n += p.raw.stored() ? p.raw.size() : p.stored_size.value_or(32);
         for (const J3dPrimitive& prim : p.primitives) n += 3 + 2 * prim.values.size();
       }
     } else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
       for (const J3dMdlPacket& p : mdl->packets) {
-        n += p.raw ? p.raw->size() : p.stored_size.value_or(32);
+        n += p.raw.stored() ? p.raw.size() : p.stored_size.value_or(32);
         for (const J3dGxCommand& c : p.commands) n += 1 + c.args.size();
       }
     } else if (const auto* tex = std::get_if<J3dTex1>(&s)) {
       n += 0x20 * tex->textures.size();
       for (const J3dTexBlock& b : tex->blocks) n += b.data.size() + 32;
     } else if (const auto* raw = std::get_if<J3dRawSection>(&s)) {
-      n += raw->body.size();
+      n += raw->stored.size();
     }
   }
   return n;
@@ -54,13 +54,13 @@ void write_nodes(ByteWriter& w, const std::vector<J3dNode>& nodes, std::size_t d
 void write_inf1(ByteWriter& w, const J3dInf1& s, const J3dFile& f, std::size_t base) {
   w.u16(s.flags);
   w.u16(s.unknown_0x0a);
-  w.u32(s.stored_packet_count.value_or(j3d_packet_count(f)));
-  w.u32(s.stored_vertex_count.value_or(j3d_vertex_count(f)));
+  w.stored_or(s.stored_packet_count, j3d_packet_count(f), [] { return std::string("INF1.stored_packet_count"); });
+  w.stored_or(s.stored_vertex_count, j3d_vertex_count(f), [] { return std::string("INF1.stored_vertex_count"); });
   w.u32(0x18);
   w.mark([] { return std::string("INF1.hierarchy"); });
   write_nodes(w, s.roots, 0);
   w.u32(0);  // terminator
-  write_j3d_gap(w, f.padding, 32, base, s.gap_after_hierarchy);
+  write_j3d_gap(w, f.padding, 32, base, s.gap_after_hierarchy, [] { return std::string("INF1.gap_after_hierarchy"); });
 }
 
 void write_vtx1(ByteWriter& w, const J3dVtx1& s, std::size_t base, const std::string& filler) {
@@ -80,7 +80,7 @@ void write_vtx1(ByteWriter& w, const J3dVtx1& s, std::size_t base, const std::st
     w.u8(f->frac);
     w.bytes(f->unknown_0x0d);
   }
-  write_j3d_gap(w, filler, 32, base, s.gap_after_formats);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_formats, [] { return std::string("VTX1.gap_after_formats"); });
   std::uint32_t seen = 0;
   for (const J3dVertexArray& a : s.arrays) {
     if (a.slot >= 13 || (seen & (1u << a.slot))) w.fail("VTX1.array", "each of the 13 array slots holds at most one array");
@@ -88,7 +88,7 @@ void write_vtx1(ByteWriter& w, const J3dVtx1& s, std::size_t base, const std::st
     w.patch_u32(offsets_at + 4 * a.slot, static_cast<std::uint32_t>(w.pos() - base));
     w.mark([&] { return "VTX1.array[" + std::to_string(a.slot) + "]"; });
     w.bytes(a.data);
-    write_j3d_gap(w, filler, 32, base, a.gap_after);
+    write_j3d_gap(w, filler, 32, base, a.gap_after, [&] { return "VTX1.array[" + std::to_string(a.slot) + "].gap_after"; });
   }
 }
 
@@ -98,8 +98,9 @@ void write_evp1(ByteWriter& w, const J3dEvp1& s, std::size_t base, const std::st
   w.u16(s.unknown_0x0a);
   const std::size_t offsets_at = w.pos();
   w.fill(16, 0);
+  const auto gap_after_matrices = [] { return std::string("EVP1.gap_after_matrices"); };
   if (s.envelopes.empty() && s.inverse_binds.empty()) {
-    write_j3d_gap(w, filler, 32, base, s.gap_after_matrices);
+    write_j3d_gap(w, filler, 32, base, s.gap_after_matrices, gap_after_matrices);
     return;
   }
   const auto offset_here = [&](std::size_t k) { w.patch_u32(offsets_at + 4 * k, static_cast<std::uint32_t>(w.pos() - base)); };
@@ -115,7 +116,7 @@ void write_evp1(ByteWriter& w, const J3dEvp1& s, std::size_t base, const std::st
   for (const J3dEnvelope& e : s.envelopes) {
     for (std::uint16_t j : e.joints) w.u16(j);
   }
-  write_j3d_gap(w, filler, 4, base, s.gap_after_indices);
+  write_j3d_gap(w, filler, 4, base, s.gap_after_indices, [] { return std::string("EVP1.gap_after_indices"); });
   offset_here(2);
   for (const J3dEnvelope& e : s.envelopes) {
     for (float v : e.weights) w.f32(v);
@@ -125,7 +126,7 @@ void write_evp1(ByteWriter& w, const J3dEvp1& s, std::size_t base, const std::st
   for (const auto& m : s.inverse_binds) {
     for (float v : m) w.f32(v);
   }
-  write_j3d_gap(w, filler, 32, base, s.gap_after_matrices);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_matrices, gap_after_matrices);
 }
 
 void write_drw1(ByteWriter& w, const J3dDrw1& s, std::size_t base, const std::string& filler) {
@@ -139,10 +140,10 @@ void write_drw1(ByteWriter& w, const J3dDrw1& s, std::size_t base, const std::st
   w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
   w.mark([] { return std::string("DRW1.flags"); });
   for (std::uint8_t f : s.weighted) w.u8(f);
-  write_j3d_gap(w, filler, 2, base, s.gap_after_flags);
+  write_j3d_gap(w, filler, 2, base, s.gap_after_flags, [] { return std::string("DRW1.gap_after_flags"); });
   w.patch_u32(offsets_at + 4, static_cast<std::uint32_t>(w.pos() - base));
   for (std::uint16_t i : s.indices) w.u16(i);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_indices);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_indices, [] { return std::string("DRW1.gap_after_indices"); });
 }
 
 void write_jnt1(ByteWriter& w, const J3dJnt1& s, std::size_t base, const std::string& filler) {
@@ -170,21 +171,17 @@ void write_jnt1(ByteWriter& w, const J3dJnt1& s, std::size_t base, const std::st
   }
   w.patch_u32(offsets_at + 4, static_cast<std::uint32_t>(w.pos() - base));
   for (std::uint16_t r : s.remap) w.u16(r);
-  write_j3d_gap(w, filler, 4, base, s.gap_after_remap);
+  write_j3d_gap(w, filler, 4, base, s.gap_after_remap, [] { return std::string("JNT1.gap_after_remap"); });
   w.patch_u32(offsets_at + 8, static_cast<std::uint32_t>(w.pos() - base));
   w.mark([] { return std::string("JNT1.names"); });
   write_j3d_names(w, s.names);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_names);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_names, [] { return std::string("JNT1.gap_after_names"); });
 }
 
 }  // namespace
 
-void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap,
-                   std::size_t first_alignment) {
-  if (gap) {
-    w.bytes(*gap);
-    return;
-  }
+void write_j3d_filler(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base,
+                      std::size_t first_alignment) {
   for (std::size_t a : {first_alignment, alignment}) {
     const std::size_t n = (a - (w.pos() - base) % a) % a;
     if (n != 0 && filler.empty()) w.fail("padding", "the file's filler text is empty but a gap needs filling");
@@ -210,10 +207,9 @@ void write_j3d_names(ByteWriter& w, const J3dNameTable& t) {
   }
 }
 
-Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
+Result<Bytes> write_j3d(const J3dFile& f, WriteReport* report) {
   return guarded_write([&] {
-    ByteWriter w(Endian::big, bulk_size(f));
-    if (marks) w.enable_marks();
+    ByteWriter w(Endian::big, bulk_size(f), report);
     w.mark([] { return std::string("header"); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>("J3D2"), 4));
     w.bytes(f.type);
@@ -224,8 +220,15 @@ Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
       const std::size_t base = w.pos();
       const std::string magic = j3d_section_magic(s);
       w.mark([&] { return magic; });
-      w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic.data()), 4));
-      const std::size_t section_size_at = w.placeholder_u32();
+      const auto* raw = std::get_if<J3dRawSection>(&s);
+      if (raw != nullptr) {
+        // Kept whole, header included; its size is patched below like any section's.
+        if (raw->stored.size() < 8) w.fail(magic, "a section kept as its bytes holds at least its 8-byte header");
+        w.verbatim(raw->stored, [&] { return magic; });
+      } else {
+        w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic.data()), 4));
+        w.u32(0);  // size, patched
+      }
       const std::string& filler = f.padding;
       if (const auto* inf = std::get_if<J3dInf1>(&s)) write_inf1(w, *inf, f, base);
       else if (const auto* vtx = std::get_if<J3dVtx1>(&s)) write_vtx1(w, *vtx, base, filler);
@@ -236,13 +239,11 @@ Result<Bytes> write_j3d(const J3dFile& f, std::vector<FieldMark>* marks) {
       else if (const auto* shp = std::get_if<J3dShp1>(&s)) write_j3d_shp1(w, *shp, base, filler);
       else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) write_j3d_mdl3(w, *mdl, base, filler);
       else if (const auto* mat = std::get_if<J3dMat3>(&s)) write_j3d_mat3(w, *mat, base, filler);
-      else w.bytes(std::get<J3dRawSection>(s).body);
       if (w.pos() - base > 0xFFFFFFFFu) w.fail(magic, "the section is larger than 4 GiB");
-      w.patch_u32(section_size_at, static_cast<std::uint32_t>(w.pos() - base));
+      w.patch_u32(base + 4, static_cast<std::uint32_t>(w.pos() - base));
     }
     if (w.pos() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
     w.patch_u32(size_at, static_cast<std::uint32_t>(w.pos()));
-    if (marks) *marks = w.take_marks();
     return w.take();
   });
 }

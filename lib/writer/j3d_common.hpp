@@ -6,9 +6,15 @@
 
 namespace remodel {
 
-// Pads to `alignment` relative to `base` with the canonical filler, or writes the stored gap.
-void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const J3dGap& gap,
-                   std::size_t first_alignment = 1);
+// Pads to `first_alignment`, then to `alignment`, relative to `base` with the canonical filler.
+void write_j3d_filler(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base,
+                      std::size_t first_alignment = 1);
+// The stored gap (counted as verbatim under `name`), or the canonical filler.
+template <typename NameFn>
+void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignment, std::size_t base, const Verbatim& gap,
+                   NameFn&& name, std::size_t first_alignment = 1) {
+  if (!w.verbatim(gap, name)) write_j3d_filler(w, filler, alignment, base, first_alignment);
+}
 void write_j3d_names(ByteWriter& w, const J3dNameTable& names);
 
 // Section writers kept in their own files; `base` is the section's start.

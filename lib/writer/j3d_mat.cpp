@@ -21,7 +21,7 @@ void put(ByteWriter& w, const std::array<T, N>& a) {
   }
 }
 
-void write(ByteWriter& w, const J3dMaterialEntry& e) {
+void write(ByteWriter& w, const J3dMaterialEntry& e, std::size_t index) {
   for (std::uint8_t v : {e.flag, e.cull, e.channel_count, e.texgen_count, e.tev_stage_count, e.zcompare_location, e.zmode, e.dither}) w.u8(v);
   put(w, e.material_colors);
   put(w, e.color_channels);
@@ -40,7 +40,11 @@ void write(ByteWriter& w, const J3dMaterialEntry& e) {
   put(w, e.tev_stages);
   put(w, e.swap_modes);
   put(w, e.swap_tables);
-  put(w, e.unknown_0x12c);
+  for (std::size_t k = 0; k < e.unknown_0x12c.size(); ++k) {
+    w.stored_or(e.unknown_0x12c[k], std::uint8_t{0xFF}, [&] {
+      return "MAT3.entry[" + std::to_string(index) + "].unknown_0x12c[" + std::to_string(k) + "]";
+    });
+  }
   for (std::uint16_t v : {e.fog, e.alpha_compare, e.blend, e.nbt_scale}) w.u16(v);
 }
 
@@ -146,7 +150,9 @@ void write_all(ByteWriter& w, const std::vector<T>& items) {
 
 void write_table(ByteWriter& w, const J3dMat3& m, J3dMatTable t) {
   switch (t) {
-    case J3dMatTable::entries: write_all(w, m.entries); break;
+    case J3dMatTable::entries:
+      for (std::size_t i = 0; i < m.entries.size(); ++i) write(w, m.entries[i], i);
+      break;
     case J3dMatTable::remap: write_all(w, m.remap); break;
     case J3dMatTable::names: write_j3d_names(w, m.names); break;
     case J3dMatTable::indirect: write_all(w, m.indirect); break;
@@ -201,14 +207,14 @@ void write_j3d_mat3(ByteWriter& w, const J3dMat3& m, std::size_t base, const std
     }
     w.mark([&] { return "MAT3.table[" + std::to_string(t) + "]"; });
     write_table(w, m, m.order[i]);
-    write_j3d_gap(w, filler, i + 1 < m.order.size() ? 4 : 32, base, m.gaps[t]);
+    write_j3d_gap(w, filler, i + 1 < m.order.size() ? 4 : 32, base, m.gaps[t], [t] { return "MAT3.gaps[" + std::to_string(t) + "]"; });
   }
   for (std::size_t t = 0; t < kJ3dMatTables; ++t) {
     if (!(listed & (1u << t)) && j3d_mat_table_size(m, static_cast<J3dMatTable>(t)) != 0) {
       w.fail("MAT3.order", "a table with records is missing from the layout order");
     }
   }
-  if (m.order.empty()) write_j3d_gap(w, filler, 32, base, m.gaps[0]);
+  if (m.order.empty()) write_j3d_gap(w, filler, 32, base, m.gaps[0], [] { return std::string("MAT3.gaps[0]"); });
 }
 
 }  // namespace remodel

@@ -16,18 +16,16 @@ void write_j3d_mdl3(ByteWriter& w, const J3dMdl3& s, std::size_t base, const std
   const std::size_t offsets_at = w.pos();
   w.fill(24, 0);
   const auto offset_here = [&](std::size_t k) { w.patch_u32(offsets_at + 4 * k, static_cast<std::uint32_t>(w.pos() - base)); };
-  write_j3d_gap(w, filler, 32, base, s.gap_after_header);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_header, [] { return std::string("MDL3.gap_after_header"); });
   offset_here(0);
   const std::size_t table = w.pos();
   w.fill(8 * count, 0);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_packet_table);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_packet_table, [] { return std::string("MDL3.gap_after_packet_table"); });
   for (std::size_t i = 0; i < count; ++i) {
     const J3dMdlPacket& p = s.packets[i];
     const std::size_t start = w.pos();
     w.mark([&] { return "MDL3.packet[" + std::to_string(i) + "]"; });
-    if (p.raw) {
-      w.bytes(*p.raw);
-    } else {
+    if (!w.verbatim(p.raw, [&] { return "MDL3.packet[" + std::to_string(i) + "].raw"; })) {
       for (const J3dGxCommand& cmd : p.commands) {
         w.u8(cmd.opcode);
         w.bytes(cmd.args);
@@ -53,14 +51,14 @@ void write_j3d_mdl3(ByteWriter& w, const J3dMdl3& s, std::size_t base, const std
   }
   offset_here(3);
   for (std::uint8_t m : s.pe_modes) w.u8(m);
-  write_j3d_gap(w, filler, 4, base, s.gap_after_pe_modes);
+  write_j3d_gap(w, filler, 4, base, s.gap_after_pe_modes, [] { return std::string("MDL3.gap_after_pe_modes"); });
   offset_here(4);
   for (std::uint16_t i : s.indices) w.u16(i);
-  write_j3d_gap(w, filler, 4, base, s.gap_after_indices);
+  write_j3d_gap(w, filler, 4, base, s.gap_after_indices, [] { return std::string("MDL3.gap_after_indices"); });
   offset_here(5);
   w.mark([] { return std::string("MDL3.names"); });
   write_j3d_names(w, s.names);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_names);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_names, [] { return std::string("MDL3.gap_after_names"); });
 }
 
 }  // namespace remodel

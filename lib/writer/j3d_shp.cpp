@@ -10,10 +10,7 @@ namespace {
 
 // Sizes the packet's draw commands first and stores them in place: packets hold most of a model's bytes.
 void write_packet(ByteWriter& w, const J3dPacket& p, const std::vector<J3dVertexDescriptor>& descriptors, std::size_t index) {
-  if (p.raw) {
-    w.bytes(*p.raw);
-    return;
-  }
+  if (w.verbatim(p.raw, [&] { return "SHP1.packet[" + std::to_string(index) + "].raw"; })) return;
   std::vector<std::uint8_t> wide;  // per present descriptor: a 16-bit index (else one byte)
   wide.reserve(descriptors.size());
   for (const J3dVertexDescriptor& d : descriptors) {
@@ -89,7 +86,7 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
   }
   offset_here(1);
   for (std::uint16_t r : s.remap) w.u16(r);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_remap, s.remap_filled_to_4 ? 4 : 1);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_remap, [] { return std::string("SHP1.gap_after_remap"); }, s.remap_filled_to_4 ? 4 : 1);
   offset_here(3);
   for (const auto& [list, type] : s.terminator_types) {
     if (list >= s.descriptor_lists.size() || type == 0) {
@@ -108,19 +105,20 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
     }
     w.u32(0xFF);
     const auto terminator = s.terminator_types.find(static_cast<std::uint32_t>(i));
-    w.u32(terminator == s.terminator_types.end() ? 0 : terminator->second);
+    w.stored_or(terminator == s.terminator_types.end() ? std::nullopt : std::optional(terminator->second), std::uint32_t{0},
+                [&] { return "SHP1.terminator_types[" + std::to_string(i) + "]"; });
   }
   for (std::size_t i = 0; i < s.shapes.size(); ++i) w.patch_u16(shape_at[i] + 4, static_cast<std::uint16_t>(list_at[s.shapes[i].descriptors]));
   offset_here(4);
   w.mark([] { return std::string("SHP1.matrix_table"); });
   for (std::uint16_t m : s.matrix_table) w.u16(m);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_matrix_table);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_matrix_table, [] { return std::string("SHP1.gap_after_matrix_table"); });
   offset_here(5);
   const std::size_t dl = w.pos();
   const auto owner = j3d_packet_descriptors(s);
   std::vector<std::pair<std::size_t, std::size_t>> placed(s.packets.size());
   for (std::size_t i = 0; i < s.packets.size(); ++i) {
-    if (owner[i] == nullptr && !s.packets[i].raw) w.fail("SHP1.packet[" + std::to_string(i) + "]", "no shape draws this packet");
+    if (owner[i] == nullptr && !s.packets[i].raw.stored()) w.fail("SHP1.packet[" + std::to_string(i) + "]", "no shape draws this packet");
     const std::size_t at = w.pos();
     w.mark([&] { return "SHP1.packet[" + std::to_string(i) + "]"; });
     static const std::vector<J3dVertexDescriptor> none;  // a raw packet no shape draws
@@ -139,7 +137,7 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
     w.u32(static_cast<std::uint32_t>(size));
     w.u32(static_cast<std::uint32_t>(offset));
   }
-  write_j3d_gap(w, filler, 32, base, s.gap_after_tables);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_tables, [] { return std::string("SHP1.gap_after_tables"); });
 }
 
 }  // namespace remodel

@@ -13,7 +13,7 @@ void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std
   w.u16(s.unknown_0x0a);
   const std::size_t offsets_at = w.pos();
   w.fill(8, 0);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_header);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_header, [] { return std::string("TEX1.gap_after_header"); });
   if (!s.textures.empty()) w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
   std::vector<std::size_t> header_at(s.textures.size());
   for (std::size_t i = 0; i < s.textures.size(); ++i) {
@@ -42,7 +42,7 @@ void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std
     w.i8(t.min_lod);
     w.i8(t.max_lod);
     w.u8(t.mip_count);
-    w.u8(t.unknown_0x19);
+    w.stored_or(t.unknown_0x19, std::uint8_t{0}, [&] { return "TEX1.texture[" + std::to_string(i) + "].unknown_0x19"; });
     w.i16(t.lod_bias);
     w.u32(0);  // image offset, patched
   }
@@ -51,7 +51,7 @@ void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std
     block_at[i] = w.pos();
     w.mark([&] { return "TEX1.block[" + std::to_string(i) + "]"; });
     w.bytes(s.blocks[i].data);
-    write_j3d_gap(w, filler, 32, base, s.blocks[i].gap_after);
+    write_j3d_gap(w, filler, 32, base, s.blocks[i].gap_after, [&] { return "TEX1.block[" + std::to_string(i) + "].gap_after"; });
   }
   for (std::size_t i = 0; i < s.textures.size(); ++i) {
     const J3dTexture& t = s.textures[i];
@@ -61,7 +61,7 @@ void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std
   w.patch_u32(offsets_at + 4, static_cast<std::uint32_t>(w.pos() - base));
   w.mark([] { return std::string("TEX1.names"); });
   write_j3d_names(w, s.names);
-  write_j3d_gap(w, filler, 32, base, s.gap_after_names);
+  write_j3d_gap(w, filler, 32, base, s.gap_after_names, [] { return std::string("TEX1.gap_after_names"); });
 }
 
 }  // namespace remodel
