@@ -3,7 +3,6 @@
 // textures); the entry erases them to the table's untyped signatures. There is no verbatim sum to
 // register: a writer counts the runs it writes through ByteWriter (verbatim_bytes, document.cpp).
 #include <array>
-#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -13,21 +12,8 @@ namespace remodel {
 
 namespace {
 
-// A writer that takes a report; J3D and BWM, until their writers count, give marks only and their
-// own sum of verbatim bytes.
-template <typename T, auto Write>
-Result<Bytes> write_erased(const void* d, WriteReport* report) {
-  const T& doc = *static_cast<const T*>(d);
-  if constexpr (std::is_invocable_v<decltype(Write), const T&, WriteReport*>) {
-    return Write(doc, report);
-  } else {
-    Result<Bytes> out = Write(doc, report != nullptr && report->marks ? &report->fields : nullptr);
-    if (report != nullptr) report->verbatim_bytes += verbatim_bytes(doc);
-    return out;
-  }
-}
-
-template <typename T, Result<T> (*Read)(ByteSpan), auto Write, void (*Textures)(T&, TextureRefs&) = nullptr>
+template <typename T, Result<T> (*Read)(ByteSpan), Result<Bytes> (*Write)(const T&, WriteReport*),
+          void (*Textures)(T&, TextureRefs&) = nullptr>
 constexpr FormatEntry entry(Format format, const char* name, std::string_view magic, bool (*detect)(ByteSpan) = nullptr) {
   FormatEntry e{format, name, magic, detect, nullptr, nullptr, nullptr, nullptr, nullptr};
   e.read = [](ByteSpan b) -> Result<Document> {
@@ -35,7 +21,7 @@ constexpr FormatEntry entry(Format format, const char* name, std::string_view ma
     if (!r) return r.error();
     return Document(std::in_place_type<T>, std::move(r).value());
   };
-  e.write = write_erased<T, Write>;
+  e.write = [](const void* d, WriteReport* report) { return Write(*static_cast<const T*>(d), report); };
   e.info = [](const void* d, DocumentInfo& info) { add_info(*static_cast<const T*>(d), info); };
   e.json = [](const void* d, nlohmann::ordered_json& out) { add_json(*static_cast<const T*>(d), out); };
   if constexpr (Textures != nullptr) e.textures = [](void* d, TextureRefs& out) { Textures(*static_cast<T*>(d), out); };

@@ -142,13 +142,6 @@ class ByteWriter {
   // The report of a record written elsewhere (an embedded file), moved to `base` and named under `prefix`.
   void add_report(const WriteReport& nested, std::size_t base, const std::string& prefix);
 
-  // Until J3D and BWM count through the writer: their marks only, taken at the end.
-  void enable_marks() {
-    legacy_.marks = marking_ = true;
-    report_ = &legacy_;
-  }
-  std::vector<FieldMark> take_marks() { return std::move(legacy_.fields); }
-
   [[noreturn]] void fail(const std::string& field, const std::string& message) const {
     throw WriteFailure{Error{ErrorCode::inconsistent, pos(), field, message}};
   }
@@ -168,7 +161,6 @@ class ByteWriter {
   Endian endian_;
   WriteReport* report_;
   bool marking_;
-  WriteReport legacy_;
 };
 
 // Runs `write` and turns a WriteFailure into an Error result.
