@@ -16,7 +16,7 @@
 #include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/json.hpp"
-#include "model/kh_bbs_demo.hpp"
+#include "model/kh_bbs/demo.hpp"
 
 namespace remodel::cli {
 

@@ -16,7 +16,7 @@
 
 #include "bwm_skin.hpp"
 #include "gltf/gltf.hpp"
-#include "model/bwm.hpp"
+#include "model/bwm/bwm.hpp"
 #include "model/document.hpp"
 #include "scene/demo.hpp"
 #include "scene/lift.hpp"

@@ -8,8 +8,8 @@
 #include "j3d_large.hpp"
 #include "sample_files.hpp"
 #include "model/document.hpp"
-#include "model/kh_bbs_demo.hpp"
-#include "model/mhfu_demo.hpp"
+#include "model/kh_bbs/demo.hpp"
+#include "model/mhfu/demo.hpp"
 
 namespace {
 

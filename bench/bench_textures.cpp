@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "model/gx_texture.hpp"
-#include "model/psp_texture.hpp"
+#include "model/gx/texture.hpp"
+#include "model/psp/texture.hpp"
 #include "model/textures.hpp"
 
 namespace {

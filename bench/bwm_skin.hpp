@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "model/bwm.hpp"
+#include "model/bwm/bwm.hpp"
 
 namespace remodel::bench {
 

@@ -2,8 +2,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/j3d.hpp"
-#include "model/j3d_decode.hpp"
+#include "model/j3d/j3d.hpp"
+#include "model/j3d/decode.hpp"
 #include "mutators.hpp"
 #include "round_trip.hpp"
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/kh_bbs_pam.hpp"
+#include "model/kh_bbs/pam.hpp"
 #include "round_trip.hpp"
 
 namespace {

@@ -2,8 +2,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/kh_bbs_pmo.hpp"
-#include "model/psp_vertex.hpp"
+#include "model/kh_bbs/pmo.hpp"
+#include "model/psp/vertex.hpp"
 #include "mutators.hpp"
 #include "round_trip.hpp"
 

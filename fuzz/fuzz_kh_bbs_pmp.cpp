@@ -2,7 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/kh_bbs_pmo.hpp"
+#include "model/kh_bbs/pmo.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,7 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/mhfu_pac.hpp"
+#include "model/mhfu/pac.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/mhfu_pmo.hpp"
+#include "model/mhfu/pmo.hpp"
 #include "mutators.hpp"
 #include "round_trip.hpp"
 

@@ -2,7 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/tim2.hpp"
+#include "model/kh_bbs/tim2.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,7 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/tmh.hpp"
+#include "model/mhfu/tmh.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

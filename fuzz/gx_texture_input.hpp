@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "model/gx_texture.hpp"
-#include "model/j3d.hpp"
+#include "model/gx/texture.hpp"
+#include "model/j3d/j3d.hpp"
 
 namespace remodel::fuzz {
 

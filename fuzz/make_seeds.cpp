@@ -6,12 +6,12 @@
 #include <fstream>
 #include <tuple>
 
-#include "model/kh_bbs_demo.hpp"
-#include "model/kh_bbs_pmo.hpp"
+#include "model/kh_bbs/demo.hpp"
+#include "model/kh_bbs/pmo.hpp"
 #include "bwm_golden.hpp"
-#include "model/gx_texture.hpp"
-#include "model/j3d.hpp"
-#include "model/mhfu_demo.hpp"
+#include "model/gx/texture.hpp"
+#include "model/j3d/j3d.hpp"
+#include "model/mhfu/demo.hpp"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <random>
 
-#include "model/j3d.hpp"
-#include "model/kh_bbs_pmo.hpp"
-#include "model/mhfu_pmo.hpp"
+#include "model/j3d/j3d.hpp"
+#include "model/kh_bbs/pmo.hpp"
+#include "model/mhfu/pmo.hpp"
 
 namespace remodel::fuzz {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "author_scenes.hpp"
-#include "cli.hpp"
+#include "cli/cli.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
 #include "scene/scene.hpp"

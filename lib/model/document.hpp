@@ -15,18 +15,18 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "model/bytes.hpp"
-#include "model/bwm.hpp"
+#include "model/bwm/bwm.hpp"
 #include "model/error.hpp"
 #include "model/verbatim.hpp"
 #include "model/format.hpp"
-#include "model/j3d.hpp"
-#include "model/kh_bbs_pam.hpp"
-#include "model/kh_bbs_pmo.hpp"
-#include "model/mhfu_pac.hpp"
-#include "model/mhfu_pmo.hpp"
-#include "model/mhfu_skeleton.hpp"
-#include "model/tim2.hpp"
-#include "model/tmh.hpp"
+#include "model/j3d/j3d.hpp"
+#include "model/kh_bbs/pam.hpp"
+#include "model/kh_bbs/pmo.hpp"
+#include "model/mhfu/pac.hpp"
+#include "model/mhfu/pmo.hpp"
+#include "model/mhfu/skeleton.hpp"
+#include "model/kh_bbs/tim2.hpp"
+#include "model/mhfu/tmh.hpp"
 
 namespace remodel {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "model/json_fields.hpp"
-#include "model/psp_vertex.hpp"
+#include "model/psp/vertex.hpp"
 
 namespace remodel {
 

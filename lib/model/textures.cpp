@@ -5,11 +5,11 @@
 #include <bit>
 #include <cstring>
 
-#include "model/gx_texture.hpp"
-#include "model/j3d_decode.hpp"
-#include "model/j3d_mdl.hpp"
+#include "model/gx/texture.hpp"
+#include "model/j3d/decode.hpp"
+#include "model/j3d/mdl3.hpp"
 #include "model/palette.hpp"
-#include "model/psp_texture.hpp"
+#include "model/psp/texture.hpp"
 
 namespace remodel {
 

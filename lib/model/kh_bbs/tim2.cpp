@@ -1,0 +1,36 @@
+#include "model/kh_bbs/tim2.hpp"
+#include <string>
+
+#include "model/texture_refs.hpp"
+
+namespace remodel {
+
+namespace {
+constexpr std::size_t kFileHeaderSize = 0x10;
+constexpr std::size_t kPictureHeaderSize = 0x30;
+}  // namespace
+
+std::size_t tim2_clut_entry_size(std::uint8_t clut_type) {
+  switch (clut_type & 0x3F) {
+    case 1: return 2;
+    case 2: return 3;
+    case 3: return 4;
+    default: return 0;
+  }
+}
+
+std::size_t tim2_size(const Tim2& t) {
+  std::size_t n = kFileHeaderSize;
+  for (const Tim2Picture& p : t.pictures) n += kPictureHeaderSize + p.extended_header.size() + p.image.size() + p.clut.size();
+  return n;
+}
+
+void add_info(const Tim2File& f, DocumentInfo& info) {
+  info.textures += f.tim2.pictures.size();
+}
+
+void add_textures(Tim2File& f, TextureRefs& out) {
+  add_texture_refs(f.tim2.pictures, "picture", "tim2.pictures", &TextureRef::tim2, out);
+}
+
+}  // namespace remodel

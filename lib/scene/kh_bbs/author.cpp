@@ -1,0 +1,308 @@
+// A new KH BBS PMO from a Scene alone (issue 16), laid out as the game's converter lays out its
+// files (see lib/gltf/README.md, "Authoring"): one synthetic section per primitive in the format the
+// data needs, handed to the lower's section rebuild (kh_bbs_lower_strips.cpp) so joint partitions,
+// strips or lists and the GE vertex encoding have one home; BON from the skin; TIM2s from the images.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "model/psp/ge.hpp"
+#include "model/psp/texture.hpp"
+#include "scene/image_check.hpp"
+#include "scene/kh_bbs/lower.hpp"
+#include "scene/lower.hpp"
+#include "scene/match.hpp"
+#include "scene/skin_joints.hpp"
+
+namespace remodel::scene {
+
+namespace {
+
+constexpr std::size_t kMaxJoints = 255;        // section joint slots are u8, 0xFF = unused
+constexpr std::size_t kMaxTextures = 255;      // section texture ids are u8, 0xFF = none
+constexpr std::uint32_t kMaxImageSide = 512;   // the GE samples textures up to 512 a side
+constexpr std::uint32_t kWhiteDiffuse = 0xFF808080;  // RGB 0x80 is 1.0
+constexpr std::uint16_t kTranslucentAttribute = 0x30;  // texture alpha + semi-transparent, as retail mesh1
+
+std::string num(std::size_t n) { return std::to_string(n); }
+
+// `name` cut to `size` bytes at a UTF-8 character boundary; a warning says so.
+std::string fitted_name(const std::string& name, std::size_t size, const std::string& where, std::vector<LowerWarning>& warnings) {
+  if (name.size() <= size) return name;
+  std::size_t n = size;
+  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
+  warnings.push_back({where, "the name \"" + name + "\" is cut to " + num(n) + " bytes (the field holds " + num(size) + ")"});
+  return name.substr(0, n);
+}
+
+template <std::size_t N>
+std::array<std::uint8_t, N> name_field(const std::string& name) {
+  std::array<std::uint8_t, N> out{};
+  std::memcpy(out.data(), name.data(), std::min(N, name.size()));
+  return out;
+}
+
+struct Draw {
+  int node;
+  const Mesh* mesh;
+};
+
+// The BON from the one skin: joints parents first (the game builds world matrices in order), each
+// local relative to its nearest ancestor joint (a non-joint ancestor is folded into it), inverse
+// binds as the skin gives them. bon_of maps a skin joint to its BON joint.
+Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat4>& world, std::vector<int>& bon_of,
+                       std::vector<LowerWarning>& warnings) {
+  const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
+  const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
+  const std::size_t n = skin.joints.size();
+  if (n > kMaxJoints) {
+    return at(where + ".joints", "the skin has " + num(n) + " joints but a PMO section names joints by a byte (at most 255)",
+              ErrorCode::unsupported);
+  }
+  auto joints = skin_joints_parents_first(scene, skin_index);
+  if (!joints) return joints.error();
+  const std::vector<int>& parent_slot = joints->parent;
+  const std::vector<std::size_t>& order = joints->order;
+  bon_of = joints->index_of;
+  Bon bon;
+  for (std::size_t b = 0; b < n; ++b) {
+    const std::size_t s = order[b];
+    const int node = skin.joints[s];
+    BonJoint j;
+    j.index = static_cast<std::uint16_t>(b);
+    j.skin_index = static_cast<std::uint16_t>(b);
+    j.parent = parent_slot[s] < 0 ? 0xFFFF : static_cast<std::uint16_t>(bon_of[static_cast<std::size_t>(parent_slot[s])]);
+    const std::string name = fitted_name(scene.nodes[static_cast<std::size_t>(node)].name, 16, "nodes[" + std::to_string(node) + "].name", warnings);
+    for (const BonJoint& other : bon.joints) {
+      if (fixed_string(other.name) == name && !name.empty()) {
+        warnings.push_back({"nodes[" + std::to_string(node) + "].name", "two joints are named \"" + name +
+                                                                          "\" in the BON's 16 bytes: a PAM finds joints by name"});
+        break;
+      }
+    }
+    j.name = name_field<16>(name);
+    const Mat4& w = world[static_cast<std::size_t>(node)];
+    const Mat4 local = parent_slot[s] < 0 ? w : inverse(world[static_cast<std::size_t>(skin.joints[static_cast<std::size_t>(parent_slot[s])])]) * w;
+    bool ok = true;
+    const Mat4 inverse_bind = skin.inverse_bind_matrices.empty() ? inverse(w, &ok) : skin.inverse_bind_matrices[s];
+    for (float f : local.m) {
+      if (!std::isfinite(f)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
+    }
+    for (float f : inverse_bind.m) {
+      if (!std::isfinite(f) || !ok) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite or singular inverse bind matrix");
+    }
+    j.local = local.m;
+    j.inverse_bind = inverse_bind.m;
+    bon.joints.push_back(j);
+  }
+  return bon;
+}
+
+struct Textures {
+  std::vector<int> info_of;  // per Scene texture: its texture info, -1 until a material uses it
+  std::vector<Vec2> uv_scale;  // per texture info: GE size (next power of two) over image size
+};
+
+// The texture info (and TIM2) of Scene texture `t`, made on first use.
+Result<int> texture_info(const Scene& scene, int t, Textures& tex, Pmo& pmo, std::vector<LowerWarning>& warnings) {
+  if (tex.info_of[static_cast<std::size_t>(t)] >= 0) return tex.info_of[static_cast<std::size_t>(t)];
+  const std::string where = "textures[" + std::to_string(t) + "]";
+  if (pmo.textures.size() == kMaxTextures) return at(where, "more than 255 textures: a section names its texture by a byte", ErrorCode::unsupported);
+  const Texture& texture = scene.textures[static_cast<std::size_t>(t)];
+  RgbaImage image = texture.image;
+  if (auto bad = check_image(image, where)) return *bad;
+  if (image.width > kMaxImageSide || image.height > kMaxImageSide) {
+    const float f = static_cast<float>(kMaxImageSide) / static_cast<float>(std::max(image.width, image.height));
+    const auto w = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.width) * f)));
+    const auto h = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.height) * f)));
+    warnings.push_back({where, "the " + num(image.width) + "x" + num(image.height) + " image is scaled to " + num(w) + "x" + num(h) +
+                                   " (the PSP samples textures up to 512 a side)"});
+    image = resize_image(image, w, h);
+  }
+  auto picture = new_tim2_picture(image);
+  if (!picture) return image_error(picture.error(), where);
+  Tim2 tim2;
+  tim2.pictures.push_back(std::move(*picture));
+  PmoTextureInfo info;
+  info.tim2 = static_cast<std::uint16_t>(pmo.tim2s.size());
+  const std::string name = texture.name.empty() ? "tex" + num(static_cast<std::size_t>(t)) : texture.name;
+  info.name = name_field<12>(fitted_name(name, 12, where + ".name", warnings));
+  pmo.tim2s.push_back(std::move(tim2));
+  const int index = static_cast<int>(pmo.textures.size());
+  pmo.textures.push_back(info);
+  auto ratio = [](std::uint32_t size) { return static_cast<float>(std::bit_ceil(size)) / static_cast<float>(size); };
+  tex.uv_scale.push_back({ratio(image.width), ratio(image.height)});
+  tex.info_of[static_cast<std::size_t>(t)] = index;
+  return index;
+}
+
+bool all_within(const std::vector<Vec2>& uvs, Vec2 scale, float top) {
+  return std::all_of(uvs.begin(), uvs.end(), [&](const Vec2& v) {
+    const float u = v.x / scale.x, w = v.y / scale.y;
+    return u >= 0.0f && u <= top && w >= 0.0f && w <= top;
+  });
+}
+
+bool exact_u8(const std::vector<Vec2>& uvs, Vec2 scale) {
+  return std::all_of(uvs.begin(), uvs.end(), [&](const Vec2& v) {
+    for (float x : {v.x / scale.x, v.y / scale.y}) {
+      const auto s = psp::unsigned_stored(psp::NumFormat::i8, x);
+      if (!s || psp::unsigned_value(psp::NumFormat::i8, *s) != x) return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
+Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs) {
+  if (inputs.skeleton != nullptr) {
+    return at("skeleton", "a PMO holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
+  }
+  Lowered out{Document{PmoFile{}}, {}};
+  std::vector<LowerWarning>& warnings = out.warnings;
+  PmoFile& file = std::get<PmoFile>(out.document);
+  Pmo& pmo = file.pmo;
+
+  // What is drawn: every visible node with a mesh; at most one skin over all of them.
+  auto drawn = drawn_nodes(scene, "a PMO", "a PMO holds one skeleton", "every section of a PMO with a skeleton follows its joints");
+  if (!drawn) return drawn.error();
+  const int skin = drawn->skin;
+  std::vector<Draw> draws;
+  for (int d : drawn->nodes) draws.push_back({d, &scene.meshes[static_cast<std::size_t>(scene.nodes[static_cast<std::size_t>(d)].mesh)]});
+  const std::vector<Mat4> world = world_matrices(scene);
+  std::vector<int> bon_of;
+  if (skin >= 0) {
+    auto bon = author_bon(scene, skin, world, bon_of, warnings);
+    if (!bon) return bon.error();
+    pmo.skeleton = std::move(*bon);
+  }
+
+  // The primitives as drawn: unskinned ones placed by their node's world matrix (a PMO has no node
+  // transforms), skinned ones in their bind space as glTF skins them.
+  struct Part {
+    Primitive prim;
+    int material;
+    std::string where;
+  };
+  std::vector<Part> parts;
+  for (const Draw& d : draws) {
+    const Node& n = scene.nodes[static_cast<std::size_t>(d.node)];
+    for (std::size_t p = 0; p < d.mesh->primitives.size(); ++p) {
+      const Primitive& src = d.mesh->primitives[p];
+      const std::string where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + num(p) + "]";
+      if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
+        return at(where + ".mode", "points and lines cannot be drawn by a PMO (triangle lists and strips only)", ErrorCode::unsupported);
+      }
+      if (auto e = kh_bbs::check_primitive(src, where)) return *e;
+      if (src.material >= 0 && static_cast<std::size_t>(src.material) >= scene.materials.size()) {
+        return at(where + ".material", "material " + std::to_string(src.material) + " does not exist");
+      }
+      if (skin >= 0) {
+        for (std::uint16_t j : src.joints) {
+          if (j >= bon_of.size()) return at(where + ".joints", "joint " + num(j) + " is past the skin's " + num(bon_of.size()) + " joints");
+        }
+      }
+      Part part{src, src.material, where};
+      Primitive& prim = part.prim;
+      prim.normals.clear();  // BBS lights nothing by normals: no retail section stores them
+      const int uv_set = src.material >= 0 ? scene.materials[static_cast<std::size_t>(src.material)].uv_set : 0;
+      if (!prim.uvs.empty()) {
+        const std::size_t keep = uv_set >= 0 && static_cast<std::size_t>(uv_set) < prim.uvs.size() ? static_cast<std::size_t>(uv_set) : 0;
+        if (prim.uvs.size() > 1) {
+          warnings.push_back({where, "the primitive has " + num(prim.uvs.size()) + " UV sets but a PMO vertex holds one: set " + num(keep) +
+                                         " (the one its material's texture uses) is kept"});
+        }
+        prim.uvs = {std::move(prim.uvs[keep])};
+      }
+      if (skin < 0) {
+        for (Vec3& v : prim.positions) v = transform_point(world[static_cast<std::size_t>(d.node)], v);
+      }
+      if (!drawn_triangles(prim).empty()) parts.push_back(std::move(part));
+    }
+  }
+  if (parts.empty()) return at("meshes", "no primitive draws a triangle: a PMO needs at least one", ErrorCode::unsupported);
+
+  // Bounds and model scale: s16 positions fill their range (scale = largest |coordinate| * 32768/32767,
+  // as retail characters store it); unskinned models store f32 positions with scale 1, as maps do.
+  Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+  for (const Part& p : parts) {
+    for (const Vec3& v : p.prim.positions) {
+      lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
+      hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
+    }
+  }
+  const float extent = std::max({std::abs(lo.x), std::abs(lo.y), std::abs(lo.z), std::abs(hi.x), std::abs(hi.y), std::abs(hi.z)});
+  const bool skinned = skin >= 0;
+  pmo.scale = skinned && extent > 0.0f ? extent * 32768.0f / 32767.0f : 1.0f;
+  if (!std::isfinite(pmo.scale)) return at("meshes", "the positions' extent is not finite", ErrorCode::unsupported);
+  for (std::size_t i = 0; i < 8; ++i) {
+    // Corner order: x fastest, then z, then y.
+    pmo.bounding_box[i] = {i & 1 ? hi.x : lo.x, i & 4 ? hi.y : lo.y, i & 2 ? hi.z : lo.z, 1.0f};
+  }
+
+  Textures tex{std::vector<int>(scene.textures.size(), -1), {}};
+  PmoMeshList lists[2];
+  for (const Part& p : parts) {
+    const Material* m = p.material >= 0 ? &scene.materials[static_cast<std::size_t>(p.material)] : nullptr;
+    const bool translucent = m != nullptr && m->alpha_mode == AlphaMode::blend;
+    PmoSection base;
+    base.texture = 0xFF;
+    Vec2 uv_scale{1, 1};
+    if (m != nullptr && m->texture >= 0) {
+      if (static_cast<std::size_t>(m->texture) >= scene.textures.size()) {
+        return at("materials[" + std::to_string(p.material) + "].texture", "texture " + std::to_string(m->texture) + " does not exist");
+      }
+      auto info = texture_info(scene, m->texture, tex, pmo, warnings);
+      if (!info) return info.error();
+      base.texture = static_cast<std::uint8_t>(*info);
+      uv_scale = tex.uv_scale[static_cast<std::size_t>(*info)];
+    }
+    base.attribute = translucent ? kTranslucentAttribute : 0;
+    psp::VertexFormat format;
+    format.position = skinned ? psp::NumFormat::i16 : psp::NumFormat::f32;
+    if (!p.prim.uvs.empty()) {
+      // The smallest that holds every UV: u8 only when exact (maps' UVs often are), u16 over [0, 2), else f32.
+      format.texcoord = exact_u8(p.prim.uvs[0], uv_scale)                                ? psp::NumFormat::i8
+                        : all_within(p.prim.uvs[0], uv_scale, 65535.0f / 32768.0f) ? psp::NumFormat::i16
+                                                                                     : psp::NumFormat::f32;
+    }
+    // Vertex colours only when they vary; one colour for the section goes in its uniform diffuse.
+    const std::vector<Vec4>& c = p.prim.colors;
+    const bool varies = std::any_of(c.begin(), c.end(), [&](const Vec4& v) { return v != c[0]; });
+    if (varies) format.color = psp::ColorFormat::abgr8888;
+    else if (!c.empty()) base.diffuse = kWhiteDiffuse;  // the rebuild stores the primitive's colour
+    if (skinned) {
+      format.weight = psp::NumFormat::i8;
+      format.weight_count = 1;  // widened by the rebuild to the section's joints
+      base.joints.emplace();
+      base.joints->fill(0xFF);
+    }
+    base.vertex_flags = format.vtype() | (base.diffuse ? PmoSection::kUniformDiffuse : 0u) | (skinned ? 0u : PmoSection::kNoWeight);
+    Primitive lifted;  // what the rebuild reads of "the base as lifted": the UV scale of a NPOT texture
+    if (uv_scale != Vec2{1, 1}) lifted.extras["uv_scale"] = {uv_scale.x, uv_scale.y};
+    const int list = translucent ? 1 : 0;
+    kh_bbs::SectionEdit edit{base, lifted, p.prim, pmo.scale, skinned ? &bon_of : nullptr, p.where,
+                             "pmo.mesh" + std::to_string(list), true};
+    auto sections = kh_bbs::rebuild_section(edit, warnings);
+    if (!sections) return sections.error();
+    auto& l = lists[list].sections;
+    l.insert(l.end(), sections->begin(), sections->end());
+  }
+  if (!lists[0].sections.empty()) pmo.mesh0 = std::move(lists[0]);
+  if (!lists[1].sections.empty()) pmo.mesh1 = std::move(lists[1]);
+  // The header's counts are u16: past them the count saturates (the sections hold the true ones).
+  if (pmo.vertex_count() > 0xFFFF) {
+    pmo.stored_vertex_count = 0xFFFF;
+    warnings.push_back({"pmo", num(pmo.vertex_count()) + " vertices: the header's u16 vertex count is stored as 65535"});
+  }
+  if (pmo.triangle_count() > 0xFFFF) {
+    pmo.stored_triangle_count = 0xFFFF;
+    warnings.push_back({"pmo", num(pmo.triangle_count()) + " triangles: the header's u16 triangle count is stored as 65535"});
+  }
+  return out;
+}
+
+}  // namespace remodel::scene

@@ -1,0 +1,74 @@
+// Shared by the KH BBS lowers (kh_bbs_lower*.cpp): the base's encodings of incoming values, and the
+// section-level steps the PMO and PMP lowers both run.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/error.hpp"
+#include "model/kh_bbs/pmo.hpp"
+#include "model/psp/vertex.hpp"
+#include "scene/lower.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::scene::kh_bbs {
+
+const char* range_of(psp::NumFormat f, bool is_signed);
+
+// A vertex colour as the PMO stores it: RGB 1.0 is 0x80 (the game doubles vertex colours), alpha
+// 1.0 is 0xFF; the lift's scaling reversed.
+Rgba colour_bytes(const Vec4& c);
+
+// scene::check_primitive, and weights PSP can store (0 to 1).
+std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
+
+struct SectionEdit {
+  const PmoSection& base;
+  const Primitive& lifted;    // the base section as the lift gives it
+  const Primitive& incoming;
+  float scale;                // the PMO's model scale
+  const std::vector<int>* bon_of;  // incoming skin joint -> BON joint (-1: none); nullptr without a skeleton
+  std::string where;          // the incoming primitive, e.g. "meshes[0].primitives[3]"
+  std::string field;          // the section, e.g. "pmo.mesh0.sections[3]"
+  bool allow_lists = false;   // authoring: a triangle list where it is smaller than the strips
+};
+
+// Writes the incoming values into `out` (a copy of the base section) in place; false when the
+// topology or the joints changed, so the section must be rebuilt instead.
+Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out);
+
+// One section's vertex values as it would store them, to find its vertices among an incoming
+// primitive's that merges several sections (e.incoming): integer components (s8/s16 positions and
+// normals, u8/u16 UVs and weights, colour bytes) must encode the same; f32 components agree within
+// 2^-17 of their magnitude (at least 1), a quarter of the s16 step, below which the GE's own integer
+// formats see no change. Missing incoming normals, UVs or colours match anything; a vertex the
+// section cannot store (out of range, a joint outside its slots) matches nothing.
+class SectionValues {
+ public:
+  static Result<SectionValues> make(const SectionEdit& e);
+  bool same(std::uint32_t base_vertex, std::uint32_t incoming_vertex) const;
+
+ private:
+  struct Key {
+    psp::Vertex v;
+    Rgba colour{};
+    bool ok = false, normal = false, uv = false, has_colour = false;
+  };
+  SectionValues(const SectionEdit& e, psp::VertexFormat f) : e_(&e), format_(f) {}
+  Key key(const Primitive& p, std::uint32_t v, const std::vector<int>* bon_of) const;
+
+  const SectionEdit* e_;
+  psp::VertexFormat format_;
+  Vec2 uv_scale_{1, 1};
+  std::vector<Key> base_;
+};
+
+// The incoming primitive as new sections in the base section's format and state (texture, group,
+// attribute, diffuse): triangle strips (or lists, see allow_lists), at most 8 joints each
+// (kh_bbs_lower_strips.cpp).
+Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<LowerWarning>& warnings);
+
+}  // namespace remodel::scene::kh_bbs

@@ -1,0 +1,463 @@
+// Scene animations -> KH BBS PAM over a base PAM (or bare record), on the BON of LowerInputs::skeleton.
+// Each glTF channel is sampled at the PAM's frames (LINEAR, STEP and CUBICSPLINE as glTF defines
+// them), rotations turned back into X-then-Y-then-Z angles nearest the stored ones; a channel whose
+// samples all lie within the stored channel's quantisation keeps its bytes, another is re-quantised
+// between its own min and max (constant: one key; else every frame or sparse keys, the smaller).
+// A new PAM authored from the Scene alone (author_kh_bbs_pam) shares the sampler and channel encoder.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <string>
+
+#include "model/kh_bbs/pam.hpp"
+#include "scene/kh_bbs/lower.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+
+namespace remodel::scene {
+
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+
+std::string num(std::size_t n) { return std::to_string(n); }
+
+// A glTF channel's value at `time` (seconds): 3 or 4 components, rotations normalised.
+std::array<float, 4> sample(const Channel& c, std::size_t comps, float time) {
+  std::array<float, 4> out{};
+  const bool cubic = c.interpolation == Interpolation::cubic_spline;
+  const std::size_t stride = cubic ? 3 * comps : comps, offset = cubic ? comps : 0;
+  auto value = [&](std::size_t k, std::size_t i) { return c.values[k * stride + offset + i]; };
+  const std::size_t n = c.times.size();
+  if (time <= c.times.front() || n == 1) {
+    for (std::size_t i = 0; i < comps; ++i) out[i] = value(0, i);
+  } else if (time >= c.times.back()) {
+    for (std::size_t i = 0; i < comps; ++i) out[i] = value(n - 1, i);
+  } else {
+    const std::size_t k = static_cast<std::size_t>(std::upper_bound(c.times.begin(), c.times.end(), time) - c.times.begin()) - 1;
+    const float dt = c.times[k + 1] - c.times[k], u = (time - c.times[k]) / dt;
+    if (c.interpolation == Interpolation::step) {
+      for (std::size_t i = 0; i < comps; ++i) out[i] = value(k, i);
+    } else if (cubic) {
+      const float u2 = u * u, u3 = u2 * u;
+      for (std::size_t i = 0; i < comps; ++i) {
+        const float out_tangent = c.values[k * stride + 2 * comps + i] * dt, in_tangent = c.values[(k + 1) * stride + i] * dt;
+        out[i] = (2 * u3 - 3 * u2 + 1) * value(k, i) + (u3 - 2 * u2 + u) * out_tangent + (-2 * u3 + 3 * u2) * value(k + 1, i) +
+                 (u3 - u2) * in_tangent;
+      }
+    } else if (comps == 4) {  // slerp the short way
+      Quat a{value(k, 0), value(k, 1), value(k, 2), value(k, 3)}, b{value(k + 1, 0), value(k + 1, 1), value(k + 1, 2), value(k + 1, 3)};
+      float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+      if (d < 0) {
+        b = {-b.x, -b.y, -b.z, -b.w};
+        d = -d;
+      }
+      float wa = 1 - u, wb = u;
+      if (d < 0.9995f) {
+        const float theta = std::acos(std::min(d, 1.0f));
+        wa = std::sin((1 - u) * theta) / std::sin(theta);
+        wb = std::sin(u * theta) / std::sin(theta);
+      }
+      out = {wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w};
+    } else {
+      for (std::size_t i = 0; i < comps; ++i) out[i] = value(k, i) + (value(k + 1, i) - value(k, i)) * u;
+    }
+  }
+  if (comps == 4) {
+    const Quat q = normalize(Quat{out[0], out[1], out[2], out[3]});
+    out = {q.x, q.y, q.z, q.w};
+  }
+  return out;
+}
+
+std::optional<Error> check_channel(const Channel& c, std::size_t nodes, const std::string& where) {
+  if (c.node < 0 || static_cast<std::size_t>(c.node) >= nodes) return at(where + ".node", "the channel targets node " + std::to_string(c.node) + ", which does not exist");
+  const std::size_t comps = c.path == Path::rotation ? 4 : 3, per_key = c.interpolation == Interpolation::cubic_spline ? 3 * comps : comps;
+  if (c.times.empty() || c.values.size() != c.times.size() * per_key) {
+    return at(where, num(c.times.size()) + " key times need " + num(c.times.size() * per_key) + " values, the channel has " +
+                         num(c.values.size()), ErrorCode::inconsistent);
+  }
+  for (std::size_t k = 0; k < c.times.size(); ++k) {
+    if (!std::isfinite(c.times[k]) || (k > 0 && !(c.times[k] > c.times[k - 1]))) {
+      return at(where + ".times", "key times must be finite and increasing (key " + num(k) + ")");
+    }
+  }
+  for (float v : c.values) {
+    if (!std::isfinite(v)) return at(where + ".values", "a key value is not finite");
+  }
+  return std::nullopt;
+}
+
+// `a` moved by whole turns to lie nearest `ref`.
+float nearest_turn(float a, float ref) { return a + 2 * kPi * std::round((ref - a) / (2 * kPi)); }
+
+// The X, Y, Z angles of q nearest `ref`: both Euler solutions, each angle by whole turns.
+Vec3 nearest_euler(const Quat& q, Vec3 ref) {
+  const Vec3 a = euler_xyz_of(q);
+  const Vec3 b{a.x + kPi, kPi - a.y, a.z + kPi};
+  auto fit = [&](Vec3 e) { return Vec3{nearest_turn(e.x, ref.x), nearest_turn(e.y, ref.y), nearest_turn(e.z, ref.z)}; };
+  const Vec3 fa = fit(a), fb = fit(b);
+  const Vec3 da = fa - ref, db = fb - ref;
+  return dot(da, da) <= dot(db, db) ? fa : fb;
+}
+
+float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
+
+// A channel of `values` (one per frame) as the PAM stores it, re-chosen: one constant key when every
+// value is within `tolerance` of the first, else keys quantised between min and max, on every frame
+// or sparse (only the frames linear interpolation cannot rebuild within one step), whichever is smaller.
+PamChannel encode_channel(const std::vector<float>& values, float tolerance, bool wide) {
+  PamChannel c;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  if (*hi - *lo <= tolerance) {
+    c.constant = true;
+    c.min = c.max = values.front();
+    return c;
+  }
+  c.min = *lo;
+  c.max = *hi;
+  std::vector<std::uint16_t> q(values.size());
+  for (std::size_t f = 0; f < values.size(); ++f) {
+    q[f] = static_cast<std::uint16_t>(std::lround(std::clamp((values[f] - c.min) / (c.max - c.min), 0.0f, 1.0f) * 65535.0f));
+  }
+  std::vector<std::size_t> sparse{0};
+  for (std::size_t f = 1; f < q.size(); ++f) {
+    // Can the last kept key reach frame f + 1 with every frame between within one step?
+    const std::size_t from = sparse.back();
+    bool reach = f + 1 < q.size();
+    for (std::size_t m = from + 1; m <= f && reach; ++m) {
+      const double lerp = q[from] + (static_cast<double>(q[f + 1]) - q[from]) * static_cast<double>(m - from) / static_cast<double>(f + 1 - from);
+      reach = std::abs(lerp - q[m]) <= 1.0;
+    }
+    if (!reach) sparse.push_back(f);
+  }
+  const std::size_t count_size = wide ? 2 : 1;
+  const bool every = sparse.size() * (2 + count_size) >= q.size() * 2;
+  if (every) {
+    for (std::size_t f = 0; f < q.size(); ++f) c.keys.push_back({static_cast<std::uint16_t>(f), q[f]});
+  } else {
+    for (std::size_t f : sparse) c.keys.push_back({static_cast<std::uint16_t>(f), q[f]});
+  }
+  return c;
+}
+
+// The animation's last key time (0 with no keys).
+float last_time(const Animation& a) {
+  float t = 0;
+  for (const Channel& c : a.channels) t = std::max(t, c.times.empty() ? 0.0f : c.times.back());
+  return t;
+}
+
+// The channel driving each path (translation, rotation, scale) of `node`; null where none does.
+std::array<const Channel*, 3> path_channels(const Animation& a, int node) {
+  std::array<const Channel*, 3> out{};
+  for (const Channel& c : a.channels) {
+    if (c.node == node && node >= 0) out[static_cast<std::size_t>(c.path)] = &c;
+  }
+  return out;
+}
+
+// The first node named `name`, or -1: glTF channels name the nodes that stand for BON joints.
+int node_named(const Scene& scene, const std::string& name) {
+  for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
+    if (scene.nodes[n].name == name) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+struct AnimationEdit {
+  const Scene& lifted;
+  const std::vector<int>& lifted_joints;  // BON joint -> lifted node
+  const Scene& in;
+  const std::vector<int>& joints;         // BON joint -> incoming node (-1: none)
+};
+
+// The channels of `ia` written over `record` (a copy of the base's); `la` is the base as lifted.
+std::optional<Error> lower_animation(const AnimationEdit& e, const Animation& la, const Animation& ia, const PamAnimation& base,
+                                     PamAnimation& record, const std::string& where) {
+  for (std::size_t c = 0; c < ia.channels.size(); ++c) {
+    if (auto err = check_channel(ia.channels[c], e.in.nodes.size(), where + ".channels[" + num(c) + "]")) return err;
+  }
+  const float fps = static_cast<float>(base.fps);
+  // Retimed: the incoming end moved by whole frames moves the frame count by as many.
+  const long shift = std::lround((last_time(ia) - last_time(la)) * fps);
+  const long frames = static_cast<long>(base.frame_count) + shift;
+  if (frames < 1 || frames > 0xFFFF) {
+    return at(where, "the animation would last " + std::to_string(frames) + " frames; a PAM holds 1 to 65535", ErrorCode::unsupported);
+  }
+  record.frame_count = static_cast<std::uint16_t>(frames);
+  const bool retimed = shift != 0;
+  auto decoded = decode_pam_animation(base);
+  if (!decoded) return decoded.error();
+
+  for (std::size_t b = 0; b < base.bones.size(); ++b) {
+    const int node = e.joints[b];
+    const Node& bind = e.lifted.nodes[static_cast<std::size_t>(e.lifted_joints[b])];
+    const Trs rest = node >= 0 ? e.in.nodes[static_cast<std::size_t>(node)].local : bind.local;
+    const std::array<const Channel*, 3> path_channel = path_channels(ia, node);
+    const Vec3 bind_values[3] = {bind.local.translation, euler_xyz_of(bind.local.rotation), bind.local.scale};
+    for (std::size_t p = 0; p < 3; ++p) {
+      // Per frame, the three axes of this path as the incoming Scene has them.
+      std::vector<Vec3> per_frame(static_cast<std::size_t>(frames));
+      std::array<const PamDecodedChannel*, 3> stored{};
+      for (const PamDecodedChannel& dc : decoded->bones[b].channels) {
+        const std::size_t k = static_cast<std::size_t>(dc.kind);
+        if (k / 3 == p) stored[k % 3] = &dc;
+      }
+      Vec3 previous = bind_values[p];
+      std::vector<Quat> rotations;
+      for (std::size_t f = 0; f < per_frame.size(); ++f) {
+        const float t = static_cast<float>(f) / fps;
+        if (p == 1) {
+          Vec3 ref = previous;
+          for (std::size_t i = 0; i < 3; ++i) {
+            if (stored[i] != nullptr && !retimed) (i == 0 ? ref.x : i == 1 ? ref.y : ref.z) = pam_sample(*stored[i], static_cast<float>(f));
+          }
+          Quat q = rest.rotation;
+          if (path_channel[1] != nullptr) {
+            const auto s = sample(*path_channel[1], 4, t);
+            q = {s[0], s[1], s[2], s[3]};
+          }
+          rotations.push_back(q);
+          per_frame[f] = previous = nearest_euler(q, ref);
+        } else if (path_channel[p] != nullptr) {
+          const auto s = sample(*path_channel[p], 3, t);
+          per_frame[f] = {s[0], s[1], s[2]};
+        } else {
+          per_frame[f] = p == 0 ? rest.translation : rest.scale;
+        }
+      }
+      if (p == 1 && !retimed) {
+        // Rotations compare as rotations: near gimbal lock (Y at +-90 degrees) X and Z are not
+        // separable, so the stored angles stay when every frame turns the same way within 1e-3 rad.
+        bool same = true;
+        for (std::size_t f = 0; f < rotations.size() && same; ++f) {
+          Vec3 angles = bind_values[1];
+          if (stored[0] != nullptr) angles.x = pam_sample(*stored[0], static_cast<float>(f));
+          if (stored[1] != nullptr) angles.y = pam_sample(*stored[1], static_cast<float>(f));
+          if (stored[2] != nullptr) angles.z = pam_sample(*stored[2], static_cast<float>(f));
+          const Quat q = euler_to_quat(angles, EulerOrder::xyz), r = rotations[f];
+          const double d = std::abs(static_cast<double>(q.x) * r.x + static_cast<double>(q.y) * r.y + static_cast<double>(q.z) * r.z +
+                                    static_cast<double>(q.w) * r.w);
+          same = 2.0 * std::acos(std::min(1.0, d)) <= 1e-3;
+        }
+        if (same) continue;
+      }
+      for (std::size_t i = 0; i < 3; ++i) {
+        std::optional<PamChannel>& out = record.bones[b].channels[p * 3 + i];
+        const std::optional<PamChannel>& was = base.bones[b].channels[p * 3 + i];
+        std::vector<float> values(per_frame.size());
+        for (std::size_t f = 0; f < values.size(); ++f) values[f] = axis(per_frame[f], i);
+        // The stored quantisation is the tolerance, widened by the float error of the Euler round trip.
+        const float step = was ? (was->max - was->min) / 65535.0f : 0.0f;
+        float tolerance = std::max(step, 1e-5f);
+        for (float v : values) tolerance = std::max(tolerance, 1e-5f * std::abs(v));
+        bool same = !retimed;
+        for (std::size_t f = 0; f < values.size() && same; ++f) {
+          const float stored_value = stored[i] != nullptr ? pam_sample(*stored[i], static_cast<float>(f)) : axis(bind_values[p], i);
+          same = std::abs(values[f] - stored_value) <= tolerance;
+        }
+        if (same) continue;
+        if (!was && !retimed) {
+          // A channel the PAM did not store, now moving away from the bind value: added.
+          out = encode_channel(values, tolerance, record.wide());
+        } else if (!was) {
+          bool bind_only = true;
+          for (float v : values) bind_only = bind_only && std::abs(v - axis(bind_values[p], i)) <= tolerance;
+          if (!bind_only) out = encode_channel(values, tolerance, record.wide());
+        } else {
+          out = encode_channel(values, std::max(1e-5f, 1e-5f * std::max(std::abs(was->min), std::abs(was->max))), record.wide());
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Lowers the Scene's animations over the records of `base` (a Pam or a PamAnimFile held in `out`).
+Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerInputs& inputs) {
+  const PmoFile* pmo = inputs.skeleton != nullptr ? std::get_if<PmoFile>(inputs.skeleton) : nullptr;
+  if (pmo == nullptr || !pmo->pmo.skeleton) {
+    return at("skeleton", "a PAM names no joints itself: pass the PMO whose BON it animates (LowerInputs::skeleton)", ErrorCode::unsupported);
+  }
+  LiftInputs li;
+  li.animations.push_back(&base);
+  auto lifted = lift_kh_bbs_pmo(*pmo, li);
+  if (!lifted) return lifted.error();
+  const Skin& skin = lifted->skins[0];
+  const std::vector<int>& lifted_joints = skin.joints;
+  // Joints by node name (BON names), as glTF channels name nodes.
+  std::vector<int> joints(lifted_joints.size(), -1);
+  std::size_t found = 0;
+  for (std::size_t b = 0; b < lifted_joints.size(); ++b) {
+    joints[b] = node_named(scene, lifted->nodes[static_cast<std::size_t>(lifted_joints[b])].name);
+    found += joints[b] >= 0 ? 1 : 0;
+  }
+  Lowered out{base, {}};
+  if (found < lifted_joints.size()) {
+    out.warnings.push_back({"nodes", num(lifted_joints.size() - found) + " BON joints have no node of their name: their channels keep the bind pose"});
+  }
+  const AnimationEdit edit{*lifted, lifted_joints, scene, joints};
+  // Incoming animation per lifted one: by the lift's `entry` extras, else name, else order.
+  std::vector<int> incoming_of(lifted->animations.size(), -1);
+  for (std::size_t l = 0; l < lifted->animations.size(); ++l) {
+    const Animation& la = lifted->animations[l];
+    for (std::size_t a = 0; a < scene.animations.size() && incoming_of[l] < 0; ++a) {
+      const Extras& x = scene.animations[a].extras;
+      const bool by_entry = x.is_object() && x.contains("entry") && la.extras.contains("entry") && x["entry"] == la.extras["entry"];
+      if (by_entry || scene.animations[a].name == la.name) incoming_of[l] = static_cast<int>(a);
+    }
+  }
+  if (std::count(incoming_of.begin(), incoming_of.end(), -1) != 0 && scene.animations.size() == lifted->animations.size()) {
+    for (std::size_t l = 0; l < incoming_of.size(); ++l) incoming_of[l] = static_cast<int>(l);
+    out.warnings.push_back({"animations", "animations matched to the PAM's by order: their names and extras did not identify them"});
+  }
+  for (std::size_t l = 0; l < lifted->animations.size(); ++l) {
+    const Animation& la = lifted->animations[l];
+    if (incoming_of[l] < 0) {
+      out.warnings.push_back({"animations", "no incoming animation stands for \"" + la.name + "\": its record is kept"});
+      continue;
+    }
+    const Animation& ia = scene.animations[static_cast<std::size_t>(incoming_of[l])];
+    const std::string where = "animations[" + std::to_string(incoming_of[l]) + "]";
+    if (auto* pam = std::get_if<Pam>(&out.document)) {
+      const std::size_t entry = la.extras["entry"].get<std::size_t>();
+      const std::size_t record = *pam->entries[entry].animation;
+      if (auto e = lower_animation(edit, la, ia, std::get<Pam>(base).animations[record], pam->animations[record], where)) return *e;
+      if (ia.name != la.name) {
+        std::array<std::uint8_t, 12>& name = pam->entries[entry].name;
+        if (ia.name.size() > name.size()) {
+          return at(where + ".name", "the name \"" + ia.name + "\" has " + num(ia.name.size()) + " bytes but a PAM entry holds 12", ErrorCode::unsupported);
+        }
+        name.fill(0);
+        std::memcpy(name.data(), ia.name.data(), ia.name.size());
+      }
+    } else if (auto* bare = std::get_if<PamAnimFile>(&out.document)) {
+      if (auto e = lower_animation(edit, la, ia, std::get<PamAnimFile>(base).animation, bare->animation, where)) return *e;
+    }
+  }
+  for (std::size_t a = 0; a < scene.animations.size(); ++a) {
+    if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(a)) == incoming_of.end()) {
+      out.warnings.push_back({"animations[" + num(a) + "]", "the animation stands for no PAM record and is not stored (records cannot be added)"});
+    }
+  }
+  return out;
+}
+
+// One new record: every BON joint's translation and rotation (constant channels collapsed to one
+// key), scale only where it leaves 1, sampled at every frame of `fps` from the joint's node (by name);
+// a joint with no node holds its bind pose.
+Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
+                                      const std::vector<Trs>& bind, const std::string& where) {
+  for (std::size_t c = 0; c < a.channels.size(); ++c) {
+    if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]")) return *err;
+  }
+  PamAnimation record;
+  const float end = last_time(a);
+  const double frames = std::round(static_cast<double>(end) * record.fps) + 1;
+  if (!(frames >= 1 && frames <= 0xFFFF)) {
+    return at(where, "the animation lasts " + std::to_string(end) + " s, " + std::to_string(frames) + " frames at 30 fps; a PAM holds 1 to 65535",
+              ErrorCode::unsupported);
+  }
+  record.frame_count = static_cast<std::uint16_t>(frames);
+  record.loop_from = static_cast<std::uint16_t>(record.frame_count - 1);  // as both samples: loop the whole animation
+  record.bones.resize(joints.size());
+  for (std::size_t b = 0; b < joints.size(); ++b) {
+    const int node = joints[b];
+    const Trs rest = node >= 0 ? scene.nodes[static_cast<std::size_t>(node)].local : bind[b];
+    const std::array<const Channel*, 3> path_channel = path_channels(a, node);
+    Vec3 previous = euler_xyz_of(normalize(rest.rotation));
+    for (std::size_t p = 0; p < 3; ++p) {
+      std::vector<Vec3> per_frame(record.frame_count);
+      for (std::size_t f = 0; f < per_frame.size(); ++f) {
+        const float t = static_cast<float>(f) / static_cast<float>(record.fps);
+        if (p == 1) {
+          Quat q = rest.rotation;
+          if (path_channel[1] != nullptr) {
+            const auto v = sample(*path_channel[1], 4, t);
+            q = {v[0], v[1], v[2], v[3]};
+          }
+          per_frame[f] = previous = nearest_euler(normalize(q), previous);
+        } else if (path_channel[p] != nullptr) {
+          const auto v = sample(*path_channel[p], 3, t);
+          per_frame[f] = {v[0], v[1], v[2]};
+        } else {
+          per_frame[f] = p == 0 ? rest.translation : rest.scale;
+        }
+      }
+      for (std::size_t i = 0; i < 3; ++i) {
+        std::vector<float> values(per_frame.size());
+        float tolerance = 1e-5f;  // the float round trip of the Euler conversion
+        for (std::size_t f = 0; f < values.size(); ++f) {
+          values[f] = axis(per_frame[f], i);
+          if (!std::isfinite(values[f])) return at(where, "joint " + num(b) + " has a non-finite sampled value");
+          tolerance = std::max(tolerance, 1e-5f * std::abs(values[f]));
+        }
+        if (p == 2 && std::all_of(values.begin(), values.end(), [&](float v) { return std::abs(v - 1.0f) <= tolerance; })) continue;
+        record.bones[b].channels[p * 3 + i] = encode_channel(values, tolerance, record.wide());
+      }
+    }
+  }
+  return record;
+}
+
+}  // namespace
+
+Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs) {
+  const PmoFile* pmo = inputs.skeleton != nullptr ? std::get_if<PmoFile>(inputs.skeleton) : nullptr;
+  if (pmo == nullptr || !pmo->pmo.skeleton) {
+    return at("skeleton", "a PAM names no joints itself: pass the PMO whose BON it animates (--skeleton)", ErrorCode::unsupported);
+  }
+  if (scene.animations.empty()) return at("animations", "the glTF has no animations to store in a PAM", ErrorCode::unsupported);
+  const std::vector<BonJoint>& bon = pmo->pmo.skeleton->joints;
+  if (bon.size() > 255) return at("skeleton", "the BON has " + num(bon.size()) + " joints; a PAM record holds 255", ErrorCode::unsupported);
+  // Joints in the BON's order, by node name (glTF channels name nodes).
+  Lowered out{Document{Pam{}}, {}};
+  std::vector<int> joints(bon.size(), -1);
+  std::vector<Trs> bind(bon.size());
+  std::string missing;
+  std::size_t missing_count = 0;
+  for (std::size_t b = 0; b < bon.size(); ++b) {
+    bind[b] = decompose(Mat4::from_row_vector(bon[b].local));
+    const std::string name = fixed_string(bon[b].name);
+    joints[b] = node_named(scene, name);
+    if (joints[b] < 0 && ++missing_count <= 8) missing += (missing.empty() ? "\"" : ", \"") + name + "\"";
+  }
+  if (missing_count == bon.size()) {
+    return at("nodes", "no node is named as a joint of the skeleton's BON (joints are found by name): the animations drive nothing",
+              ErrorCode::unsupported);
+  }
+  if (missing_count != 0) {
+    out.warnings.push_back({"nodes", num(missing_count) + " BON joints have no node of their name and hold their bind pose: " + missing +
+                                         (missing_count > 8 ? "..." : "")});
+  }
+  Pam& pam = std::get<Pam>(out.document);
+  for (std::size_t a = 0; a < scene.animations.size(); ++a) {
+    const std::string where = "animations[" + num(a) + "]";
+    auto record = author_animation(scene.animations[a], scene, joints, bind, where);
+    if (!record) return record.error();
+    PamEntry entry;
+    entry.animation = static_cast<std::uint16_t>(pam.animations.size());
+    std::string name = scene.animations[a].name.empty() ? "anim" + num(a) : scene.animations[a].name;
+    if (name.size() > entry.name.size()) {
+      out.warnings.push_back({where + ".name", "the name \"" + name + "\" is cut to 12 bytes (a PAM entry holds 12)"});
+      name.resize(entry.name.size());
+    }
+    std::memcpy(entry.name.data(), name.data(), name.size());
+    pam.entries.push_back(entry);
+    pam.animations.push_back(std::move(*record));
+  }
+  return out;
+}
+
+Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const LowerInputs& inputs) {
+  return lower_pam(scene, Document{base}, inputs);
+}
+
+Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs) {
+  return lower_pam(scene, Document{base}, inputs);
+}
+
+}  // namespace remodel::scene

@@ -1,0 +1,31 @@
+// MHFU records as the game's converter writes them: mesh records, materials and their TMH images.
+// Shared by authoring (mhfu_author.cpp) and the lower over a base, which adds meshes and materials.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/error.hpp"
+#include "model/mhfu/tmh.hpp"
+#include "scene/lower.hpp"
+#include "scene/scene.hpp"
+
+namespace remodel::scene::mhfu {
+
+// Mesh records as the samples store them: lighting + fog for opaque, lighting + alpha blend with
+// the GE BLENDMODE word 0xDF000032 for translucent; every material's shadow colour 0x7F7F7F.
+inline constexpr std::uint32_t kOpaqueFlags = 0x80000003, kBlendFlags = 0x80000005, kBlendWord = 0xDF000032;
+inline constexpr std::uint32_t kShadow = 0x007F7F7F;
+inline constexpr std::size_t kMaxMaterials = 255;  // the remap is a byte per material, 0xFF = keep
+inline constexpr std::size_t kMaxTextures = 255;   // a material names its image by a byte, 0xFF = none
+
+// A colour as a material stores it: RGBA8, red in the low byte. nullopt: a channel is not finite.
+std::optional<std::uint32_t> material_colour(const Vec4& c);
+
+// A Scene texture's image as a new TMH image: sides scaled to powers of two up to 512 (with a warning),
+// CLUT4 or CLUT8 (new_tmh_image). `where` names the texture.
+Result<TmhImage> tmh_image_of(const RgbaImage& image, const std::string& where, std::vector<LowerWarning>& warnings);
+
+}  // namespace remodel::scene::mhfu

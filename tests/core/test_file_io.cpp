@@ -1,0 +1,140 @@
+// read_file and write_file_atomic: regular files only, sizes checked first, writes that keep the
+// original on failure, its permissions, and symlinks.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "cli/cli.hpp"
+#include "model/file_io.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using remodel::Bytes;
+using remodel::read_file;
+using remodel::write_file_atomic;
+using remodel::test::slurp;
+using remodel::test::spit;
+
+fs::path temp_dir(const std::string& name) { return remodel::test::cli_temp_dir("io-" + name); }
+
+std::size_t files_in(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+TEST(FileIo, ReadRefusesWhatIsNotARegularFile) {
+  const fs::path dir = temp_dir("read");
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  for (const fs::path& p : {dir, dir / "fifo", fs::path("/dev/zero")}) {
+    auto r = read_file(p);  // a FIFO without a writer would block an open for reading
+    ASSERT_FALSE(r.ok()) << p;
+    EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos) << r.error().message;
+  }
+  EXPECT_FALSE(read_file(dir / "missing").ok());
+  spit(dir / "empty", {});
+  auto empty = read_file(dir / "empty");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+  spit(dir / "three", Bytes{1, 2, 3});
+  EXPECT_EQ(*read_file(dir / "three"), (Bytes{1, 2, 3}));
+  fs::remove_all(dir);
+}
+
+TEST(FileIo, ReadChecksTheSizeBeforeAllocating) {
+  const fs::path dir = temp_dir("big");
+  const fs::path big = dir / "big";
+  spit(big, {});
+  fs::resize_file(big, remodel::kMaxFileSize + 1);  // sparse: no disk used
+  auto r = read_file(big);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find(std::to_string(remodel::kMaxFileSize + 1) + " bytes"), std::string::npos) << r.error().message;
+  fs::remove_all(dir);
+}
+
+TEST(FileIo, WriteReplacesKeepingThePermissions) {
+  const fs::path dir = temp_dir("mode");
+  const fs::path f = dir / "model.pmo";
+  spit(f, Bytes{1, 2, 3});
+  ASSERT_EQ(::chmod(f.c_str(), 0640), 0);
+  ASSERT_FALSE(write_file_atomic(f, Bytes{4, 5}).has_value());
+  EXPECT_EQ(slurp(f), (Bytes{4, 5}));
+  struct stat st {};
+  ASSERT_EQ(::stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(files_in(dir), 1u);  // no temporary file left
+  // A new file gets the usual 0666 less the umask.
+  const mode_t mask = ::umask(022);
+  ASSERT_FALSE(write_file_atomic(dir / "new.pmo", Bytes{7}).has_value());
+  ::umask(mask);
+  ASSERT_EQ(::stat((dir / "new.pmo").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  fs::remove_all(dir);
+}
+
+TEST(FileIo, WriteThroughASymlinkToItsTarget) {
+  const fs::path dir = temp_dir("link");
+  fs::create_directories(dir / "real");
+  spit(dir / "real" / "model.pmo", Bytes{1});
+  fs::create_symlink("real/model.pmo", dir / "link.pmo");  // relative, from the link's folder
+  ASSERT_FALSE(write_file_atomic(dir / "link.pmo", Bytes{9, 9}).has_value());
+  EXPECT_TRUE(fs::is_symlink(dir / "link.pmo"));
+  EXPECT_EQ(slurp(dir / "real" / "model.pmo"), (Bytes{9, 9}));
+  EXPECT_EQ(files_in(dir / "real"), 1u);
+  // A dangling link: the file it names is created, the link stays.
+  fs::create_symlink("real/later.pmo", dir / "dangling.pmo");
+  ASSERT_FALSE(write_file_atomic(dir / "dangling.pmo", Bytes{3}).has_value());
+  EXPECT_TRUE(fs::is_symlink(dir / "dangling.pmo"));
+  EXPECT_EQ(slurp(dir / "real" / "later.pmo"), (Bytes{3}));
+  fs::remove_all(dir);
+}
+
+TEST(FileIo, AFailedWriteLeavesTheOriginalUntouched) {
+  const fs::path dir = temp_dir("fail");
+  const fs::path f = dir / "model.pmo";
+  const Bytes original(100, 0xAB);
+  spit(f, original);
+  // The file size limit makes write() fail part way (EFBIG), as a full disk would.
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const auto error = write_file_atomic(f, Bytes(64 * 1024, 0xCD));
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, old_handler);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->message.find("cannot write"), std::string::npos) << error->message;
+  EXPECT_EQ(slurp(f), original);
+  EXPECT_EQ(files_in(dir), 1u);
+  // A directory in the target's place is left as it is.
+  fs::create_directories(dir / "folder.pmo");
+  EXPECT_TRUE(write_file_atomic(dir / "folder.pmo", Bytes{1}).has_value());
+  EXPECT_TRUE(fs::is_directory(dir / "folder.pmo"));
+  // A missing folder is an error, not a crash.
+  EXPECT_TRUE(write_file_atomic(dir / "no" / "such" / "x.pmo", Bytes{1}).has_value());
+  EXPECT_EQ(files_in(dir), 2u);
+  fs::remove_all(dir);
+}
+
+TEST(FileIo, TemporaryNamesAreUniqueAndNeverClobbered) {
+  const fs::path dir = temp_dir("unique");
+  // The old predictable name is somebody else's file now, and stays so.
+  const fs::path f = dir / "model.pmo";
+  const fs::path predictable = dir / ("model.pmo.remodel-tmp-" + std::to_string(::getpid()));
+  spit(predictable, Bytes{42});
+  for (int i = 0; i < 20; ++i) ASSERT_FALSE(write_file_atomic(f, Bytes{static_cast<std::uint8_t>(i)}).has_value());
+  EXPECT_EQ(slurp(f), (Bytes{19}));
+  EXPECT_EQ(slurp(predictable), (Bytes{42}));
+  EXPECT_EQ(files_in(dir), 2u);
+  fs::remove_all(dir);
+}
+
+}  // namespace

@@ -1,0 +1,238 @@
+// KH BBS PAM lower over a base PAM on p01ex00's BON: the unedited animations give the PAM's bytes,
+// and edits (a channel moved, retimed, past 255 frames, STEP and CUBICSPLINE channels) read back.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+
+#include "model/document.hpp"
+#include "model/kh_bbs/pam.hpp"
+#include "samples.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
+
+namespace remodel::scene {
+namespace {
+
+struct Fixture {
+  Document model, anim;
+  Scene scene;  // the PMO with the PAM's animations
+  Bytes bytes;  // the PAM as stored
+};
+
+std::optional<Fixture> fixture(const std::string& pam) {
+  auto model = test::load_named_sample("kh-bbs/pmo", "p01ex00.pmo");
+  auto anim = test::load_named_sample("kh-bbs/pam", pam);
+  if (!model || !anim) return std::nullopt;
+  LiftInputs li;
+  li.animations.push_back(&*anim);
+  auto scene = lift(*model, li);
+  EXPECT_TRUE(scene.ok()) << scene.error().describe();
+  if (!scene.ok()) return std::nullopt;
+  auto bytes = write_document(*anim);
+  return Fixture{std::move(*model), std::move(*anim), std::move(*scene), std::move(*bytes)};
+}
+
+#define FIXTURE_OR_SKIP(f, pam)                                            \
+  auto f = fixture(pam);                                                   \
+  if (!f) {                                                                \
+    if (test::samples_required()) FAIL() << "p01ex00.pmo or " pam " missing"; \
+    GTEST_SKIP() << "p01ex00.pmo and " pam " not present";                 \
+  }
+
+std::optional<Pam> lower_pam_ok(const Scene& scene, const Fixture& f) {
+  LowerInputs in;
+  in.skeleton = &f.model;
+  auto out = lower(scene, f.anim, in);
+  EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error().describe());
+  if (!out.ok()) return std::nullopt;
+  auto bytes = write_document(out->document);
+  EXPECT_TRUE(bytes.ok());
+  if (!bytes.ok()) return std::nullopt;
+  auto again = read_document(*bytes);
+  EXPECT_TRUE(again.ok());
+  if (!again.ok()) return std::nullopt;
+  return std::get<Pam>(*again);
+}
+
+TEST(LowerKhBbsPam, EveryPamOnP01ex00LowersToItsOwnBytes) {
+  for (const char* name : {"test.pam", "p01ex00001a.pam"}) {
+    auto f = fixture(name);
+    if (!f) {
+      if (test::samples_required()) FAIL() << name << " missing";
+      continue;
+    }
+    LowerInputs in;
+    in.skeleton = &f->model;
+    auto out = lower(f->scene, f->anim, in);
+    ASSERT_TRUE(out.ok()) << name << ": " << out.error().describe();
+    EXPECT_TRUE(out->warnings.empty()) << name << ": " << out->warnings[0].message;
+    auto bytes = write_document(out->document);
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_TRUE(*bytes == f->bytes) << name << " does not lower to its own bytes";
+  }
+}
+
+TEST(LowerKhBbsPam, WithoutASkeletonIsAnError) {
+  FIXTURE_OR_SKIP(f, "test.pam");
+  auto out = lower(f->scene, f->anim);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().field, "skeleton");
+}
+
+// Moves one joint's translation channel: that channel is re-quantised, every other keeps its bytes.
+TEST(LowerKhBbsPam, EditedChannelIsRequantisedAlone) {
+  FIXTURE_OR_SKIP(f, "test.pam");
+  const Pam& base = std::get<Pam>(f->anim);
+  Scene scene = f->scene;
+  Channel* moved = nullptr;
+  for (Channel& c : scene.animations[0].channels) {
+    if (c.path == Path::translation && c.times.size() > 2) {
+      moved = &c;
+      break;
+    }
+  }
+  ASSERT_NE(moved, nullptr);
+  for (std::size_t k = 0; k < moved->times.size(); ++k) moved->values[k * 3 + 1] += 0.5f * static_cast<float>(k % 2);
+  auto out = lower_pam_ok(scene, *f);
+  ASSERT_TRUE(out);
+  const std::size_t record = *base.entries[scene.animations[0].extras["entry"].get<std::size_t>()].animation;
+  std::size_t changed = 0, bone = 0;
+  const int moved_node = moved->node;
+  for (std::size_t b = 0; b < base.animations[record].bones.size(); ++b) {
+    for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+      const auto& was = base.animations[record].bones[b].channels[k];
+      const auto& now = out->animations[record].bones[b].channels[k];
+      const bool same = was.has_value() == now.has_value() &&
+                        (!was || (was->min == now->min && was->max == now->max && was->keys.size() == now->keys.size()));
+      if (!same) {
+        ++changed;
+        bone = b;
+      }
+    }
+  }
+  EXPECT_EQ(changed, 1u);
+  // It reads back as edited.
+  LiftInputs li;
+  Document anim = *out;
+  li.animations.push_back(&anim);
+  auto again = lift(f->model, li);
+  ASSERT_TRUE(again.ok());
+  const int node = again->skins[0].joints[bone];
+  EXPECT_EQ(node, moved_node);
+  for (const Channel& c : again->animations[0].channels) {
+    if (c.node != node || c.path != Path::translation) continue;
+    for (std::size_t k = 0; k < moved->times.size() && k < c.times.size(); ++k) {
+      EXPECT_NEAR(c.values[k * 3 + 1], moved->values[k * 3 + 1], 1e-3f);
+    }
+  }
+}
+
+// Times stretched to 300 frames: the record's frame count follows and its counts become u16.
+TEST(LowerKhBbsPam, RetimedPast255Frames) {
+  FIXTURE_OR_SKIP(f, "test.pam");
+  Scene scene = f->scene;
+  Animation& a = scene.animations[0];
+  float last = 0;
+  for (const Channel& c : a.channels) last = std::max(last, c.times.back());
+  ASSERT_GT(last, 0.0f);
+  const float stretch = (299.0f / 30.0f) / last;
+  for (Channel& c : a.channels) {
+    for (float& t : c.times) t *= stretch;
+  }
+  auto out = lower_pam_ok(scene, *f);
+  ASSERT_TRUE(out);
+  const std::size_t record = *out->entries[a.extras["entry"].get<std::size_t>()].animation;
+  // The end moved from frame last * 30 to 299; the frames after the last key stay.
+  const long expected = static_cast<long>(std::get<Pam>(f->anim).animations[record].frame_count) + 299 - std::lround(last * 30.0f);
+  EXPECT_EQ(out->animations[record].frame_count, expected);
+  EXPECT_GT(expected, 255);
+  EXPECT_TRUE(out->animations[record].wide());
+}
+
+// STEP and CUBICSPLINE channels are sampled at the PAM's frames as glTF defines them.
+TEST(LowerKhBbsPam, StepAndCubicChannelsAreResampled) {
+  FIXTURE_OR_SKIP(f, "test.pam");
+  Scene scene = f->scene;
+  Animation& a = scene.animations[0];
+  Channel* t = nullptr;
+  for (Channel& c : a.channels) {
+    if (c.path == Path::translation && c.times.size() > 2) t = &c;
+  }
+  ASSERT_NE(t, nullptr);
+  const int node = t->node;
+  // A STEP channel jumping from 0 to 1 on y half way through.
+  t->interpolation = Interpolation::step;
+  const std::size_t half = t->times.size() / 2;
+  for (std::size_t k = 0; k < t->times.size(); ++k) t->values[k * 3 + 1] = k < half ? 0.0f : 1.0f;
+  auto out = lower_pam_ok(scene, *f);
+  ASSERT_TRUE(out);
+  LiftInputs li;
+  Document anim = *out;
+  li.animations.push_back(&anim);
+  auto again = lift(f->model, li);
+  ASSERT_TRUE(again.ok());
+  for (const Channel& c : again->animations[0].channels) {
+    if (c.node != node || c.path != Path::translation) continue;
+    for (std::size_t k = 0; k < c.times.size(); ++k) {
+      const float expect = c.times[k] < t->times[half] - 1e-4f ? 0.0f : 1.0f;
+      EXPECT_NEAR(c.values[k * 3 + 1], expect, 1e-4f) << "time " << c.times[k];
+    }
+  }
+  // The same values as CUBICSPLINE with zero tangents pass through every key.
+  Scene cubic = f->scene;
+  Channel* u = nullptr;
+  for (Channel& c : cubic.animations[0].channels) {
+    if (c.node == node && c.path == Path::translation) u = &c;
+  }
+  ASSERT_NE(u, nullptr);
+  std::vector<float> values;
+  for (std::size_t k = 0; k < u->times.size(); ++k) {
+    values.insert(values.end(), {0, 0, 0});
+    values.insert(values.end(), {u->values[k * 3], k < half ? 0.0f : 1.0f, u->values[k * 3 + 2]});
+    values.insert(values.end(), {0, 0, 0});
+  }
+  u->interpolation = Interpolation::cubic_spline;
+  u->values = values;
+  auto cubic_out = lower_pam_ok(cubic, *f);
+  ASSERT_TRUE(cubic_out);
+}
+
+TEST(LowerKhBbsPam, HostileChannelsAreClearErrors) {
+  FIXTURE_OR_SKIP(f, "test.pam");
+  LowerInputs in;
+  in.skeleton = &f->model;
+  {
+    Scene s = f->scene;
+    s.animations[0].channels[0].values.pop_back();
+    auto out = lower(s, f->anim, in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.error().field.find("animations[0].channels[0]"), std::string::npos);
+  }
+  {
+    Scene s = f->scene;
+    s.animations[0].channels[0].values[0] = std::nanf("");
+    auto out = lower(s, f->anim, in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.error().field.find("values"), std::string::npos);
+  }
+  {
+    Scene s = f->scene;
+    s.animations[0].channels[0].node = 100000;
+    auto out = lower(s, f->anim, in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.error().field.find("node"), std::string::npos);
+  }
+  {
+    Scene s = f->scene;
+    for (Channel& c : s.animations[0].channels) {
+      for (float& t : c.times) t *= 1000.0f;  // past 65535 frames
+    }
+    auto out = lower(s, f->anim, in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.error().message.find("65535"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace remodel::scene

@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include "model/kh_bbs/tim2.hpp"
+#include "round_trip.hpp"
+#include "samples.hpp"
+
+namespace remodel {
+namespace {
+
+// A 4x2 4-bit TIM2 with a 16-entry 32-bit CLUT, written by hand from the TIM2 layout.
+Bytes golden_tim2(std::uint32_t total_size, std::uint32_t clut_size) {
+  Bytes b = {'T', 'I', 'M', '2', 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  auto u16 = [&](std::uint16_t v) { b.push_back(v & 0xFF); b.push_back(v >> 8); };
+  auto u32 = [&](std::uint32_t v) { u16(v & 0xFFFF); u16(v >> 16); };
+  u32(total_size);
+  u32(clut_size);
+  u32(4);        // image size: 4x2 pixels at 4 bits
+  u16(0x30);     // header size
+  u16(16);       // clut colours
+  b.push_back(0);  // pict format
+  b.push_back(1);  // mipmaps
+  b.push_back(3);  // clut type: 32-bit
+  b.push_back(4);  // image type: 4-bit indexed
+  u16(4);
+  u16(2);
+  for (int i = 0; i < 24; ++i) b.push_back(static_cast<std::uint8_t>(i == 0 ? 0x11 : 0));  // GS registers
+  for (std::uint8_t p : {0x10, 0x32, 0x54, 0x76}) b.push_back(p);
+  for (int i = 0; i < 64; ++i) b.push_back(static_cast<std::uint8_t>(i));
+  return b;
+}
+
+TEST(Tim2, GoldenReadsFieldByFieldAndWritesBack) {
+  const Bytes b = golden_tim2(0x30 + 4 + 64, 64);
+  auto f = read_tim2_file(b);
+  ASSERT_TRUE(f.ok()) << f.error().describe();
+  ASSERT_EQ(f->tim2.pictures.size(), 1u);
+  const Tim2Picture& p = f->tim2.pictures[0];
+  EXPECT_EQ(p.width, 4);
+  EXPECT_EQ(p.height, 2);
+  EXPECT_EQ(p.image_type, 4);
+  EXPECT_EQ(p.clut_colors, 16);
+  EXPECT_EQ(p.gs_tex0, 0x11u);
+  EXPECT_EQ(p.image, (Bytes{0x10, 0x32, 0x54, 0x76}));
+  EXPECT_EQ(p.clut.size(), 64u);
+  EXPECT_FALSE(p.stored_total_size || p.stored_clut_size);
+  EXPECT_FALSE(f->tail.stored());
+  EXPECT_EQ(verbatim_bytes(*f), 0u);
+  auto w = write_tim2_file(*f);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*w, b);
+}
+
+TEST(Tim2, ClutSizeQuirkIsKeptAndCounted) {
+  // KH2's radar: ClutSize 0 and a meaningless total size; the palette is as long as its colours say.
+  const Bytes b = golden_tim2(0xFFFFFFFD, 0);
+  auto f = read_tim2_file(b);
+  ASSERT_TRUE(f.ok()) << f.error().describe();
+  const Tim2Picture& p = f->tim2.pictures[0];
+  EXPECT_EQ(p.clut.size(), 64u);
+  EXPECT_EQ(p.stored_clut_size, 0u);
+  EXPECT_EQ(p.stored_total_size, 0xFFFFFFFDu);
+  EXPECT_EQ(verbatim_bytes(*f), 8u);
+  EXPECT_EQ(*write_tim2_file(*f), b);
+}
+
+TEST(Tim2, RejectsShortHeaderAndHugeCounts) {
+  Bytes b = golden_tim2(0x30 + 4 + 64, 64);
+  b[0x1C] = 0x10;  // header size below 0x30
+  auto f = read_tim2_file(b);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().field, "picture[0].header_size");
+  Bytes c = golden_tim2(0x30 + 4 + 64, 64);
+  c[6] = 0xFF;
+  c[7] = 0xFF;  // 65535 pictures
+  f = read_tim2_file(c);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().code, ErrorCode::bad_count);
+}
+
+TEST(Tim2, SamplesRoundTrip) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/tm2");
+  for (const auto& path : files) test::expect_round_trip(path);
+}
+
+}  // namespace
+}  // namespace remodel
