@@ -61,4 +61,19 @@ class [[nodiscard]] Result {
   std::variant<T, Error> v_;
 };
 
+// Success with nothing to return, or an Error: what every call that only checks or changes returns.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)) {}
+
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
+};
+
 }  // namespace remodel
