@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages remodel needs, only those missing; safe to run again.
+# Installs the Debian packages remodel needs, only those missing; safe to run again. Without
+# arguments, what the main job needs (the `remodel` CLI and the glTF-Validator); with --tests, also
+# what the test command needs (clang 14 and its sanitizers, GoogleTest, Google Benchmark, tinygltf,
+# Blender for the add-on's headless tests).
 set -euo pipefail
-packages=(build-essential cmake g++ clang-14 libclang-rt-14-dev llvm-14 libgtest-dev libgmock-dev
-          libbenchmark-dev libtinygltf-dev nlohmann-json3-dev libstb-dev libimagequant-dev libsquish-dev libmeshoptimizer-dev libboost-dev libboost-program-options-dev xxd
-          blender python3-numpy)  # Blender runs the add-on's headless tests (tests/blender)
+packages=(build-essential cmake g++ nlohmann-json3-dev libstb-dev libimagequant-dev libsquish-dev libmeshoptimizer-dev
+          libboost-dev libboost-program-options-dev)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(clang-14 libclang-rt-14-dev llvm-14 libgtest-dev libgmock-dev libbenchmark-dev libtinygltf-dev xxd
+             blender python3-numpy)  # Blender runs the add-on's headless tests (tests/blender)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

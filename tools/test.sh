@@ -7,7 +7,7 @@
 #   REMODEL_CMAKE_ARGS=-DCMAKE_CXX_COMPILER_LAUNCHER=ccache bash tools/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/install-deps.sh
+bash tools/install-deps.sh --tests
 REMODEL_CMAKE_ARGS="-DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-}" bash tools/build.sh
 (cd build && ctest --output-on-failure -j"$(nproc)")
 # The installed package as another project uses it: install into build/stage, build tests/consumer
