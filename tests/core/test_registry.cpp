@@ -1,7 +1,7 @@
 // The registry: a family is registered whole or the tests say what is missing. The static_asserts in
 // lib/model/format_table.cpp and lib/scene/family_table.cpp hold each table to the Format enum; these
 // tests hold the two tables to each other, and the family list (tests/families.hpp) to the tables, the
-// tests/ folders, the sample folders on disk and fuzz/targets.txt.
+// tests/ folders, the sample folders on disk, fuzz/targets.txt and the glTF tests' export samples.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "export_samples.hpp"
 #include "families.hpp"
 #include "model/document.hpp"
 #include "samples.hpp"
@@ -102,6 +103,31 @@ TEST(Registry, FuzzTargetsReadFamilySamples) {
     if (t.samples == "-" || t.samples == "gltf") continue;
     EXPECT_NE(std::find(folders.begin(), folders.end(), t.samples), folders.end())
         << "fuzz target " << t.name << " reads samples from " << t.samples << ", which no family in tests/families.hpp names";
+  }
+}
+
+// Each family is fuzzed: a target of fuzz/targets.txt is named for one of its formats.
+TEST(Registry, EveryFamilyHasAFuzzTarget) {
+  const std::vector<test::FuzzTarget> targets = test::fuzz_targets();
+  for (const test::Family& f : test::kFamilies) {
+    bool fuzzed = false;
+    for (const scene::FamilyEntry& e : scene::family_table()) {
+      if (std::string(e.family) != f.name) continue;
+      const std::string target = test::identifier(format_name(e.format));
+      fuzzed = fuzzed || std::any_of(targets.begin(), targets.end(), [&](const test::FuzzTarget& t) { return t.name == target; });
+    }
+    EXPECT_TRUE(fuzzed) << f.name << ": no target in fuzz/targets.txt is named for one of its formats";
+  }
+}
+
+// Each family with a lift is exported in the glTF tests: kExportSamples names a file of it.
+TEST(Registry, EveryFamilyThatLiftsHasExportSamples) {
+  for (const test::Family& f : test::kFamilies) {
+    const bool lifts = std::any_of(scene::family_table().begin(), scene::family_table().end(),
+                                   [&](const scene::FamilyEntry& e) { return e.lift != nullptr && std::string(e.family) == f.name; });
+    const bool listed = std::any_of(test::kExportSamples.begin(), test::kExportSamples.end(),
+                                    [&](const test::ExportSample& s) { return std::string(s.file).rfind(std::string(f.name) + "/", 0) == 0; });
+    EXPECT_TRUE(!lifts || listed) << f.name << " lifts models but tests/export_samples.hpp names none of its files";
   }
 }
 
