@@ -121,7 +121,7 @@ Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
     else r.skipped = "not a supported format";
     return r;
   }
-  if (!job.named && scene::family_entry(*format).instead != nullptr) {
+  if (!job.named && !scene::family_entry(*format).holds_model()) {
     r.skipped = std::string("a ") + format_name(*format) + " file holds no model";
     return r;
   }

@@ -81,7 +81,7 @@ int cmd_formats(const Invocation& in) {
            {"extensions", extensions},
            {"magic", model.magic.empty() ? Json() : Json(magic_text(model.magic))}};
     j.update(supports);
-    j["holds_model"] = family->instead == nullptr;
+    j["holds_model"] = family->holds_model();
     j["by_extension"] = family->by_extension;
     j["files"] = files;
     all.push_back(std::move(j));

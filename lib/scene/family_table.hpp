@@ -35,6 +35,7 @@ struct FamilyEntry {
   Result<Lowered> (*lower)(const Scene& scene, const Document& base, const LowerInputs& inputs);  // nullptr: none
   Result<Lowered> (*author)(const Scene& scene, const LowerInputs& inputs);                       // nullptr: none
 
+  bool holds_model() const { return instead == nullptr; }
   const char* option(const FileKind& kind) const { return kind.option ? kind.option : format_name(format); }
 };
 

@@ -59,7 +59,7 @@ TEST(CliFormats, JsonListsEveryFormatWithItsOperations) {
     EXPECT_EQ(f->at("lift"), family.lift != nullptr);
     EXPECT_EQ(f->at("lower"), family.lower != nullptr);
     EXPECT_EQ(f->at("author"), family.author != nullptr);
-    EXPECT_EQ(f->at("holds_model"), family.instead == nullptr);
+    EXPECT_EQ(f->at("holds_model"), family.holds_model());
     EXPECT_EQ(f->at("family"), family.family);
     ASSERT_EQ(f->at("extensions").size(), family.files.size());
     for (std::size_t i = 0; i < family.files.size(); ++i) {
