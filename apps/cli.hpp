@@ -77,6 +77,12 @@ int cmd_textures_extract(const Invocation& in);
 int cmd_textures_replace(const Invocation& in);
 int cmd_export(const Invocation& in);
 int cmd_import(const Invocation& in);
+int cmd_formats(const Invocation& in);
+
+// The names `import --format` takes ("kh-bbs-pmo|...") and the extensions that pick a new file's
+// format (".pmo, .pam ... or .bwm"), from the family table.
+std::string new_file_formats(const char* separator);
+std::string new_file_extensions(const char* separator, const char* last);
 
 // Writes a Scene as OUT.glb, or OUT.gltf with its .bin and PNGs beside it (resources first, so the
 // .gltf never names a file that is not there yet), each through a temporary file and a rename.

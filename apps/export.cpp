@@ -14,6 +14,7 @@
 #include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "scene/demo.hpp"
+#include "scene/family_table.hpp"
 #include "scene/lift.hpp"
 
 namespace remodel::cli {
@@ -74,12 +75,6 @@ std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
   return std::nullopt;
 }
 
-// A file that holds no model of its own: skipped when found in a directory.
-bool holds_no_model(Format f) {
-  return f == Format::tim2 || f == Format::tmh || f == Format::mhfu_skeleton || f == Format::kh_bbs_pam ||
-         f == Format::kh_bbs_pam_anim;
-}
-
 struct Job {
   fs::path in, out;
   bool named = true;  // given on the command line: an unknown format is a failure, not a skip
@@ -126,7 +121,7 @@ Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
     else r.skipped = "not a supported format";
     return r;
   }
-  if (!job.named && holds_no_model(*format)) {
+  if (!job.named && !scene::family_entry(*format).holds_model()) {
     r.skipped = std::string("a ") + format_name(*format) + " file holds no model";
     return r;
   }

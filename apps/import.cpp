@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 #include "cli.hpp"
 #include "gltf/gltf.hpp"
 #include "model/document.hpp"
+#include "scene/family_table.hpp"
 #include "scene/lower.hpp"
 
 namespace remodel::cli {
@@ -16,24 +18,43 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The formats a new file can be authored in, grouped by family as the help lists them.
+std::vector<const scene::FamilyEntry*> authored_entries() {
+  std::vector<const scene::FamilyEntry*> out = scene::entries_by_family();
+  std::erase_if(out, [](const scene::FamilyEntry* e) { return e->author == nullptr; });
+  return out;
+}
+
 // The format a new file is authored in: --format, else the output's extension.
 std::optional<Format> authored_format(const std::string& name, const fs::path& out) {
-  struct Known {
-    const char* extension;
-    Format format;
-  };
-  // An MHFU PMO shares KH BBS's extension: it is authored by --format mhfu-pmo.
-  static constexpr Known kKnown[] = {{".pmo", Format::kh_bbs_pmo}, {".pam", Format::kh_bbs_pam}, {".pac", Format::mhfu_pac}, {"", Format::mhfu_pmo},
-                                     {".bwm", Format::bwm}};
-  // J3D's two containers are one format: BDL adds MDL3 (scene::LowerInputs::j3d_bdl).
-  if (name.empty() ? out.extension() == ".bmd" || out.extension() == ".bdl" : name == "j3d-bmd" || name == "j3d-bdl") return Format::j3d;
-  for (const Known& k : kKnown) {
-    if (name.empty() ? *k.extension != '\0' && out.extension() == k.extension : name == format_name(k.format)) return k.format;
+  for (const scene::FamilyEntry* e : authored_entries()) {
+    for (const scene::FileKind& kind : e->files) {
+      if (name.empty() ? e->by_extension && out.extension() == kind.extension : name == e->option(kind)) return e->format;
+    }
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+std::string new_file_formats(const char* separator) {
+  std::string out;
+  for (const scene::FamilyEntry* e : authored_entries()) {
+    for (const scene::FileKind& kind : e->files) out += (out.empty() ? "" : separator) + std::string(e->option(kind));
+  }
+  return out;
+}
+
+std::string new_file_extensions(const char* separator, const char* last) {
+  std::vector<std::string> extensions;
+  for (const scene::FamilyEntry* e : authored_entries()) {
+    if (!e->by_extension) continue;
+    for (const scene::FileKind& kind : e->files) extensions.emplace_back(kind.extension);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < extensions.size(); ++i) out += (i == 0 ? "" : i + 1 == extensions.size() ? last : separator) + extensions[i];
+  return out;
+}
 
 int cmd_import(const Invocation& invocation) {
   const fs::path in = invocation.value("INPUT"), like = invocation.value("like"), out = invocation.value("output");
@@ -49,8 +70,8 @@ int cmd_import(const Invocation& invocation) {
     if (!authored) {
       std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
                    format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
-                                            "\" names none (.pmo, .pam, .pac, .bmd, .bdl, .bwm)").c_str()
-                                         : ("--format " + format_option + " is not one a glTF can be authored into (kh-bbs-pmo, kh-bbs-pam, mhfu-pac, mhfu-pmo, j3d-bmd, j3d-bdl, bwm)").c_str());
+                                            "\" names none (" + new_file_extensions(", ", ", ") + ")").c_str()
+                                         : ("--format " + format_option + " is not one a glTF can be authored into (" + new_file_formats(", ") + ")").c_str());
       return kUsage;
     }
   } else if (!format_option.empty()) {

@@ -2,12 +2,17 @@
 // command is one entry (its words, arguments, options and help) and one function.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "cli.hpp"
 
 namespace remodel::cli {
 
 const std::vector<Command>& commands() {
+  // import's --format words, from the family table; they live as long as the table.
+  static const std::string new_formats = new_file_formats("|");
+  static const std::string new_format_help =
+      "without --like: the format of the new file (default: from OUT's extension, " + new_file_extensions(", ", " or ") + ")";
   static const std::vector<Command> table = {
       {"info", "format, counts and sizes of one file",
        {{"FILE", "a model, texture, animation or container file"}},
@@ -84,7 +89,7 @@ const std::vector<Command>& commands() {
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
         {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"},
-        {"format", "kh-bbs-pmo|kh-bbs-pam|mhfu-pac|mhfu-pmo|j3d-bmd|j3d-bdl|bwm", "without --like: the format of the new file (default: from OUT's extension, .pmo, .pam, .pac, .bmd, .bdl or .bwm)"},
+        {"format", new_formats.c_str(), new_format_help.c_str()},
         {"bwm-version", "5|6", "the version of a new BWM (default 6)"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
        "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"
@@ -99,6 +104,16 @@ const std::vector<Command>& commands() {
        "  version 6 (or --bwm-version 5), triangle lists, or strips for a skin of 4 bones a vertex; see\n"
        "  lib/gltf/README.md, \"Authoring\").\n",
        "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
+      {"formats", "every format: name, extensions, magic and what remodel does with it",
+       {},
+       {{"json", nullptr, "print one JSON array with an object per format"}},
+       "  Lists every format remodel knows, one line each: its name, the extensions its files have, the\n"
+       "  magic it is recognised by (or \"by content\") and which operations it supports: read and write\n"
+       "  (byte-exact), lift (export to glTF), lower (import a glTF over an original), author (a new file\n"
+       "  from glTF alone) and textures (list, extract and replace). --json gives each format as an object\n"
+       "  with the same facts (its magic a string whose code points are the bytes, \\u0000-\\u00ff), the kinds\n"
+       "  of file a new one is written as (with their --format names and labels) and its family.\n",
+       "remodel formats --json", cmd_formats},
   };
   return table;
 }

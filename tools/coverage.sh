@@ -8,14 +8,21 @@ corpus_root="${1:-build-fuzz}"
 samples="${REMODEL_SAMPLES:-$(pwd)/../shared/samples}"
 cmake -S . -B build-cov -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DREMODEL_BENCH=OFF \
       -DREMODEL_COVERAGE=ON >/dev/null
-targets=(kh_bbs_pmo kh_bbs_pmp tim2 kh_bbs_pam mhfu_pmo mhfu_skeleton tmh mhfu_pac bwm j3d)
+# The game-format targets of fuzz/targets.txt (those with a samples folder other than glTF's), each
+# with its samples folder.
+declare -A folder
+targets=()
+while read -r name samples _; do
+  targets+=("$name")
+  folder[$name]="$samples"
+done < <(awk '/^[a-z]/ && $2 != "-" && $2 != "gltf"' fuzz/targets.txt)
 cmake --build build-cov -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 rm -f build-cov/*.profraw
 objects=()
 for t in "${targets[@]}"; do
   dirs=("fuzz/corpus/$t")
   [ -d "$corpus_root/corpus-$t" ] && dirs+=("$corpus_root/corpus-$t")
-  case "$t" in mhfu_*|tmh) dirs+=("$samples/mhfu") ;; bwm) ;; j3d) dirs+=("$samples/j3d") ;; *) dirs+=("$samples/kh-bbs") ;; esac
+  [ -d "$samples/${folder[$t]}" ] && dirs+=("$samples/${folder[$t]}")
   LLVM_PROFILE_FILE="build-cov/$t.profraw" "build-cov/fuzz/fuzz_$t" "${dirs[@]}" >/dev/null
   objects+=(-object "build-cov/fuzz/fuzz_$t")
 done

@@ -1,5 +1,5 @@
-// Document -> Scene for every format: the one dispatch of `lift`; each format's lift lives in its own
-// file in lib/scene/ (kh_bbs.cpp, mhfu.cpp, j3d.cpp, bwm.cpp), beside where its lower goes.
+// Document -> Scene for every format: `lift` dispatches through the family table (family_table.hpp);
+// each format's lift lives in lib/scene/<family>/, beside its lower and authoring.
 #pragma once
 
 #include <optional>

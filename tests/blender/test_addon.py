@@ -24,7 +24,8 @@ check(bpy.ops.import_scene.remodel.poll() and bpy.ops.export_scene.remodel.poll(
 for menu, entry in ((bpy.types.TOPBAR_MT_file_import, "menu_import"), (bpy.types.TOPBAR_MT_file_export, "menu_export")):
     draws = [f"{f.__module__}.{f.__name__}" for f in menu._dyn_ui_initialize()]
     check("remodel_blender." + entry in draws, f"{menu.__name__} lists the add-on's entry (has {draws[-3:]})")
-patterns = bpy.ops.import_scene.remodel.get_rna_type().properties["filter_glob"].default.split(";")
+from remodel_blender import operators  # noqa: E402
+patterns = operators.file_filter(cli.import_extensions(common.REMODEL)).split(";")  # what invoke sets
 for ext in (".pmo", ".pmp", ".pac", ".bmd", ".bdl", ".bwm"):
     check("*" + ext in patterns, f"the import filter lists {ext}: {patterns}")
 

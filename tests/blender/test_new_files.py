@@ -70,7 +70,7 @@ for label, objects in scenes.items():
     select(objects)
     glb = os.path.join(common.TMP, label + "-cli.glb")
     bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", export_extras=True, use_selection=True)
-    for ident, _, ext, fmt in operators.TARGETS:
+    for ident, _, ext, fmt in operators.targets(common.REMODEL):
         if ident in ("AUTO", "kh-bbs-pam"):
             continue  # a PAM holds a PMO's animations, not a model: tested with the PMO it animates
         common.part(f"{label} as a new {ident}")

@@ -26,6 +26,7 @@
 #include "cli/cli.hpp"
 #include "model/image.hpp"
 #include "samples.hpp"
+#include "families.hpp"
 
 extern char** environ;
 
@@ -139,11 +140,25 @@ void expect_sane(const std::vector<std::string>& args, Output output, Stats& sta
   }
 }
 
+// The fuzz targets that read one format (fuzz/targets.txt; their seeds are fuzz/corpus/<name>/), sorted.
+std::vector<std::string> format_fuzz_targets() {
+  std::vector<std::string> out;
+  for (const remodel::test::FuzzTarget& t : remodel::test::fuzz_targets()) {
+    std::string name = t.name;
+    std::replace(name.begin(), name.end(), '_', '-');
+    for (const remodel::FormatEntry& f : remodel::format_table()) {
+      if (name == f.name) out.push_back(t.name);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // The inputs the harness mutates: the first seed of each format the project builds, and a few
 // small samples when they are present.
 std::vector<fs::path> bases() {
   std::vector<fs::path> out;
-  for (const char* dir : {"bwm", "j3d", "kh_bbs_pam", "kh_bbs_pmo", "kh_bbs_pmp", "mhfu_pac", "mhfu_pmo", "mhfu_skeleton", "tim2", "tmh"}) {
+  for (const std::string& dir : format_fuzz_targets()) {
     std::vector<fs::path> seeds;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(fs::path(REMODEL_CORPUS) / dir, ec)) seeds.push_back(e.path());

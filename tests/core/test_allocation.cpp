@@ -13,6 +13,7 @@
 
 #include "model/document.hpp"
 #include "samples.hpp"
+#include "families.hpp"
 
 namespace {
 
@@ -107,8 +108,8 @@ TEST(Allocation, ReadingStaysWithin16TimesTheInput) {
     expect_bounded(e.path());
     ++files;
   }
-  for (const char* family : {"kh-bbs", "mhfu", "j3d"}) {
-    for (const auto& path : test::sample_files(family)) {
+  for (const test::Family& family : test::kFamilies) {
+    for (const auto& path : test::sample_files(family.samples)) {
       expect_bounded(path);
       ++files;
     }
@@ -178,8 +179,8 @@ std::vector<std::filesystem::path> small_inputs() {
     if (e.is_regular_file() && target != "gx_texture" && target != "gltf") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
-  for (const char* family : {"kh-bbs", "mhfu", "j3d"}) {
-    for (const auto& path : test::sample_files(family)) {
+  for (const test::Family& family : test::kFamilies) {
+    for (const auto& path : test::sample_files(family.samples)) {
       std::error_code ec;
       if (std::filesystem::file_size(path, ec) <= kSmallInput && !ec) out.push_back(path);
     }

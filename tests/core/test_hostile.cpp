@@ -12,6 +12,7 @@
 #include "model/kh_bbs/demo.hpp"
 #include "model/mhfu/demo.hpp"
 #include "samples.hpp"
+#include "families.hpp"
 
 namespace remodel {
 namespace {
@@ -139,12 +140,12 @@ std::size_t parts_for(std::uintmax_t size) {
 
 std::vector<HostileInput> hostile_inputs() {
   std::vector<HostileInput> out;
-  for (const std::string family : {"kh-bbs", "mhfu", "j3d"}) {
-    for (const auto& path : test::sample_files(family)) {
+  for (const test::Family& family : test::kFamilies) {
+    for (const auto& path : test::sample_files(family.samples)) {
       std::error_code ec;
       const std::uintmax_t size = std::filesystem::file_size(path, ec);
       if (ec) continue;
-      if (family == "j3d" && size > 64 * 1024) continue;  // the small J3D files cover every section kind
+      if (std::string(family.name) == "j3d" && size > 64 * 1024) continue;  // the small J3D files cover every section kind
       const std::size_t parts = parts_for(size);
       for (std::size_t k = 0; k < parts; ++k) out.push_back({path, k, parts});
     }

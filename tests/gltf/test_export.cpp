@@ -13,6 +13,7 @@
 #include "cli/cli.hpp"
 #include "export_samples.hpp"
 #include "samples.hpp"
+#include "families.hpp"
 
 namespace remodel {
 namespace {
@@ -126,8 +127,8 @@ TEST_P(GltfExportSamples, ExportAndValidate) {
   fs::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, GltfExportSamples, ::testing::Values("kh-bbs", "mhfu", "j3d", "bwm"),
-                         [](const auto& info) { return std::string(info.param) == "kh-bbs" ? std::string("kh_bbs") : std::string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Families, GltfExportSamples, ::testing::ValuesIn(test::family_names()),
+                         [](const auto& info) { return test::identifier(info.param); });
 
 TEST(GltfExport, DirectoryExportReportsEachFailure) {
   const fs::path dir = test::cli_temp_dir("gltf-dir");

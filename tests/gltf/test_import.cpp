@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "families.hpp"
 #include "export_samples.hpp"
 #include "gltf/gltf.hpp"
 #include "model/file_io.hpp"
@@ -150,11 +151,8 @@ TEST_P(GltfImportSamples, UnchangedExportImportsToTheOriginalBytes) {
   if (tested == 0) GTEST_SKIP() << "no " << family << " samples in " << test::samples_root();
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, GltfImportSamples, ::testing::Values("kh-bbs", "mhfu", "j3d", "bwm"), [](const auto& info) {
-  std::string name = info.param;
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Families, GltfImportSamples, ::testing::ValuesIn(test::family_names()),
+                         [](const auto& info) { return test::identifier(info.param); });
 
 }  // namespace
 }  // namespace remodel

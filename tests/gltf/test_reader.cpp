@@ -15,6 +15,7 @@
 #include "error_checks.hpp"
 #include "gltf/gltf.hpp"
 #include "samples.hpp"
+#include "families.hpp"
 #include "scene/demo.hpp"
 #include "scene_compare.hpp"
 
@@ -87,8 +88,8 @@ TEST_P(GltfReaderSamples, ExportReadsBackAsLifted) {
   if (tested == 0) GTEST_SKIP() << "no " << family << " samples in " << test::samples_root();
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, GltfReaderSamples, ::testing::Values("kh-bbs", "mhfu", "j3d", "bwm"),
-                         [](const auto& info) { return std::string(info.param) == "kh-bbs" ? std::string("kh_bbs") : std::string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Families, GltfReaderSamples, ::testing::ValuesIn(test::family_names()),
+                         [](const auto& info) { return test::identifier(info.param); });
 
 bool is_gltf(const fs::path& p) { return p.extension() == ".glb" || p.extension() == ".gltf"; }
 

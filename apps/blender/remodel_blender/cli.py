@@ -8,10 +8,8 @@ import subprocess
 
 # The oldest remodel whose CLI this add-on drives (`remodel --version` first printed the version then).
 MIN_VERSION = (0, 1, 0)
-# The files File › Import takes (remodel recognises formats by their bytes, not these names).
-IMPORT_EXTENSIONS = (".pmo", ".pmp", ".pac", ".bmd", ".bdl", ".bwm")
-
 _checked = {}  # executable -> (True, message): a working one is asked `--version` once
+_formats = {}  # executable -> what `remodel formats --json` listed: asked once
 
 
 def executable_path(setting):
@@ -106,3 +104,28 @@ def info(exe, path):
         return json.loads("\n".join(line for level, line in done.reports if level == "INFO"))["format"], done
     except (ValueError, KeyError, TypeError):
         return None, Run(1, [("ERROR", f"remodel info gave no format for {path}")])
+
+
+def formats(exe):
+    """Every format `remodel formats --json` lists (name, extensions, operations, the kinds of file a
+    new one is written as), or [] when exe does not answer (the executable check says why)."""
+    if exe not in _formats:
+        try:
+            done = subprocess.run([exe, "formats", "--json"], capture_output=True, text=True, timeout=30)
+            listed = json.loads(done.stdout) if done.returncode == 0 else []
+        except (OSError, subprocess.SubprocessError, ValueError):
+            return []
+        if not listed:
+            return []
+        _formats[exe] = listed
+    return _formats[exe]
+
+
+def import_extensions(exe):
+    """The extensions File › Import takes: those of every format remodel exports a model from
+    (remodel recognises formats by their bytes, not these names)."""
+    found = []
+    for f in formats(exe):
+        if f["lift"]:
+            found += [e for e in f["extensions"] if e not in found]
+    return tuple(found)

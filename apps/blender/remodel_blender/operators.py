@@ -20,19 +20,8 @@ ANIMATIONS = "remodel_animations"  # the PAM files attached as actions, ";"-sepa
 SKELETON = "remodel_skeleton"    # a bare MHFU PMO's skeleton
 TEXTURES = "remodel_textures"    # a bare MHFU PMO's TMH
 
-# Export targets: (identifier, label, extension, --format for a new file). A new file's format
-# otherwise comes from its extension, which remodel reads; formats it cannot author yet say so.
-TARGETS = (
-    ("AUTO", "From the extension", "", None),
-    ("kh-bbs-pmo", "KH BBS PMO (.pmo)", ".pmo", None),
-    ("kh-bbs-pmp", "KH BBS PMP map (.pmp)", ".pmp", None),
-    ("kh-bbs-pam", "KH BBS PAM animations (.pam)", ".pam", None),
-    ("mhfu-pac", "MHFU PAC (.pac)", ".pac", None),
-    ("mhfu-pmo", "MHFU PMO without skeleton (.pmo)", ".pmo", "mhfu-pmo"),
-    ("j3d-bmd", "J3D BMD (.bmd)", ".bmd", None),
-    ("j3d-bdl", "J3D BDL (.bdl)", ".bdl", None),
-    ("bwm", "Black & White 2 BWM (.bwm)", ".bwm", None),
-)
+# What a dynamic enum's callback returned last: Blender reads the strings after the call returns.
+_target_items = []
 
 # What the last import or export reported, (level, message) in order: the same messages as the report
 # area shows, kept for scripts and the headless tests.
@@ -42,6 +31,29 @@ last_reports = []
 def executable(context):
     addon = context.preferences.addons.get(__package__)
     return cli.executable_path(addon.preferences.executable if addon else "")
+
+
+def targets(exe):
+    """Export targets, (identifier, label, extension, --format for a new file), from `remodel formats`:
+    every kind of file a model is written as, over an original or new. A new file's format otherwise
+    comes from its extension, which remodel reads; formats it cannot author yet say so."""
+    found = [("AUTO", "From the extension", "", None)]
+    for f in cli.formats(exe):
+        if f["holds_model"] or f["author"]:
+            for kind in f["files"]:
+                found.append((kind["name"], f"{kind['label']} ({kind['extension']})", kind["extension"],
+                              None if f["by_extension"] else kind["name"]))
+    return found
+
+
+def target_items(self, context):
+    _target_items[:] = [(t[0], t[1], "") for t in targets(executable(context))]
+    return _target_items
+
+
+def file_filter(extensions):
+    """A file browser's filter_glob for these extensions, each once."""
+    return ";".join(dict.fromkeys("*" + e for e in extensions if e))
 
 
 def numpy_bool_guard():
@@ -118,13 +130,17 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
     bl_label = "Import game model (remodel)"
     bl_options = {"REGISTER", "UNDO"}
 
-    filter_glob: StringProperty(default=";".join("*" + e for e in cli.IMPORT_EXTENSIONS), options={"HIDDEN"})
+    filter_glob: StringProperty(default="", options={"HIDDEN"})  # set by invoke, from remodel
     animations: StringProperty(
         name="PAM animations",
         description="KH BBS PAM files to attach to a PMO as actions, separated by ';'",
         default="")
     skeleton: StringProperty(name="MHFU skeleton", description="The skeleton of a bare MHFU PMO", default="", subtype="FILE_PATH")
     textures: StringProperty(name="MHFU textures", description="The TMH texture bank of a bare MHFU PMO", default="", subtype="FILE_PATH")
+
+    def invoke(self, context, event):
+        self.filter_glob = file_filter(cli.import_extensions(executable(context)))
+        return ImportHelper.invoke(self, context, event)
 
     def run(self, context, exe, work):
         source = os.path.abspath(bpy.path.abspath(self.filepath))
@@ -191,12 +207,12 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
 
     filename_ext = ".pmo"
     check_extension = None  # the target decides the extension (execute), not a fixed one
-    filter_glob: StringProperty(default="*.pmo;*.pmp;*.pam;*.pac;*.bmd;*.bdl;*.bwm", options={"HIDDEN"})
+    filter_glob: StringProperty(default="", options={"HIDDEN"})  # set by invoke, from remodel
     target: EnumProperty(
         name="Format",
         description="The format of a new file (over the original, the original's format is kept)",
-        items=[(t[0], t[1], "") for t in TARGETS],
-        default="AUTO")
+        items=target_items,
+        default=0)  # "AUTO"
     mode: EnumProperty(
         name="Write",
         items=[("ORIGINAL", "Over the original",
@@ -211,18 +227,23 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
             self.filepath = base[SOURCE]
         if base is None:
             self.mode = "NEW"
+        self.filter_glob = file_filter(t[2] for t in targets(executable(context)))
         return ExportHelper.invoke(self, context, event)
 
-    def out_path(self):
+    def chosen(self, exe):
+        """The entry of targets(exe) this export's Format names."""
+        return next(t for t in targets(exe) if t[0] == self.target)
+
+    def out_path(self, exe):
         path = os.path.abspath(bpy.path.abspath(self.filepath))
-        ext = next(t[2] for t in TARGETS if t[0] == self.target)
+        ext = self.chosen(exe)[2]
         if ext and os.path.splitext(path)[1].lower() != ext:
             path = os.path.splitext(path)[0] + ext
         return path
 
-    def remodel_args(self, base, glb, out):
+    def remodel_args(self, exe, base, glb, out):
         """The `remodel import` arguments, or a message saying why there are none."""
-        fmt = next(t[3] for t in TARGETS if t[0] == self.target)
+        fmt = self.chosen(exe)[3]
         original = self.mode == "ORIGINAL" and base is not None
         if self.target == "kh-bbs-pam":
             if base is None or base.get(FORMAT) != "kh-bbs-pmo":
@@ -245,9 +266,9 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
 
     def run(self, context, exe, work):
         base = remodel_collection(context)
-        out = self.out_path()
+        out = self.out_path(exe)
         glb = os.path.join(work, "blender.glb")
-        args, why = self.remodel_args(base, glb, out)
+        args, why = self.remodel_args(exe, base, glb, out)
         if args is None:
             self.say("ERROR", why)
             return {"CANCELLED"}
