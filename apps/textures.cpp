@@ -115,8 +115,8 @@ int cmd_textures_replace(const Invocation& in) {
   }
   const TextureInfo info = list_textures(*doc)[*index];
   if (resize && (image->width != info.width || image->height != info.height)) *image = resize_image(*image, info.width, info.height);
-  if (auto error = replace_texture(*doc, *index, *image)) {
-    print_error(file, *error);
+  if (auto replaced = replace_texture(*doc, *index, *image); !replaced) {
+    print_error(file, replaced.error());
     return kFailed;
   }
   Result<Bytes> out = write_document(*doc);

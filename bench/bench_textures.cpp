@@ -9,8 +9,8 @@
 #include <string>
 
 #include "model/gx/texture.hpp"
+#include "model/j3d/texture.hpp"
 #include "model/psp/texture.hpp"
-#include "model/textures.hpp"
 
 namespace {
 
@@ -39,7 +39,7 @@ RgbaImage test_image(bool inverted) {
 struct Codec {
   std::string name;
   std::function<Result<RgbaImage>()> decode;
-  std::function<std::optional<Error>(const RgbaImage&)> replace;  // on a copy of the texture
+  std::function<Result<void>(const RgbaImage&)> replace;  // on a copy of the texture
 };
 
 void register_codec(const Codec& codec) {
@@ -84,7 +84,7 @@ void register_gx(std::uint8_t format, std::uint8_t palette_format = 0) {
     tex1->blocks.push_back({Bytes(t.palette_count * std::size_t{2}, 0), {}});
   }
   tex1->textures.push_back(t);
-  if (replace_j3d_texture(*tex1, 0, test_image(false))) std::abort();
+  if (!replace_j3d_texture(*tex1, 0, test_image(false))) std::abort();
   std::string name = std::string("gx-") + gx_format_name(format);
   if (gx_is_indexed(format)) name += std::string("-") + gx_palette_format_name(palette_format);
   register_codec({name, [tex1] { return decode_j3d_texture(*tex1, 0); },
@@ -103,7 +103,7 @@ void register_tim2(std::uint8_t image_type) {
   p->image.assign(std::size_t{kSide} * kSide * bits / 8, 0);
   p->clut_colors = static_cast<std::uint16_t>(image_type == 4 ? 16 : image_type == 5 ? 256 : 0);
   p->clut.assign(p->clut_colors * std::size_t{4}, 0);
-  if (encode_tim2_picture(*p, test_image(false))) std::abort();
+  if (!encode_tim2_picture(*p, test_image(false))) std::abort();
   register_codec({"tim2-" + tim2_format_name(*p), [p] { return decode_tim2_picture(*p); },
                   [p](const RgbaImage& image) {
                     Tim2Picture copy = *p;
@@ -118,7 +118,7 @@ void register_tmh(std::uint32_t mode) {
   const unsigned bits = mode == 3 ? 32 : mode <= 2 ? 16 : mode == 4 ? 4 : 8;
   t->pixels.assign(std::size_t{kSide} * kSide * bits / 8, 0);
   if (mode >= 4) t->clut = TmhClut{2, 1, mode == 4 ? 16u : 256u, Bytes((mode == 4 ? 16 : 256) * 2, 0)};
-  if (encode_tmh_image(*t, test_image(false))) std::abort();
+  if (!encode_tmh_image(*t, test_image(false))) std::abort();
   register_codec({"tmh-" + tmh_format_name(*t), [t] { return decode_tmh_image(*t); },
                   [t](const RgbaImage& image) {
                     TmhImage copy = *t;

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "gx_texture_input.hpp"
-#include "model/textures.hpp"
+#include "model/j3d/texture.hpp"
 #include "round_trip.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto image = decode_j3d_texture(*tex1, 0);
   if (!image.ok()) return 0;
   J3dTex1 same = *tex1;
-  if (replace_j3d_texture(same, 0, *image)) fuzz::die("a decoded texture must re-encode unedited");
+  if (!replace_j3d_texture(same, 0, *image)) fuzz::die("a decoded texture must re-encode unedited");
   if (same.blocks[0].data != tex1->blocks[0].data || same.textures[0].mip_count != tex1->textures[0].mip_count ||
       (same.blocks.size() > 1 && same.blocks[1].data != tex1->blocks[1].data)) {
     fuzz::die("re-encoding an unedited texture changed its bytes");
@@ -31,8 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   J3dTex1 edited = *tex1;
-  if (auto error = replace_j3d_texture(edited, 0, other)) {
-    if (error->message.empty()) fuzz::die("a refusal must say why");
+  if (auto replaced = replace_j3d_texture(edited, 0, other); !replaced) {
+    if (replaced.error().message.empty()) fuzz::die("a refusal must say why");
     return 0;
   }
   auto again = decode_j3d_texture(edited, 0);

@@ -41,8 +41,8 @@ inline void expect_textures_round_trip(ByteSpan input, const Document& doc, std:
       if (image.error().message.empty()) die("a texture decode error must say why");
       continue;
     }
-    if (auto error = replace_texture(same, i, *image)) {
-      std::fprintf(stderr, "texture %zu: %s\n", i, error->describe().c_str());
+    if (auto replaced = replace_texture(same, i, *image); !replaced) {
+      std::fprintf(stderr, "texture %zu: %s\n", i, replaced.error().describe().c_str());
       die("a decoded texture must re-encode unedited");
     }
     if (!edit || image->width * image->height > 32 * 32) continue;
@@ -50,7 +50,7 @@ inline void expect_textures_round_trip(ByteSpan input, const Document& doc, std:
     Document edited = doc;
     RgbaImage negative = *image;
     for (std::size_t k = 0; k < negative.rgba.size(); ++k) negative.rgba[k] = static_cast<std::uint8_t>(255 - negative.rgba[k]);
-    if (replace_texture(edited, i, negative)) continue;  // refused with a reason (a shared palette)
+    if (!replace_texture(edited, i, negative)) continue;  // refused with a reason (a shared palette)
     Result<Bytes> out = write_document(edited);
     if (!out.ok()) die("a replaced texture must write");
     Result<Document> again = read_document(*out);

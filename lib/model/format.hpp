@@ -28,17 +28,15 @@ struct DocumentInfo {
   std::size_t frames = 0;  // the longest animation's frame count
 };
 
-struct Tim2Picture;
-struct TmhImage;
-struct J3dTex1;
+struct TextureCodec;
 
-// One texture of a Document, whatever holds it: exactly one of tim2, tmh or tex1 is set.
+// One texture of a Document, whatever holds it: its kind's codec (texture_codec.hpp) and the handle
+// that codec reads, a pointer into the Document and an index the kind gives meaning to.
 struct TextureRef {
   std::string name, where;
-  Tim2Picture* tim2 = nullptr;
-  TmhImage* tmh = nullptr;
-  J3dTex1* tex1 = nullptr;
-  std::size_t tex1_index = 0;
+  const TextureCodec* codec = nullptr;
+  void* texture = nullptr;
+  std::size_t index = 0;
 };
 using TextureRefs = std::vector<TextureRef>;
 

@@ -6,6 +6,7 @@
 #include "model/document.hpp"
 #include "model/field_mark.hpp"
 #include "model/gx/texture.hpp"
+#include "model/j3d/texture.hpp"
 #include "model/palette.hpp"
 #include "model/psp/texture.hpp"
 #include "model/textures.hpp"
@@ -72,8 +73,8 @@ void all_texture_checks(const std::string& subdir, std::size_t& textures) {
       ASSERT_TRUE(image.ok()) << image.error().describe();
       EXPECT_EQ(image->width, list[i].width);
       EXPECT_EQ(image->height, list[i].height);
-      auto error = replace_texture(edited, i, *image);
-      ASSERT_FALSE(error) << error->describe();
+      auto replaced = replace_texture(edited, i, *image);
+      ASSERT_TRUE(replaced.ok()) << replaced.error().describe();
       ++textures;
     }
     auto out = write_document(edited);
@@ -170,9 +171,9 @@ void replace_and_read_back(const std::string& subdir, std::size_t& replaced) {
       SCOPED_TRACE(list[i].name + " " + list[i].format);
       Document edited = f.doc;
       const RgbaImage image = gradient(list[i].width, list[i].height);
-      auto error = replace_texture(edited, i, image);
-      if (error && error->code == ErrorCode::unsupported) continue;  // a shared palette: refused, and said so
-      ASSERT_FALSE(error) << error->describe();
+      auto result = replace_texture(edited, i, image);
+      if (!result && result.error().code == ErrorCode::unsupported) continue;  // a shared palette: refused, and said so
+      ASSERT_TRUE(result.ok()) << result.error().describe();
       WriteReport report;
       report.marks = true;
       auto out = write_document(edited, &report);

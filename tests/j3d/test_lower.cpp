@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "model/j3d/j3d.hpp"
-#include "model/textures.hpp"
+#include "model/j3d/texture.hpp"
 #include "error_checks.hpp"
 #include "j3d/lower_fixture.hpp"
 #include "scene/match.hpp"
@@ -382,7 +382,7 @@ TEST(LowerJ3d, ReplacedTexture) {
   const Output o = lower_and_reread(s, b);
   ASSERT_FALSE(o.bytes.empty());
   J3dTex1 want = section<J3dTex1>(std::get<J3dFile>(b.doc));
-  ASSERT_FALSE(replace_j3d_texture(want, 0, image));
+  ASSERT_TRUE(replace_j3d_texture(want, 0, image).ok());
   const J3dTex1& got = section<J3dTex1>(o.file);
   ASSERT_EQ(got.blocks.size(), want.blocks.size());
   for (std::size_t k = 0; k < got.blocks.size(); ++k) EXPECT_TRUE(got.blocks[k].data == want.blocks[k].data) << k;

@@ -189,7 +189,7 @@ TEST(J3dMdl3FromMat3, AResizedTextureIsFollowedByItsPackets) {
   Document doc = test::load_document(path);
   const J3dMdl3 before = *j3d_section<J3dMdl3>(std::get<J3dFile>(doc));
   RgbaImage image(64, 16);
-  ASSERT_FALSE(replace_texture(doc, 2, image).has_value());
+  ASSERT_TRUE(replace_texture(doc, 2, image).ok());
   const J3dMdl3& after = *j3d_section<J3dMdl3>(std::get<J3dFile>(doc));
   ASSERT_EQ(after.packets.size(), before.packets.size());
   const auto& was = before.packets[0].commands;
@@ -226,11 +226,11 @@ TEST(J3dMdl3FromMat3, AnUnchangedTextureNeedsNoMdl3FromABrokenMat3) {
   const Bytes broken = write_document(doc).value();
   auto image = decode_texture(doc, 2);
   ASSERT_TRUE(image.ok()) << image.error().describe();
-  ASSERT_FALSE(replace_texture(doc, 2, *image).has_value());
+  ASSERT_TRUE(replace_texture(doc, 2, *image).ok());
   EXPECT_EQ(write_document(doc).value(), broken);
   const auto resized = replace_texture(doc, 2, RgbaImage(64, 16));
-  ASSERT_TRUE(resized.has_value()) << "MDL3 cannot follow a resize without a MAT3 it can be made from";
-  EXPECT_NE(resized->describe().find("blend"), std::string::npos) << resized->describe();
+  ASSERT_FALSE(resized.ok()) << "MDL3 cannot follow a resize without a MAT3 it can be made from";
+  EXPECT_NE(resized.error().describe().find("blend"), std::string::npos) << resized.error().describe();
 }
 
 TEST(J3dMdl3FromMat3, AnIndexOutsideItsPoolIsAnErrorNamingIt) {

@@ -221,19 +221,4 @@ void add_info(const J3dFile& file, DocumentInfo& info) {
   }
 }
 
-void add_textures(J3dFile& file, TextureRefs& out) {
-  for (J3dSection& s : file.sections) {
-    auto* tex1 = std::get_if<J3dTex1>(&s);
-    if (tex1 == nullptr) continue;
-    for (std::size_t i = 0; i < tex1->textures.size(); ++i) {
-      TextureRef r;
-      r.name = i < tex1->names.names.size() ? tex1->names.names[i] : "texture" + std::to_string(i);
-      r.where = "TEX1.texture[" + std::to_string(i) + "]";
-      r.tex1 = tex1;
-      r.tex1_index = i;
-      out.push_back(std::move(r));
-    }
-  }
-}
-
 }  // namespace remodel

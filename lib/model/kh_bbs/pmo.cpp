@@ -103,7 +103,8 @@ void add_tim2_textures(std::vector<Tim2>& tim2s, const std::vector<PmoTextureInf
       TextureRef r;
       r.name = tim2s[k].pictures.size() == 1 ? name : name + "_" + std::to_string(p);
       r.where = where + ".tim2s[" + std::to_string(k) + "].pictures[" + std::to_string(p) + "]";
-      r.tim2 = &tim2s[k].pictures[p];
+      r.codec = &tim2_picture_codec;
+      r.texture = &tim2s[k].pictures[p];
       out.push_back(std::move(r));
     }
   }

@@ -55,6 +55,9 @@ struct Tim2File {
 Result<Tim2File> read_tim2_file(ByteSpan bytes);
 Result<Bytes> write_tim2_file(const Tim2File& file, WriteReport* report = nullptr);
 
+// A picture as a texture (texture_codec.hpp): a ref's handle is the Tim2Picture, its index unused.
+extern const TextureCodec tim2_picture_codec;
+
 // The format's registration (format_table.cpp): its summary, its JSON and its textures.
 void add_info(const Tim2File& doc, DocumentInfo& info);
 void add_json(const Tim2File& doc, nlohmann::ordered_json& out);

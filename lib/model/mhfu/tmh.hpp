@@ -47,6 +47,9 @@ struct TmhFile {
 Result<TmhFile> read_tmh_file(ByteSpan bytes);
 Result<Bytes> write_tmh_file(const TmhFile& file, WriteReport* report = nullptr);
 
+// An image as a texture (texture_codec.hpp): a ref's handle is the TmhImage, its index unused.
+extern const TextureCodec tmh_image_codec;
+
 // The format's registration (format_table.cpp): its summary, its JSON and its textures.
 void add_info(const TmhFile& doc, DocumentInfo& info);
 void add_json(const TmhFile& doc, nlohmann::ordered_json& out);

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstring>
-#include <optional>
 #include <string>
 
 #include "model/error.hpp"
@@ -61,7 +60,7 @@ Result<RgbaImage> decode_psp_pixels(const PspLayout& layout, std::uint16_t width
 // 8-bit unless the CLUT type says CSM2). Level 0 of a mipmapped picture. Alpha is as stored.
 Result<RgbaImage> decode_tim2_picture(const Tim2Picture& picture);
 // Re-encodes in the picture's own format; a new size updates the header and GS TEX0's TW/TH/TBW.
-[[nodiscard]] std::optional<Error> encode_tim2_picture(Tim2Picture& picture, const RgbaImage& image);
+Result<void> encode_tim2_picture(Tim2Picture& picture, const RgbaImage& image);
 std::string tim2_format_name(const Tim2Picture& picture);
 // A new picture laid out as KH BBS's TIM2s are: 4-bit indexed when the image has at most 16 colours,
 // 8-bit at most 256 (32-bit CSM1 CLUT), else 32-bit direct colour; GS TEX0 as the game's files set it.
@@ -70,7 +69,7 @@ Result<Tim2Picture> new_tim2_picture(const RgbaImage& image);
 // TMH: GE pixel modes 0-3 (5650, 5551, 4444, 8888), 4 (CLUT4) and 5 (CLUT8), swizzled in 16-byte x
 // 8-row blocks; CLUTs in modes 0-3.
 Result<RgbaImage> decode_tmh_image(const TmhImage& image);
-[[nodiscard]] std::optional<Error> encode_tmh_image(TmhImage& image, const RgbaImage& rgba);
+Result<void> encode_tmh_image(TmhImage& image, const RgbaImage& rgba);
 std::string tmh_format_name(const TmhImage& image);
 // A new image laid out as MHFU's TMH images are: CLUT4 (16 entries) when the image has at most 16
 // colours, else CLUT8 (256; quantised past 256 colours); the palette RGBA5551 when every colour

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "model/gx/texture.hpp"
-#include "model/textures.hpp"
+#include "model/j3d/texture.hpp"
 #include "scene/j3d/author.hpp"
 
 namespace remodel::scene {
@@ -125,7 +125,10 @@ Result<std::uint16_t> author_texture(const Scene& scene, std::size_t t, J3dTex1&
   tex1.textures.push_back(h);
   tex1.names.names.push_back(in.name.empty() ? "texture" + num(t) : in.name);
   if (tex1.names.names.back().find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where + ".name", "holds a NUL byte, which a J3D name table cannot store"};
-  if (auto e = replace_j3d_texture(tex1, tex1.textures.size() - 1, image)) return Error{e->code, e->offset, where + "." + e->field, e->message};
+  if (auto replaced = replace_j3d_texture(tex1, tex1.textures.size() - 1, image); !replaced) {
+    const Error& e = replaced.error();
+    return Error{e.code, e.offset, where + "." + e.field, e.message};
+  }
   return static_cast<std::uint16_t>(tex1.textures.size() - 1);
 }
 

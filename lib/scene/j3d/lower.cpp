@@ -10,7 +10,7 @@
 
 #include "model/j3d/decode.hpp"
 #include "model/j3d/mdl3.hpp"
-#include "model/textures.hpp"
+#include "model/j3d/texture.hpp"
 #include "scene/bone_turns.hpp"
 #include "scene/j3d/lower.hpp"
 #include "scene/lift.hpp"
@@ -305,8 +305,9 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
         return Error{ErrorCode::bad_value, std::nullopt, where, "has an image whose pixels do not match its size"};
       }
       const J3dTexture before = k < tex1->textures.size() ? tex1->textures[k] : J3dTexture{};  // else replace_j3d_texture refuses
-      if (auto e = replace_j3d_texture(*tex1, k, in.image)) {
-        return Error{e->code, e->offset, where + " (TEX1 " + std::to_string(k) + ")", e->message};
+      if (auto replaced = replace_j3d_texture(*tex1, k, in.image); !replaced) {
+        const Error& e = replaced.error();
+        return Error{e.code, e.offset, where + " (TEX1 " + std::to_string(k) + ")", e.message};
       }
       J3dMdl3* mdl = j3d_section<J3dMdl3>(out);  // a BDL's MDL3 repeats the texture's size
       if (const J3dMat3* mat3 = j3d_section<J3dMat3>(out); mdl != nullptr && mat3 != nullptr) {

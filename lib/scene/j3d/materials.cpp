@@ -5,7 +5,7 @@
 #include <string>
 
 #include "model/gx/texture.hpp"
-#include "model/textures.hpp"
+#include "model/j3d/texture.hpp"
 #include "scene/j3d/lift.hpp"
 
 namespace remodel::scene {

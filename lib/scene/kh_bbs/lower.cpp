@@ -463,7 +463,7 @@ std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& 
     const std::string where = "textures[" + std::to_string(incoming_of[b]) + "]";
     if (!(t.image == was.image)) {
       if (auto e = check_image(t.image, where)) return e;
-      if (auto e = replace_texture(doc, b, t.image)) return image_error(*e, where);
+      if (auto replaced = replace_texture(doc, b, t.image); !replaced) return image_error(replaced.error(), where);
     }
     if (!t.name.empty() && t.name != was.name) {  // Blender's textures have no name (their images do)
       const int tim2 = extras_int(was.extras, "tim2").value_or(-1);

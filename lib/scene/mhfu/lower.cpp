@@ -596,8 +596,9 @@ std::optional<Error> replace_images(Document& doc, const Scene& base, std::size_
   for (const auto& [t, image] : replaced) {
     const Texture& bt = base.textures[static_cast<std::size_t>(t)];
     const std::size_t k = first + bt.extras["tmh_image"].get<std::size_t>();
-    if (auto e = replace_texture(doc, k, *image)) {
-      return Error{e->code, e->offset, "textures[" + bt.name + "]." + e->field, e->message};
+    if (auto replaced = replace_texture(doc, k, *image); !replaced) {
+      const Error& e = replaced.error();
+      return Error{e.code, e.offset, "textures[" + bt.name + "]." + e.field, e.message};
     }
   }
   return std::nullopt;

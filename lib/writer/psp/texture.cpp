@@ -87,13 +87,13 @@ std::uint64_t resized_tex0(std::uint64_t tex0, unsigned old_w, unsigned old_h, u
 
 }  // namespace
 
-std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image) {
+Result<void> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image) {
   const bool same_size = image.width == p.width && image.height == p.height;
   // The limits bind a new size; a picture already in the file re-encodes at its own.
   if (!same_size && (image.width == 0 || image.height == 0 || image.width > 1024 || image.height > 1024)) return too_big("TIM2", image, 1024);
   if (p.mipmap_count > 1) {
     auto before = decode_tim2_picture(p);
-    if (same_size && before.ok() && before.value() == image) return std::nullopt;  // unedited: nothing to do
+    if (same_size && before.ok() && before.value() == image) return {};  // unedited: nothing to do
     return Error{ErrorCode::unsupported, std::nullopt, "mipmap_count", "replacing a mipmapped TIM2 picture is not supported"};
   }
   auto layout = tim2_layout(p, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
@@ -107,9 +107,9 @@ std::optional<Error> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image)
   } else if (out.image.size() < layout->pixel_bytes()) {
     return Error{ErrorCode::truncated, std::nullopt, "image", "the picture holds fewer bytes than its size needs"};
   }
-  if (auto error = encode_psp(*layout, image, same_size, out.image, out.clut)) return error;
+  if (auto error = encode_psp(*layout, image, same_size, out.image, out.clut)) return *error;
   p = std::move(out);
-  return std::nullopt;
+  return {};
 }
 
 Result<Tim2Picture> new_tim2_picture(const RgbaImage& image) {
@@ -141,7 +141,7 @@ Result<Tim2Picture> new_tim2_picture(const RgbaImage& image) {
     p.image_type = 3;
   }
   p.clut.assign(std::size_t{p.clut_colors} * 4, 0);
-  if (auto e = encode_tim2_picture(p, image)) return *e;
+  if (auto encoded = encode_tim2_picture(p, image); !encoded) return encoded.error();
   // Buffer width in 64-texel units, even for the indexed modes (the GS rule), as the samples store it.
   std::uint64_t tbw = (image.width + 63) / 64;
   if (psm != kPsmct32) tbw = std::max<std::uint64_t>(2, (tbw + 1) / 2 * 2);
@@ -149,7 +149,7 @@ Result<Tim2Picture> new_tim2_picture(const RgbaImage& image) {
   return p;
 }
 
-std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
+Result<void> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
   const bool same_size = image.width == t.width && image.height == t.height;
   if (!same_size && (image.width == 0 || image.height == 0 || image.width > 512 || image.height > 512)) return too_big("TMH", image, 512);
   auto layout = tmh_layout(t, static_cast<std::uint16_t>(image.width), static_cast<std::uint16_t>(image.height));
@@ -163,10 +163,10 @@ std::optional<Error> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
     return Error{ErrorCode::truncated, std::nullopt, "pixels", "the image holds fewer bytes than its size needs"};
   }
   Bytes clut = out.clut ? out.clut->data : Bytes{};
-  if (auto error = encode_psp(*layout, image, same_size, out.pixels, clut)) return error;
+  if (auto error = encode_psp(*layout, image, same_size, out.pixels, clut)) return *error;
   if (out.clut) out.clut->data = std::move(clut);
   t = std::move(out);
-  return std::nullopt;
+  return {};
 }
 
 // A TMH image laid out as the samples' are: CLUT4 (16 entries) at most 16 colours, else CLUT8 (256,
@@ -199,7 +199,7 @@ Result<TmhImage> new_tmh_image(const RgbaImage& image) {
   auto layout = tmh_layout(t, t.width, t.height);
   if (!layout) return layout.error();
   t.pixels.assign(layout->pixel_bytes(), 0);
-  if (auto e = encode_tmh_image(t, image)) return *e;
+  if (auto encoded = encode_tmh_image(t, image); !encoded) return encoded.error();
   return t;
 }
 
