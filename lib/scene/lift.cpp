@@ -15,7 +15,7 @@ Error no_model(const Document& document) {
 
 }  // namespace
 
-Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
+Result<Scene> lift(const Document& document, const LiftInputs& inputs) try {
   return std::visit(
       [&](const auto& doc) -> Result<Scene> {
         // One arm per format with a lift, e.g. with T = std::decay_t<decltype(doc)>:
@@ -30,6 +30,8 @@ Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
         return no_model(document);
       },
       document);
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 }  // namespace remodel::scene

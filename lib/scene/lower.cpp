@@ -4,7 +4,7 @@
 
 namespace remodel::scene {
 
-Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInputs& inputs) {
+Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInputs& inputs) try {
   return std::visit(
       [&]([[maybe_unused]] const auto& doc) -> Result<Lowered> {
         // One arm per format with a lower.
@@ -21,9 +21,11 @@ Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInput
                      std::string("glTF cannot be imported over a ") + format_name(format_of(base)) + " file yet"};
       },
       base);
+} catch (...) {
+  return caught_allocation_failure();
 }
 
-Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inputs) {
+Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inputs) try {
   // One arm per format that can be authored.
   switch (format) {
     case Format::kh_bbs_pmo: return author_kh_bbs_pmo(scene, inputs);
@@ -36,6 +38,8 @@ Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inp
       return Error{ErrorCode::unsupported, std::nullopt, "", std::string("a ") + format_name(format) +
                                                   " file cannot be authored from glTF alone yet: import it over an original with --like"};
   }
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 }  // namespace remodel::scene
