@@ -86,7 +86,7 @@ std::string new_file_extensions(const char* separator, const char* last);
 
 // Writes a Scene as OUT.glb, or OUT.gltf with its .bin and PNGs beside it (resources first, so the
 // .gltf never names a file that is not there yet), each through a temporary file and a rename.
-[[nodiscard]] std::optional<Error> write_scene(const scene::Scene& scene, const std::filesystem::path& out, std::size_t* written);
+[[nodiscard]] Result<void> write_scene(const scene::Scene& scene, const std::filesystem::path& out, std::size_t* written);
 // `remodel demo OUT.glb|OUT.gltf`: the skinned, textured, animated grid Scene built in code.
 int write_demo_scene(const std::string& out);
 

@@ -270,8 +270,8 @@ int cmd_demo(const Invocation& in) {
     print_error(out, bytes.error());
     return kFailed;
   }
-  if (auto err = write_file_atomic(out, *bytes)) {
-    print_error(out, *err);
+  if (auto err = write_file_atomic(out, *bytes); !err) {
+    print_error(out, err.error());
     return kFailed;
   }
   std::printf("wrote %s (%zu bytes)\n", out.c_str(), bytes->size());

@@ -88,7 +88,7 @@ struct Outcome {
 
 }  // namespace
 
-std::optional<Error> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
+Result<void> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
   if (has_extension(out, ".glb")) {
     Result<Bytes> glb = gltf::write_glb(scene);
     if (!glb) return glb.error();
@@ -99,7 +99,7 @@ std::optional<Error> write_scene(const scene::Scene& scene, const fs::path& out,
   if (!files) return files.error();
   std::size_t total = files->gltf.size();
   for (const gltf::Resource& r : files->resources) {
-    if (auto e = write_file_atomic(out.parent_path() / r.uri, r.data)) return e;
+    if (auto e = write_file_atomic(out.parent_path() / r.uri, r.data); !e) return e.error();
     total += r.data.size();
   }
   if (written) *written = total;
@@ -137,7 +137,7 @@ Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
   }
   std::error_code ec;
   if (!job.out.parent_path().empty()) fs::create_directories(job.out.parent_path(), ec);
-  r.error = write_scene(*scene, job.out, &r.bytes);
+  if (auto w = write_scene(*scene, job.out, &r.bytes); !w) r.error = w.error();
   return r;
 }
 
@@ -240,8 +240,8 @@ int cmd_export(const Invocation& invocation) {
 
 int write_demo_scene(const std::string& out) {
   std::size_t written = 0;
-  if (auto e = write_scene(scene::demo_grid(16, 16), out, &written)) {
-    print_error(out, *e);
+  if (auto e = write_scene(scene::demo_grid(16, 16), out, &written); !e) {
+    print_error(out, e.error());
     return kFailed;
   }
   std::printf("wrote %s (%zu bytes)\n", out.c_str(), written);

@@ -88,7 +88,7 @@ int cmd_import(const Invocation& invocation) {
     print_error(in, scene.error());
     return kFailed;
   }
-  for (const gltf::ReadWarning& w : scene->warnings) {
+  for (const Warning& w : scene->warnings) {
     std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", in.string().c_str(), w.where.c_str(), w.message.c_str());
   }
   Bytes base_bytes, skeleton_bytes;
@@ -126,7 +126,7 @@ int cmd_import(const Invocation& invocation) {
     print_error(in, lowered.error());
     return kFailed;
   }
-  for (const scene::LowerWarning& w : lowered->warnings) {
+  for (const Warning& w : lowered->warnings) {
     std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", out.string().c_str(), w.where.c_str(), w.message.c_str());
   }
   Result<Bytes> bytes = write_document(lowered->document);
@@ -134,8 +134,8 @@ int cmd_import(const Invocation& invocation) {
     print_error(out, bytes.error());
     return kFailed;
   }
-  if (auto e = write_file_atomic(out, *bytes)) {
-    print_error(out, *e);
+  if (auto e = write_file_atomic(out, *bytes); !e) {
+    print_error(out, e.error());
     return kFailed;
   }
   if (authored) {

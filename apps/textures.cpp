@@ -78,8 +78,8 @@ int cmd_textures_extract(const Invocation& in) {
       continue;
     }
     const fs::path out = dir / (std::to_string(i) + "_" + file_safe(textures[i].name) + ".png");
-    if (auto error = write_file_atomic(out, write_png(*image))) {
-      print_error(out, *error);
+    if (auto error = write_file_atomic(out, write_png(*image)); !error) {
+      print_error(out, error.error());
       status = kFailed;
       continue;
     }
@@ -124,8 +124,8 @@ int cmd_textures_replace(const Invocation& in) {
     print_error(file, out.error());
     return kFailed;
   }
-  if (auto error = write_file_atomic(output, *out)) {
-    print_error(output, *error);
+  if (auto error = write_file_atomic(output, *out); !error) {
+    print_error(output, error.error());
     return kFailed;
   }
   std::printf("replaced texture %zu (%s, %s) with %ux%u; wrote %s (%zu bytes)\n", *index, info.name.c_str(), info.format.c_str(), image->width,

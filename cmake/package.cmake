@@ -37,8 +37,27 @@ install(TARGETS remodel_lib remodel_scene remodel_gltf remodel_all EXPORT remode
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS remodel RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_BINARY_DIR}/remodel_blender.zip DESTINATION ${CMAKE_INSTALL_DATADIR}/remodel)
-install(DIRECTORY lib/model lib/scene lib/gltf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/remodel
-        FILES_MATCHING PATTERN "*.hpp")
+# Only the public headers: those the umbrella header includes and, followed through their
+# `#include "part/x.hpp"` lines, every header they need; the rest of lib/ stays out of the package.
+set(public_headers "")
+file(STRINGS include/remodel/remodel.hpp pending REGEX "^#include \"")
+while(pending)
+  list(POP_FRONT pending line)
+  string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
+  if(header IN_LIST public_headers)
+    continue()
+  elseif(NOT EXISTS ${PROJECT_SOURCE_DIR}/lib/${header})
+    message(FATAL_ERROR "a public header includes \"${header}\", which is not under lib/")
+  endif()
+  list(APPEND public_headers ${header})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS lib/${header})  # its includes may change
+  file(STRINGS lib/${header} included REGEX "^#include \"")
+  list(APPEND pending ${included})
+endwhile()
+foreach(header IN LISTS public_headers)
+  get_filename_component(dir ${header} DIRECTORY)
+  install(FILES lib/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/remodel/${dir})
+endforeach()
 install(FILES include/remodel/remodel.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/remodel)
 
 # find_dependency for each package whose imported targets the libraries link (static libraries carry

@@ -11,7 +11,8 @@ bash tools/install-deps.sh --tests
 REMODEL_CMAKE_ARGS="-DREMODEL_WERROR=ON ${REMODEL_CMAKE_ARGS:-}" bash tools/build.sh
 (cd build && ctest --output-on-failure -j"$(nproc)")
 # The installed package as another project uses it: install into build/stage, build tests/consumer
-# against it (find_package(remodel)), and read, write back and compare a few project-built files.
+# against it (find_package(remodel)), and read, write back and compare a few project-built files, once
+# directly and once through a .glb (docs/example.cpp).
 # The package is relocatable: it names no library by an absolute path, and it is used from
 # build/stage-moved, where it was not installed.
 rm -rf build/stage build/stage-moved
@@ -25,6 +26,8 @@ cmake -S tests/consumer -B build/consumer -DCMAKE_PREFIX_PATH="$PWD/build/stage-
 cmake --build build/consumer >/dev/null
 for f in fuzz/corpus/kh_bbs_pmo/demo.pmo fuzz/corpus/j3d/demo.bmd fuzz/corpus/bwm/skin.bwm; do
   build/consumer/remodel_consumer "$f" build/consumer/written
+  build/consumer/remodel_example "$f" build/consumer/example_written
+  cmp "$f" build/consumer/example_written
 done
 # The sanitizer tests are built in the fuzz targets' own tree with the fuzzing service's flags
 # (tools/oss-fuzz-env.sh: clang 14, ASan + UBSan, -O1, line tables): the library compiles once, and

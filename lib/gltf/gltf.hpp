@@ -54,15 +54,9 @@ constexpr std::size_t kMaxJsonSize = std::size_t{64} << 20;
 // beside the .gltf: no "..", no absolute path, no scheme), or an Error.
 using ResourceLoader = std::function<Result<Bytes>(const std::string& uri)>;
 
-// Something the Scene cannot hold and the reader left out (morph targets, weights channels...).
-struct ReadWarning {
-  std::string where;  // the glTF location, e.g. "animations[0].channels[3]"
-  std::string message;
-};
-
 struct ReadScene {
   scene::Scene scene;
-  std::vector<ReadWarning> warnings;
+  std::vector<Warning> warnings;
 };
 
 // A .glb or a .gltf (told apart by the GLB magic) -> Scene. External files come only through

@@ -41,7 +41,7 @@ std::size_t type_width(const std::string& type) {
 // Deep nesting would make copying and comparing extras recurse without bound: refused before parsing.
 constexpr int kMaxDepth = 64;
 
-std::optional<Error> check_depth(std::string_view text) {
+Result<void> check_depth(std::string_view text) {
   int depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -59,7 +59,7 @@ std::optional<Error> check_depth(std::string_view text) {
       --depth;
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 Result<json> parse_json(std::string_view text, std::uint64_t base_offset) {
@@ -67,9 +67,10 @@ Result<json> parse_json(std::string_view text, std::uint64_t base_offset) {
     return Error{ErrorCode::unsupported, base_offset, "json", "is " + std::to_string(text.size()) + " bytes; at most " +
                                                                   std::to_string(kMaxJsonSize) + " are read"};
   }
-  if (auto e = check_depth(text)) {
-    if (e->offset) *e->offset += base_offset;
-    return *e;
+  if (auto e = check_depth(text); !e) {
+    Error error = e.error();
+    if (error.offset) *error.offset += base_offset;
+    return error;
   }
   try {
     json root = json::parse(text.begin(), text.end());
@@ -170,7 +171,7 @@ double component_value(const std::uint8_t* p, int component, bool normalized) {
 // written by memcpy so `out` may be a Scene array of Vec3...), sparse substitution applied; T is
 // float or u32.
 template <typename T>
-std::optional<Error> values_into(const Document& d, const Accessor& a, const std::string& where, void* out) {
+Result<void> values_into(const Document& d, const Accessor& a, const std::string& where, void* out) {
   auto* bytes = static_cast<std::uint8_t*>(out);
   const auto put = [&](std::size_t i, double value) {
     const T v = static_cast<T>(value);
@@ -217,18 +218,18 @@ std::optional<Error> values_into(const Document& d, const Accessor& a, const std
       if (!std::isfinite(v)) return bad(where, "element " + std::to_string(i / a.width) + " holds a value that is not a finite number");
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 template <typename T>
 Result<std::vector<T>> values(const Document& d, const Accessor& a, const std::string& where) {
   std::vector<T> out(a.count * a.width);
-  if (auto e = values_into<T>(d, a, where, out.data())) return *e;
+  if (auto e = values_into<T>(d, a, where, out.data()); !e) return e.error();
   return out;
 }
 
 // Checks that `bytes` from `offset` in view `view` lie inside it; the view lies inside its buffer.
-std::optional<Error> fits(const View& v, std::size_t offset, std::size_t count, std::size_t element, std::size_t stride,
+Result<void> fits(const View& v, std::size_t offset, std::size_t count, std::size_t element, std::size_t stride,
                           const std::string& where) {
   const std::size_t step = stride != 0 ? stride : element;
   if (offset > v.length || count > (v.length - offset) / std::max<std::size_t>(step, 1) + 1 ||
@@ -236,11 +237,11 @@ std::optional<Error> fits(const View& v, std::size_t offset, std::size_t count, 
     return bad(where, std::to_string(count) + " elements of " + std::to_string(element) + " bytes from byte " + std::to_string(offset) +
                           " do not fit the buffer view's " + std::to_string(v.length) + " bytes", ErrorCode::bad_count);
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> read_buffers(Document& d, ByteSpan bin, bool glb, const ResourceLoader& resources) {
-  if (!d.root.contains("buffers")) return std::nullopt;
+Result<void> read_buffers(Document& d, ByteSpan bin, bool glb, const ResourceLoader& resources) {
+  if (!d.root.contains("buffers")) return {};
   const json& list = d.root["buffers"];
   if (!list.is_array()) return bad("buffers", "is not an array");
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -269,11 +270,11 @@ std::optional<Error> read_buffers(Document& d, ByteSpan bin, bool glb, const Res
     }
     d.buffers.push_back(data.first(static_cast<std::size_t>(length)));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> read_views(Document& d) {
-  if (!d.root.contains("bufferViews")) return std::nullopt;
+Result<void> read_views(Document& d) {
+  if (!d.root.contains("bufferViews")) return {};
   const json& list = d.root["bufferViews"];
   if (!list.is_array()) return bad("bufferViews", "is not an array");
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -285,15 +286,15 @@ std::optional<Error> read_views(Document& d) {
     if (*buffer < 0) return bad(where + ".buffer", "is missing");
     View v;
     v.buffer = static_cast<std::size_t>(*buffer);
-    const auto number = [&](const char* key, std::size_t& out, bool required) -> std::optional<Error> {
-      if (!o.contains(key)) return required ? std::optional<Error>(bad(where + "." + key, "is missing")) : std::nullopt;
+    const auto number = [&](const char* key, std::size_t& out, bool required) -> Result<void> {
+      if (!o.contains(key)) return required ? Result<void>(bad(where + "." + key, "is missing")) : Result<void>();
       if (!o[key].is_number_unsigned()) return bad(where + "." + key, "is not a whole number of at least 0");
       out = o[key].get<std::size_t>();
-      return std::nullopt;
+      return {};
     };
-    if (auto e = number("byteLength", v.length, true)) return e;
-    if (auto e = number("byteOffset", v.offset, false)) return e;
-    if (auto e = number("byteStride", v.stride, false)) return e;
+    if (auto e = number("byteLength", v.length, true); !e) return e.error();
+    if (auto e = number("byteOffset", v.offset, false); !e) return e.error();
+    if (auto e = number("byteStride", v.stride, false); !e) return e.error();
     const std::size_t have = d.buffers[v.buffer].size();
     if (v.offset > have || v.length > have - v.offset || v.length == 0) {
       return bad(where + ".byteLength", "bytes " + std::to_string(v.offset) + " + " + std::to_string(v.length) + " are not inside buffer " +
@@ -304,10 +305,10 @@ std::optional<Error> read_views(Document& d) {
     }
     d.views.push_back(v);
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> read_sparse(Document& d, const json& s, Accessor& a, const std::string& where) {
+Result<void> read_sparse(Document& d, const json& s, Accessor& a, const std::string& where) {
   if (!s.is_object() || !s.contains("count") || !s["count"].is_number_unsigned() || s["count"].get<std::uint64_t>() == 0) {
     return bad(where + ".count", "is missing or not a whole number of at least 1");
   }
@@ -343,13 +344,13 @@ std::optional<Error> read_sparse(Document& d, const json& s, Accessor& a, const 
     if (offset % component_size(part[0] == 'i' ? a.sparse_index_component : a.component) != 0) {
       return bad(at + ".byteOffset", "is not a multiple of the component size");
     }
-    if (auto e = fits(v, offset, a.sparse_count, element, 0, at)) return e;
+    if (auto e = fits(v, offset, a.sparse_count, element, 0, at); !e) return e.error();
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> read_accessors(Document& d, std::size_t json_size) {
-  if (!d.root.contains("accessors")) return std::nullopt;
+Result<void> read_accessors(Document& d, std::size_t json_size) {
+  if (!d.root.contains("accessors")) return {};
   const json& list = d.root["accessors"];
   if (!list.is_array()) return bad("accessors", "is not an array");
   std::size_t total = json_size;
@@ -386,13 +387,13 @@ std::optional<Error> read_accessors(Document& d, std::size_t json_size) {
       if (v.stride != 0 && (v.stride < element || v.stride % size != 0)) {
         return bad(where + ".bufferView", "has byteStride " + std::to_string(v.stride) + ", less than the element's " + std::to_string(element) + " bytes or not a multiple of its component");
       }
-      if (auto e = fits(v, a.offset, a.count, element, v.stride, where + ".count")) return e;
+      if (auto e = fits(v, a.offset, a.count, element, v.stride, where + ".count"); !e) return e.error();
     } else if (a.count > total || a.count * a.width > 4 * total) {
       // Zeros from nothing: bounded by the bytes present, so a count alone cannot allocate memory.
       return bad(where + ".count", "is " + std::to_string(a.count) + " elements of zeros, more than the file's " + std::to_string(total) + " bytes could describe", ErrorCode::bad_count);
     }
     if (o.contains("sparse")) {
-      if (auto e = read_sparse(d, o["sparse"], a, where + ".sparse")) return e;
+      if (auto e = read_sparse(d, o["sparse"], a, where + ".sparse"); !e) return e.error();
     }
     d.accessors.push_back(std::move(a));
     // Declared bounds must hold (as the validator checks): data outside them is not what was meant.
@@ -418,7 +419,7 @@ std::optional<Error> read_accessors(Document& d, std::size_t json_size) {
       }
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -470,7 +471,7 @@ Result<std::vector<float>> Document::floats(int index, const std::string& where)
   return values<float>(*this, accessors[static_cast<std::size_t>(index)], where);
 }
 
-std::optional<Error> Document::floats_into(int index, const std::string& where, void* out) const {
+Result<void> Document::floats_into(int index, const std::string& where, void* out) const {
   return values_into<float>(*this, accessors[static_cast<std::size_t>(index)], where, out);
 }
 
@@ -538,9 +539,9 @@ Result<Document> read_document(ByteSpan bytes, const ResourceLoader& resources) 
       }
     }
   }
-  if (auto e = read_buffers(d, bin, glb, resources)) return *e;
-  if (auto e = read_views(d)) return *e;
-  if (auto e = read_accessors(d, text.size())) return *e;
+  if (auto e = read_buffers(d, bin, glb, resources); !e) return e.error();
+  if (auto e = read_views(d); !e) return e.error();
+  if (auto e = read_accessors(d, text.size()); !e) return e.error();
   return d;
 }
 
@@ -548,7 +549,7 @@ Result<Document> read_document(ByteSpan bytes, const ResourceLoader& resources) 
 
 namespace remodel::gltf {
 
-Result<ReadScene> read_gltf_file(const std::filesystem::path& path) {
+Result<ReadScene> read_gltf_file(const std::filesystem::path& path) try {
   auto bytes = read_file(path);
   if (!bytes) return bytes.error();
   std::error_code ec;
@@ -563,6 +564,8 @@ Result<ReadScene> read_gltf_file(const std::filesystem::path& path) {
     }
     return read_file(file);
   });
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 }  // namespace remodel::gltf

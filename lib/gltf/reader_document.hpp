@@ -46,14 +46,14 @@ struct Document {
   std::vector<Bytes> loaded;
   std::vector<View> views;
   std::vector<Accessor> accessors;
-  std::vector<ReadWarning> warnings;
+  std::vector<Warning> warnings;
   ResourceLoader resources;
 
   // The accessor's values as floats (normalized integers as glTF maps them to 0-1 or -1-1, other
   // integers as their value), width() per element; `where` names the referencing location.
   Result<std::vector<float>> floats(int index, const std::string& where) const;
   // The same written to `out` (room for count x width floats), e.g. straight into a Scene array.
-  std::optional<Error> floats_into(int index, const std::string& where, void* out) const;
+  Result<void> floats_into(int index, const std::string& where, void* out) const;
   // The accessor's values as unsigned integers (unsigned integer components only).
   Result<std::vector<std::uint32_t>> uints(int index, const std::string& where) const;
   // The checked accessor at `index`, or an Error naming `where`.

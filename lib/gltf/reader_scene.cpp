@@ -30,15 +30,15 @@ Result<const json*> list(const json& root, const char* key) {
 }
 
 // Reads `count` finite numbers from o[key] (absent: keeps `out`).
-std::optional<Error> numbers(const json& o, const char* key, float* out, std::size_t count, const std::string& where) {
-  if (!o.contains(key)) return std::nullopt;
+Result<void> numbers(const json& o, const char* key, float* out, std::size_t count, const std::string& where) {
+  if (!o.contains(key)) return {};
   const json& v = o[key];
   if (!v.is_array() || v.size() != count) return bad(where + "." + key, "is not an array of " + std::to_string(count) + " numbers");
   for (std::size_t i = 0; i < count; ++i) {
     if (!v[i].is_number() || !std::isfinite(v[i].get<double>())) return bad(where + "." + key, "holds something that is not a finite number");
     out[i] = v[i].get<float>();
   }
-  return std::nullopt;
+  return {};
 }
 
 int hex_digit(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; }
@@ -72,12 +72,12 @@ Result<scene::Extras> name_and_extras(const json& o, std::string& name, const st
 
 class SceneReader {
  public:
-  SceneReader(const detail::Document& d, std::vector<ReadWarning>& warnings) : d_(d), warnings_(warnings) {}
+  SceneReader(const detail::Document& d, std::vector<Warning>& warnings) : d_(d), warnings_(warnings) {}
   Result<Scene> read();
 
  private:
   const detail::Document& d_;
-  std::vector<ReadWarning>& warnings_;
+  std::vector<Warning>& warnings_;
   Scene s_;
   std::vector<RgbaImage> images_;
 
@@ -85,7 +85,7 @@ class SceneReader {
   // Each object of the root's `key` list into `out` (sized first: a node names later nodes), its name
   // and extras read here, the rest by `read(object, where, index)`.
   template <typename T, typename Read>
-  std::optional<Error> each_named(const char* key, std::vector<T>& out, Read&& read) {
+  Result<void> each_named(const char* key, std::vector<T>& out, Read&& read) {
     auto l = list(d_.root, key);
     if (!l) return l.error();
     const json& items = **l;
@@ -95,24 +95,24 @@ class SceneReader {
       auto extras = name_and_extras(items[i], out[i].name, where);
       if (!extras) return extras.error();
       out[i].extras = std::move(*extras);
-      if (auto e = read(items[i], where, i)) return e;
+      if (auto e = read(items[i], where, i); !e) return e.error();
     }
-    return std::nullopt;
+    return {};
   }
-  std::optional<Error> nodes();
-  std::optional<Error> meshes();
-  std::optional<Error> primitive(const json& o, const std::string& where, scene::Primitive& p);
-  std::optional<Error> skins();
-  std::optional<Error> materials();
-  std::optional<Error> textures();
-  std::optional<Error> animations();
-  std::optional<Error> scenes();
-  std::optional<Error> skinned_meshes();
+  Result<void> nodes();
+  Result<void> meshes();
+  Result<void> primitive(const json& o, const std::string& where, scene::Primitive& p);
+  Result<void> skins();
+  Result<void> materials();
+  Result<void> textures();
+  Result<void> animations();
+  Result<void> scenes();
+  Result<void> skinned_meshes();
 };
 
-std::optional<Error> SceneReader::nodes() {
+Result<void> SceneReader::nodes() {
   const std::size_t count = d_.root.contains("nodes") && d_.root["nodes"].is_array() ? d_.root["nodes"].size() : 0;
-  auto read = each_named("nodes", s_.nodes, [&](const json& o, const std::string& where, std::size_t i) -> std::optional<Error> {
+  auto read = each_named("nodes", s_.nodes, [&](const json& o, const std::string& where, std::size_t i) -> Result<void> {
     scene::Node& n = s_.nodes[i];
     if (o.contains("children")) {
       const json& c = o["children"];
@@ -135,14 +135,14 @@ std::optional<Error> SceneReader::nodes() {
         return bad(where + ".matrix", "is given with translation, rotation or scale; glTF allows one or the other");
       }
       scene::Mat4 m;
-      if (auto e = numbers(o, "matrix", m.m.data(), 16, where)) return e;
+      if (auto e = numbers(o, "matrix", m.m.data(), 16, where); !e) return e.error();
       n.local = scene::decompose(m);
     } else {
-      if (auto e = numbers(o, "translation", &n.local.translation.x, 3, where)) return e;
+      if (auto e = numbers(o, "translation", &n.local.translation.x, 3, where); !e) return e.error();
       float q[4] = {0, 0, 0, 1};
-      if (auto e = numbers(o, "rotation", q, 4, where)) return e;
+      if (auto e = numbers(o, "rotation", q, 4, where); !e) return e.error();
       n.local.rotation = {q[0], q[1], q[2], q[3]};
-      if (auto e = numbers(o, "scale", &n.local.scale.x, 3, where)) return e;
+      if (auto e = numbers(o, "scale", &n.local.scale.x, 3, where); !e) return e.error();
     }
     auto mesh = detail::index_of(o, "mesh", d_.root.contains("meshes") && d_.root["meshes"].is_array() ? d_.root["meshes"].size() : 0, where, "mesh");
     if (!mesh) return mesh.error();
@@ -152,9 +152,9 @@ std::optional<Error> SceneReader::nodes() {
     n.skin = *skin;
     if (n.skin >= 0 && n.mesh < 0) return bad(where + ".skin", "is set on a node without a mesh");
     if (o.contains("weights")) warn(where + ".weights", "morph target weights are not read");
-    return std::nullopt;
+    return {};
   });
-  if (read) return read;
+  if (!read) return read;
   // Every node has at most one parent, so a node no root reaches lies on (or under) a cycle.
   std::vector<bool> reached(count, false);
   std::vector<int> stack;
@@ -168,10 +168,10 @@ std::optional<Error> SceneReader::nodes() {
   for (std::size_t i = 0; i < count; ++i) {
     if (!reached[i]) return bad(at("nodes", i) + ".children", "node " + std::to_string(i) + " is its own ancestor (the hierarchy has a cycle)");
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> SceneReader::primitive(const json& o, const std::string& where, scene::Primitive& p) {
+Result<void> SceneReader::primitive(const json& o, const std::string& where, scene::Primitive& p) {
   if (!o.contains("attributes") || !o["attributes"].is_object()) return bad(where + ".attributes", "is missing or not an object");
   const json& attributes = o["attributes"];
   const std::string attr = where + ".attributes.";
@@ -198,12 +198,12 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
   auto position = get("POSITION", {"VEC3"});
   if (!position) return position.error();
   p.positions.resize(count);
-  if (auto e = d_.floats_into(*position, attr + "POSITION", p.positions.data())) return e;
+  if (auto e = d_.floats_into(*position, attr + "POSITION", p.positions.data()); !e) return e.error();
   if (attributes.contains("NORMAL")) {
     auto a = get("NORMAL", {"VEC3"});
     if (!a) return a.error();
     p.normals.resize(count);
-    if (auto e = d_.floats_into(*a, attr + "NORMAL", p.normals.data())) return e;
+    if (auto e = d_.floats_into(*a, attr + "NORMAL", p.normals.data()); !e) return e.error();
   }
   for (const char* name : {"COLOR_0", "_COLOR_0"}) {
     if (!attributes.contains(name) || !p.colors.empty()) continue;
@@ -223,7 +223,7 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
     auto a = get(name, {"VEC2"});
     if (!a) return a.error();
     p.uvs.emplace_back(count);
-    if (auto e = d_.floats_into(*a, attr + name, p.uvs.back().data())) return e;
+    if (auto e = d_.floats_into(*a, attr + name, p.uvs.back().data()); !e) return e.error();
   }
   std::size_t sets = 0;
   while (attributes.contains("JOINTS_" + std::to_string(sets)) || attributes.contains("WEIGHTS_" + std::to_string(sets))) ++sets;
@@ -243,7 +243,7 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
       // One set (the usual case) has the Scene's layout: read straight into it.
       Result<std::vector<float>> w = std::vector<float>();
       if (sets == 1) {
-        if (auto e = d_.floats_into(*wa, attr + wn, p.weights.data())) return e;
+        if (auto e = d_.floats_into(*wa, attr + wn, p.weights.data()); !e) return e.error();
       } else {
         w = d_.floats(*wa, attr + wn);
         if (!w) return w.error();
@@ -312,11 +312,11 @@ std::optional<Error> SceneReader::primitive(const json& o, const std::string& wh
   auto extras = name_and_extras(o, unused, where);
   if (!extras) return extras.error();
   p.extras = std::move(*extras);
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> SceneReader::meshes() {
-  return each_named("meshes", s_.meshes, [&](const json& o, const std::string& where, std::size_t m) -> std::optional<Error> {
+Result<void> SceneReader::meshes() {
+  return each_named("meshes", s_.meshes, [&](const json& o, const std::string& where, std::size_t m) -> Result<void> {
     scene::Mesh& mesh = s_.meshes[m];
     if (!o.contains("primitives") || !o["primitives"].is_array() || o["primitives"].empty()) {
       return bad(where + ".primitives", "is missing or empty");
@@ -325,15 +325,15 @@ std::optional<Error> SceneReader::meshes() {
       const json& p = o["primitives"][i];
       if (!p.is_object()) return bad(at(where + ".primitives", i), "is not an object");
       mesh.primitives.emplace_back();
-      if (auto e = primitive(p, at(where + ".primitives", i), mesh.primitives.back())) return e;
+      if (auto e = primitive(p, at(where + ".primitives", i), mesh.primitives.back()); !e) return e.error();
     }
     if (o.contains("weights")) warn(where + ".weights", "morph target weights are not read");
-    return std::nullopt;
+    return {};
   });
 }
 
-std::optional<Error> SceneReader::skins() {
-  return each_named("skins", s_.skins, [&](const json& o, const std::string& where, std::size_t k) -> std::optional<Error> {
+Result<void> SceneReader::skins() {
+  return each_named("skins", s_.skins, [&](const json& o, const std::string& where, std::size_t k) -> Result<void> {
     scene::Skin& skin = s_.skins[k];
     if (!o.contains("joints") || !o["joints"].is_array() || o["joints"].empty()) return bad(where + ".joints", "is missing or empty");
     std::vector<bool> seen(s_.nodes.size(), false);
@@ -361,12 +361,12 @@ std::optional<Error> SceneReader::skins() {
     auto skeleton = detail::index_of(o, "skeleton", s_.nodes.size(), where, "node");
     if (!skeleton) return skeleton.error();
     skin.skeleton = *skeleton;
-    return std::nullopt;
+    return {};
   });
 }
 
 // A skinned mesh's joint indices must name joints of the skin that draws it.
-std::optional<Error> SceneReader::skinned_meshes() {
+Result<void> SceneReader::skinned_meshes() {
   for (std::size_t i = 0; i < s_.nodes.size(); ++i) {
     const scene::Node& n = s_.nodes[i];
     if (n.skin < 0) continue;
@@ -384,18 +384,18 @@ std::optional<Error> SceneReader::skinned_meshes() {
       }
     }
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> SceneReader::materials() {
+Result<void> SceneReader::materials() {
   const std::size_t textures = d_.root.contains("textures") && d_.root["textures"].is_array() ? d_.root["textures"].size() : 0;
-  return each_named("materials", s_.materials, [&](const json& o, const std::string& where, std::size_t i) -> std::optional<Error> {
+  return each_named("materials", s_.materials, [&](const json& o, const std::string& where, std::size_t i) -> Result<void> {
     scene::Material& m = s_.materials[i];
     if (o.contains("pbrMetallicRoughness")) {
       const json& pbr = o["pbrMetallicRoughness"];
       const std::string p = where + ".pbrMetallicRoughness";
       if (!pbr.is_object()) return bad(p, "is not an object");
-      if (auto e = numbers(pbr, "baseColorFactor", &m.base_color.x, 4, p)) return e;
+      if (auto e = numbers(pbr, "baseColorFactor", &m.base_color.x, 4, p); !e) return e.error();
       if (pbr.contains("baseColorTexture")) {
         const json& t = pbr["baseColorTexture"];
         auto index = detail::index_of(t, "index", textures, p + ".baseColorTexture", "texture");
@@ -428,7 +428,7 @@ std::optional<Error> SceneReader::materials() {
       m.double_sided = o["doubleSided"].get<bool>();
     }
     m.unlit = o.contains("extensions") && o["extensions"].is_object() && o["extensions"].contains("KHR_materials_unlit");
-    return std::nullopt;
+    return {};
   });
 }
 
@@ -451,7 +451,7 @@ Result<scene::Filter> filter(const json& s, const char* key, scene::Filter absen
   return bad(where + "." + key, "is " + v.dump() + ", not a glTF filter");
 }
 
-std::optional<Error> SceneReader::textures() {
+Result<void> SceneReader::textures() {
   auto images = list(d_.root, "images");
   if (!images) return images.error();
   for (std::size_t i = 0; i < (*images)->size(); ++i) {
@@ -493,7 +493,7 @@ std::optional<Error> SceneReader::textures() {
     s.wrap_s = *ws, s.wrap_t = *wt, s.mag = *mag, s.min = *min;
     sampler_list.push_back(s);
   }
-  return each_named("textures", s_.textures, [&](const json& o, const std::string& where, std::size_t i) -> std::optional<Error> {
+  return each_named("textures", s_.textures, [&](const json& o, const std::string& where, std::size_t i) -> Result<void> {
     scene::Texture& t = s_.textures[i];
     if (t.extras.is_object() && t.extras.contains("encoding") && t.extras["encoding"].is_string()) {
       t.encoding = t.extras["encoding"].get<std::string>();
@@ -507,12 +507,12 @@ std::optional<Error> SceneReader::textures() {
     auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
     if (!sampler) return sampler.error();
     if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];
-    return std::nullopt;
+    return {};
   });
 }
 
-std::optional<Error> SceneReader::animations() {
-  auto read = each_named("animations", s_.animations, [&](const json& o, const std::string& where, std::size_t a) -> std::optional<Error> {
+Result<void> SceneReader::animations() {
+  auto read = each_named("animations", s_.animations, [&](const json& o, const std::string& where, std::size_t a) -> Result<void> {
     scene::Animation& anim = s_.animations[a];
     if (!o.contains("samplers") || !o["samplers"].is_array() || !o.contains("channels") || !o["channels"].is_array()) {
       return bad(where, "has no samplers or channels array");
@@ -579,14 +579,14 @@ std::optional<Error> SceneReader::animations() {
       anim.channels.push_back(std::move(out));
     }
     if (anim.channels.empty()) warn(where, "has no translation, rotation or scale channel and is left out");
-    return std::nullopt;
+    return {};
   });
-  if (read) return read;
+  if (!read) return read;
   std::erase_if(s_.animations, [](const scene::Animation& anim) { return anim.channels.empty(); });
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> SceneReader::scenes() {
+Result<void> SceneReader::scenes() {
   auto l = list(d_.root, "scenes");
   if (!l) return l.error();
   for (std::size_t i = 0; i < (*l)->size(); ++i) {
@@ -622,18 +622,18 @@ std::optional<Error> SceneReader::scenes() {
       stack.insert(stack.end(), n.children.begin(), n.children.end());
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 Result<Scene> SceneReader::read() {
-  if (auto e = textures()) return *e;
-  if (auto e = materials()) return *e;
-  if (auto e = nodes()) return *e;
-  if (auto e = meshes()) return *e;
-  if (auto e = skins()) return *e;
-  if (auto e = skinned_meshes()) return *e;
-  if (auto e = animations()) return *e;
-  if (auto e = scenes()) return *e;
+  if (auto e = textures(); !e) return e.error();
+  if (auto e = materials(); !e) return e.error();
+  if (auto e = nodes(); !e) return e.error();
+  if (auto e = meshes(); !e) return e.error();
+  if (auto e = skins(); !e) return e.error();
+  if (auto e = skinned_meshes(); !e) return e.error();
+  if (auto e = animations(); !e) return e.error();
+  if (auto e = scenes(); !e) return e.error();
   std::string unused;
   auto extras = name_and_extras(d_.root, unused, "");
   if (!extras) return extras.error();
@@ -657,10 +657,10 @@ Result<ReadScene> read_gltf(ByteSpan bytes, const ResourceLoader& resources) {
     if (!scene) return scene.error();
     out.scene = std::move(*scene);
     return out;
-  } catch (const std::bad_alloc&) {
-    return out_of_memory_error();
   } catch (const nlohmann::json::exception& e) {  // a value of a type no check above expected
     return bad("json", std::string("holds a value of an unexpected type: ") + e.what());
+  } catch (...) {
+    return caught_allocation_failure();
   }
 }
 

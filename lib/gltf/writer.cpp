@@ -143,7 +143,7 @@ class Writer {
   Writer(const Scene& scene, bool embed_images) : s_(scene), embed_images_(embed_images) {}
 
   // Builds the JSON and buffer 0; `bin_uri` empty for a .glb.
-  std::optional<Error> build(const std::string& bin_uri, const std::string& image_stem);
+  Result<void> build(const std::string& bin_uri, const std::string& image_stem);
 
   json doc;
   Bytes bin;
@@ -183,30 +183,30 @@ class Writer {
     return accessor(view, kFloat, count, type);
   }
 
-  std::optional<Error> primitive(const scene::Primitive& p, const std::string& where, int mesh, json& out);
-  std::optional<Error> skinning(const scene::Primitive& p, const std::string& where, int mesh, json& attributes);
-  std::optional<Error> meshes(json& out);
-  std::optional<Error> nodes(json& out);
-  std::optional<Error> skins(json& out);
-  std::optional<Error> materials(json& out, bool& unlit_used);
-  std::optional<Error> textures(json& textures, json& images, json& samplers, const std::string& image_stem);
-  std::optional<Error> animations(json& out);
+  Result<void> primitive(const scene::Primitive& p, const std::string& where, int mesh, json& out);
+  Result<void> skinning(const scene::Primitive& p, const std::string& where, int mesh, json& attributes);
+  Result<void> meshes(json& out);
+  Result<void> nodes(json& out);
+  Result<void> skins(json& out);
+  Result<void> materials(json& out, bool& unlit_used);
+  Result<void> textures(json& textures, json& images, json& samplers, const std::string& image_stem);
+  Result<void> animations(json& out);
 };
 
-std::optional<Error> Writer::primitive(const scene::Primitive& p, const std::string& where, int mesh, json& out) {
+Result<void> Writer::primitive(const scene::Primitive& p, const std::string& where, int mesh, json& out) {
   const std::size_t count = p.vertex_count();
   if (count == 0) return bad(where, "has no vertices; a glTF primitive needs at least one");
   if (count > std::numeric_limits<std::uint32_t>::max() - 1) return bad(where, "has more vertices than 32-bit indices can address");
-  const auto same = [&](std::size_t n, const char* what) -> std::optional<Error> {
+  const auto same = [&](std::size_t n, const char* what) -> Result<void> {
     if (n != 0 && n != count) {
       return bad(where + "." + what, "has " + std::to_string(n) + " entries for " + std::to_string(count) + " vertices");
     }
-    return std::nullopt;
+    return {};
   };
-  if (auto e = same(p.normals.size(), "normals")) return e;
-  if (auto e = same(p.colors.size(), "colors")) return e;
+  if (auto e = same(p.normals.size(), "normals"); !e) return e.error();
+  if (auto e = same(p.colors.size(), "colors"); !e) return e.error();
   for (std::size_t i = 0; i < p.uvs.size(); ++i) {
-    if (auto e = same(p.uvs[i].size(), ("uvs[" + std::to_string(i) + "]").c_str())) return e;
+    if (auto e = same(p.uvs[i].size(), ("uvs[" + std::to_string(i) + "]").c_str()); !e) return e.error();
   }
   json attributes = json::object();
 
@@ -254,7 +254,7 @@ std::optional<Error> Writer::primitive(const scene::Primitive& p, const std::str
                       s_.materials[static_cast<std::size_t>(p.material)].vertex_colors;
     attributes[used ? "COLOR_0" : "_COLOR_0"] = accessor(view, kFloat, count, "VEC4");
   }
-  if (auto e = skinning(p, where, mesh, attributes)) return e;
+  if (auto e = skinning(p, where, mesh, attributes); !e) return e.error();
 
   out = json::object();
   out["attributes"] = std::move(attributes);
@@ -310,17 +310,17 @@ std::optional<Error> Writer::primitive(const scene::Primitive& p, const std::str
     out["material"] = p.material;
   }
   put_extras(out, p.extras, {});
-  return std::nullopt;
+  return {};
 }
 
 // JOINTS_n/WEIGHTS_n, four influences a set: weights renormalised to sum to 1, a joint repeated in a
 // vertex merged into its first slot, zero-weight slots pointing at joint 0 (what the validator wants).
-std::optional<Error> Writer::skinning(const scene::Primitive& p, const std::string& where, int mesh, json& attributes) {
+Result<void> Writer::skinning(const scene::Primitive& p, const std::string& where, int mesh, json& attributes) {
   const std::size_t count = p.vertex_count();
   const std::size_t k = p.influences;
   if (k == 0) {
     if (!p.joints.empty() || !p.weights.empty()) return bad(where + ".influences", "is 0 but the primitive has joints or weights");
-    return std::nullopt;
+    return {};
   }
   if (k % 4 != 0) return bad(where + ".influences", "is " + std::to_string(k) + ", not a multiple of 4");
   if (p.joints.size() != count * k || p.weights.size() != count * k) {
@@ -385,10 +385,10 @@ std::optional<Error> Writer::skinning(const scene::Primitive& p, const std::stri
     attributes["WEIGHTS_" + std::to_string(s)] = accessor(weight_view[s], kFloat, count, "VEC4");
   }
   mesh_skinned_[static_cast<std::size_t>(mesh)] = true;
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::meshes(json& out) {
+Result<void> Writer::meshes(json& out) {
   mesh_max_joint_.assign(s_.meshes.size(), -1);
   mesh_skinned_.assign(s_.meshes.size(), false);
   for (std::size_t m = 0; m < s_.meshes.size(); ++m) {
@@ -399,7 +399,7 @@ std::optional<Error> Writer::meshes(json& out) {
     bool skinned = false, unskinned = false;
     for (std::size_t i = 0; i < mesh.primitives.size(); ++i) {
       json prim;
-      if (auto e = primitive(mesh.primitives[i], where + ".primitives[" + std::to_string(i) + "]", static_cast<int>(m), prim)) return e;
+      if (auto e = primitive(mesh.primitives[i], where + ".primitives[" + std::to_string(i) + "]", static_cast<int>(m), prim); !e) return e.error();
       (mesh.primitives[i].influences > 0 ? skinned : unskinned) = true;
       prims.push_back(std::move(prim));
     }
@@ -410,10 +410,10 @@ std::optional<Error> Writer::meshes(json& out) {
     put_extras(o, mesh.extras, mesh.name);
     out.push_back(std::move(o));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::nodes(json& out) {
+Result<void> Writer::nodes(json& out) {
   const std::size_t n = s_.nodes.size();
   for (std::size_t i = 0; i < n; ++i) {
     const scene::Node& node = s_.nodes[i];
@@ -461,10 +461,10 @@ std::optional<Error> Writer::nodes(json& out) {
     put_extras(o, node.extras, node.name);
     out.push_back(std::move(o));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::skins(json& out) {
+Result<void> Writer::skins(json& out) {
   for (std::size_t k = 0; k < s_.skins.size(); ++k) {
     const scene::Skin& skin = s_.skins[k];
     const std::string where = "skins[" + std::to_string(k) + "]";
@@ -503,10 +503,10 @@ std::optional<Error> Writer::skins(json& out) {
     put_extras(o, skin.extras, skin.name);
     out.push_back(std::move(o));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::materials(json& out, bool& unlit_used) {
+Result<void> Writer::materials(json& out, bool& unlit_used) {
   for (std::size_t i = 0; i < s_.materials.size(); ++i) {
     const scene::Material& m = s_.materials[i];
     const std::string where = "materials[" + std::to_string(i) + "]";
@@ -540,10 +540,10 @@ std::optional<Error> Writer::materials(json& out, bool& unlit_used) {
     put_extras(o, m.extras, m.name);
     out.push_back(std::move(o));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::textures(json& textures, json& images, json& samplers, const std::string& image_stem) {
+Result<void> Writer::textures(json& textures, json& images, json& samplers, const std::string& image_stem) {
   std::vector<scene::Sampler> distinct;
   for (std::size_t i = 0; i < s_.textures.size(); ++i) {
     const scene::Texture& t = s_.textures[i];
@@ -589,10 +589,10 @@ std::optional<Error> Writer::textures(json& textures, json& images, json& sample
     put_extras(o, extras, t.name);
     textures.push_back(std::move(o));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::animations(json& out) {
+Result<void> Writer::animations(json& out) {
   for (std::size_t a = 0; a < s_.animations.size(); ++a) {
     const scene::Animation& anim = s_.animations[a];
     const std::string where = "animations[" + std::to_string(a) + "]";
@@ -654,10 +654,10 @@ std::optional<Error> Writer::animations(json& out) {
     put_extras(o, anim.extras, anim.name);
     out.push_back(std::move(o));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Writer::build(const std::string& bin_uri, const std::string& image_stem) {
+Result<void> Writer::build(const std::string& bin_uri, const std::string& image_stem) {
   bin.reserve(estimate_buffer(s_));
   advise_huge_pages(bin.data(), bin.capacity());
   doc = json::object();
@@ -665,12 +665,12 @@ std::optional<Error> Writer::build(const std::string& bin_uri, const std::string
   json mesh_list = json::array(), node_list = json::array(), skin_list = json::array(), material_list = json::array(),
        texture_list = json::array(), image_list = json::array(), sampler_list = json::array(), animation_list = json::array();
   bool unlit = false;
-  if (auto e = meshes(mesh_list)) return e;
-  if (auto e = nodes(node_list)) return e;
-  if (auto e = skins(skin_list)) return e;
-  if (auto e = materials(material_list, unlit)) return e;
-  if (auto e = animations(animation_list)) return e;
-  if (auto e = textures(texture_list, image_list, sampler_list, image_stem)) return e;
+  if (auto e = meshes(mesh_list); !e) return e.error();
+  if (auto e = nodes(node_list); !e) return e.error();
+  if (auto e = skins(skin_list); !e) return e.error();
+  if (auto e = materials(material_list, unlit); !e) return e.error();
+  if (auto e = animations(animation_list); !e) return e.error();
+  if (auto e = textures(texture_list, image_list, sampler_list, image_stem); !e) return e.error();
 
   json scenes = json::array();
   if (s_.scenes.empty() && !s_.nodes.empty()) {
@@ -723,7 +723,7 @@ std::optional<Error> Writer::build(const std::string& bin_uri, const std::string
     if (!bin_uri.empty()) buffer["uri"] = bin_uri;
     doc["buffers"] = json::array({std::move(buffer)});
   }
-  return std::nullopt;
+  return {};
 }
 
 void append_u32(Bytes& out, std::uint32_t v) {
@@ -747,9 +747,9 @@ scene::Quat unit_rotation(scene::Quat q) {
   return unit_within_rounding(len2) ? q : scene::normalize(q);
 }
 
-Result<Bytes> write_glb(const Scene& scene) {
+Result<Bytes> write_glb(const Scene& scene) try {
   Writer w(scene, true);
-  if (auto e = w.build("", "")) return *e;
+  if (auto e = w.build("", ""); !e) return e.error();
   std::string text = w.doc.dump(-1, ' ', false, json::error_handler_t::replace);
   text.resize((text.size() + 3) & ~std::size_t{3}, ' ');  // the JSON chunk is padded with spaces
   const std::size_t total = 12 + 8 + text.size() + (w.bin.empty() ? 0 : 8 + w.bin.size());
@@ -771,18 +771,22 @@ Result<Bytes> write_glb(const Scene& scene) {
   // capacity reserved for them (no second buffer of the model's size).
   w.bin.insert(w.bin.begin(), head.begin(), head.end());
   return std::move(w.bin);
+} catch (...) {
+  return caught_allocation_failure();
 }
 
-Result<GltfFiles> write_gltf(const Scene& scene, std::string_view stem) {
+Result<GltfFiles> write_gltf(const Scene& scene, std::string_view stem) try {
   const std::string safe = safe_file_name(stem);
   Writer w(scene, false);
-  if (auto e = w.build(safe + ".bin", safe)) return *e;
+  if (auto e = w.build(safe + ".bin", safe); !e) return e.error();
   const std::string text = w.doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   GltfFiles files;
   files.gltf.assign(text.begin(), text.end());
   if (!w.bin.empty()) files.resources.push_back(Resource{safe + ".bin", std::move(w.bin)});
   for (Resource& r : w.images) files.resources.push_back(std::move(r));
   return files;
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 }  // namespace remodel::gltf

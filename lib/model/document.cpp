@@ -39,8 +39,8 @@ Result<Document> read_document(ByteSpan bytes) {
 
 Result<Document> read_document(ByteSpan bytes, Format f) try {
   return format_entry(f).read(bytes);
-} catch (const std::bad_alloc&) {
-  return out_of_memory_error();
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 namespace {
@@ -54,8 +54,8 @@ auto with_alternative(const Document& d, F&& f) {
 
 Result<Bytes> write_document(const Document& d, WriteReport* report) try {
   return with_alternative(d, [&](const FormatEntry& e, const void* doc) { return e.write(doc, report); });
-} catch (const std::bad_alloc&) {
-  return out_of_memory_error();
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 std::size_t verbatim_bytes(const Document& d) {

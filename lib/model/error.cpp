@@ -1,6 +1,8 @@
 #include "model/error.hpp"
 
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 
 namespace remodel {
 
@@ -21,6 +23,16 @@ const char* error_code_name(ErrorCode code) {
 
 Error out_of_memory_error() {
   return Error{ErrorCode::out_of_memory, std::nullopt, "", "out of memory"};
+}
+
+Error caught_allocation_failure() {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_error();
+  } catch (const std::length_error&) {
+    return out_of_memory_error();
+  }
 }
 
 std::string Error::describe() const {

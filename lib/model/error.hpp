@@ -35,9 +35,22 @@ struct Error {
   std::string describe() const;
 };
 
-// What read_document and write_document return when an allocation throws std::bad_alloc. Its
-// strings are short enough not to allocate, so it can be built when no memory is left.
+// What a call did that the caller may want to know but that is no failure: a value lower or author
+// transformed the way modders expect (weights limited to the strongest N, a mesh split), something
+// the glTF reader left out (morph targets, weights channels).
+struct Warning {
+  std::string where;  // e.g. "meshes[2].primitives[0]", "section[3]", "animations[0].channels[3]"
+  std::string message;
+};
+
+// What every public call returns when an allocation throws std::bad_alloc. Its strings are short
+// enough not to allocate, so it can be built when no memory is left.
 Error out_of_memory_error();
+
+// The `catch (...)` of every public call (`Result<T> f(...) try { ... } catch (...) { return
+// caught_allocation_failure(); }`): std::bad_alloc, and std::length_error (a size past what a
+// container can hold), become out_of_memory_error(); any other exception goes on unchanged.
+Error caught_allocation_failure();
 
 // A value or an Error; used instead of exceptions across the library API.
 template <typename T>

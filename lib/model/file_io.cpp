@@ -30,8 +30,8 @@ const char* file_kind(mode_t mode) {
   return "not a file";
 }
 
-std::optional<Error> not_regular(const fs::path& path, const struct stat& st) {
-  if (S_ISREG(st.st_mode)) return std::nullopt;
+Result<void> not_regular(const fs::path& path, const struct stat& st) {
+  if (S_ISREG(st.st_mode)) return {};
   return Error{ErrorCode::io, std::nullopt, "", path.string() + " is not a regular file (it is " + file_kind(st.st_mode) + ")"};
 }
 
@@ -67,11 +67,11 @@ Result<Bytes> read_file(const fs::path& path) {
   // stat first, so a device or FIFO is never opened; fstat again after opening closes the race.
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return io_error("cannot open", path, errno);
-  if (auto e = not_regular(path, st)) return *e;
+  if (auto e = not_regular(path, st); !e) return e.error();
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)};
   if (f.fd < 0) return io_error("cannot open", path, errno);
   if (::fstat(f.fd, &st) != 0) return io_error("cannot read", path, errno);
-  if (auto e = not_regular(path, st)) return *e;
+  if (auto e = not_regular(path, st); !e) return e.error();
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size > kMaxFileSize) {
     return Error{ErrorCode::io, std::nullopt, "",
@@ -94,13 +94,13 @@ Result<Bytes> read_file(const fs::path& path) {
   return data;
 }
 
-std::optional<Error> write_file_atomic(const fs::path& path, ByteSpan data) {
+Result<void> write_file_atomic(const fs::path& path, ByteSpan data) {
   const fs::path target = write_target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   struct stat original {};
   const bool replacing = ::stat(target.c_str(), &original) == 0;
   if (replacing) {
-    if (auto e = not_regular(target, original)) return *e;
+    if (auto e = not_regular(target, original); !e) return e.error();
   }
 
   // A new name with O_EXCL, as mkstemp does, but created with 0666 so the umask applies to a new file.
@@ -152,7 +152,7 @@ std::optional<Error> write_file_atomic(const fs::path& path, ByteSpan data) {
   // The rename itself reaches the disk with the directory.
   Fd d{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
   if (d.fd >= 0) ::fsync(d.fd);
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace remodel

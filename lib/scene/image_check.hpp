@@ -12,8 +12,8 @@
 namespace remodel::scene {
 
 // An error at `where`.image when the image is empty or its pixels do not fill its size.
-inline std::optional<Error> check_image(const RgbaImage& image, const std::string& where) {
-  if (image.width != 0 && image.height != 0 && image.rgba.size() == std::size_t{image.width} * image.height * 4) return std::nullopt;
+inline Result<void> check_image(const RgbaImage& image, const std::string& where) {
+  if (image.width != 0 && image.height != 0 && image.rgba.size() == std::size_t{image.width} * image.height * 4) return {};
   return at(where + ".image", "the image is empty or its pixels do not fill its " + std::to_string(image.width) + "x" +
                                   std::to_string(image.height) + " size",
             ErrorCode::inconsistent);

@@ -13,10 +13,12 @@ Error no_model(const Document& document, const char* instead) {
 
 }  // namespace
 
-Result<Scene> lift(const Document& document, const LiftInputs& inputs) {
+Result<Scene> lift(const Document& document, const LiftInputs& inputs) try {
   const FamilyEntry& entry = family_entry(format_of(document));
   if (entry.lift == nullptr) return no_model(document, entry.instead);
   return entry.lift(document, inputs);
+} catch (...) {
+  return caught_allocation_failure();
 }
 
 }  // namespace remodel::scene

@@ -28,7 +28,7 @@ Result<Scene> lift_kh_bbs_pmo(const PmoFile& file, const LiftInputs& inputs);
 Result<Scene> lift_kh_bbs_pmp(const Pmp& pmp, const LiftInputs& inputs);
 // Appends the PAM animations of `inputs` to `scene`, on the nodes of one BON skeleton (joint_nodes[i]
 // is BON joint i, at its bind pose); called by the PMO lift.
-[[nodiscard]] std::optional<Error> lift_kh_bbs_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene);
+[[nodiscard]] Result<void> lift_kh_bbs_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene);
 Result<Scene> lift_mhfu_pmo(const MhfuPmoFile& file, const LiftInputs& inputs);
 Result<Scene> lift_mhfu_pac(const Pac& pac, const LiftInputs& inputs);
 Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs);

@@ -22,16 +22,9 @@ struct LowerInputs {
   bool j3d_bdl = false;
 };
 
-// A value the base format could not hold as given and was transformed the way modders expect
-// (weights limited to the strongest N, a mesh split), said in one sentence naming where.
-struct LowerWarning {
-  std::string where;  // e.g. "meshes[2].primitives[0]" or "section[3]"
-  std::string message;
-};
-
 struct Lowered {
   Document document;
-  std::vector<LowerWarning> warnings;
+  std::vector<Warning> warnings;
 };
 
 // Writes `scene` over `base`: every value the Scene carries and the base already stores (compared

@@ -20,27 +20,27 @@ int Scene::add_node(Node node, int parent) {
 namespace {
 
 template <typename T>
-std::optional<Error> all_finite(const std::vector<T>& values, const std::string& where) {
+Result<void> all_finite(const std::vector<T>& values, const std::string& where) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!finite(values[i])) return Error{ErrorCode::bad_value, std::nullopt, where + "[" + std::to_string(i) + "]", "is non-finite (NaN or infinity)"};
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
 
 Error at(std::string field, std::string message, ErrorCode code) { return Error{code, std::nullopt, std::move(field), std::move(message)}; }
 
-std::optional<Error> check_primitive(const Primitive& p, const std::string& where) {
+Result<void> check_primitive(const Primitive& p, const std::string& where) {
   const std::size_t n = p.vertex_count();
-  const auto sized = [&](std::size_t size, const std::string& what) -> std::optional<Error> {
-    if (size == 0 || size == n) return std::nullopt;
+  const auto sized = [&](std::size_t size, const std::string& what) -> Result<void> {
+    if (size == 0 || size == n) return {};
     return Error{ErrorCode::inconsistent, std::nullopt, where + "." + what, "has " + std::to_string(size) + " entries for " + std::to_string(n) + " positions"};
   };
-  std::optional<Error> e;
-  if ((e = sized(p.normals.size(), "normals")) || (e = sized(p.colors.size(), "colors"))) return e;
+  if (auto e = sized(p.normals.size(), "normals"); !e) return e;
+  if (auto e = sized(p.colors.size(), "colors"); !e) return e;
   for (std::size_t u = 0; u < p.uvs.size(); ++u) {
-    if ((e = sized(p.uvs[u].size(), "uvs[" + std::to_string(u) + "]"))) return e;
+    if (auto e = sized(p.uvs[u].size(), "uvs[" + std::to_string(u) + "]"); !e) return e;
   }
   if (p.joints.size() != std::size_t{p.influences} * n || p.weights.size() != std::size_t{p.influences} * n) {
     return Error{ErrorCode::inconsistent, std::nullopt, where + (p.joints.size() != std::size_t{p.influences} * n ? ".joints" : ".weights"),
@@ -52,17 +52,18 @@ std::optional<Error> check_primitive(const Primitive& p, const std::string& wher
       return Error{ErrorCode::bad_value, std::nullopt, where + ".indices[" + std::to_string(i) + "]", "names vertex " + std::to_string(p.indices[i]) + " of " + std::to_string(n)};
     }
   }
-  if ((e = all_finite(p.positions, where + ".positions")) || (e = all_finite(p.normals, where + ".normals")) || (e = all_finite(p.colors, where + ".colors")))
-    return e;
+  if (auto e = all_finite(p.positions, where + ".positions"); !e) return e;
+  if (auto e = all_finite(p.normals, where + ".normals"); !e) return e;
+  if (auto e = all_finite(p.colors, where + ".colors"); !e) return e;
   for (std::size_t u = 0; u < p.uvs.size(); ++u) {
-    if ((e = all_finite(p.uvs[u], where + ".uvs[" + std::to_string(u) + "]"))) return e;
+    if (auto e = all_finite(p.uvs[u], where + ".uvs[" + std::to_string(u) + "]"); !e) return e;
   }
   for (std::size_t i = 0; i < p.weights.size(); ++i) {
     if (!(p.weights[i] >= 0.0f) || !finite(p.weights[i])) {
       return Error{ErrorCode::bad_value, std::nullopt, where + ".weights", "weight " + std::to_string(i) + " is negative or not finite"};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 std::vector<Mat4> world_matrices(const Scene& scene) {

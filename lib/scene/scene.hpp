@@ -143,7 +143,7 @@ Error at(std::string field, std::string message, ErrorCode code = ErrorCode::bad
 
 // A primitive's arrays agree in length, its indices name its vertices and its numbers are finite,
 // with no negative weight: what every lower and author checks before encoding.
-std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
+Result<void> check_primitive(const Primitive& p, const std::string& where);
 
 // Each node's world matrix (parents first), computed once.
 std::vector<Mat4> world_matrices(const Scene& scene);

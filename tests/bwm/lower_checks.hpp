@@ -34,7 +34,7 @@ inline Scene lift_ok(const Document& doc) {
   return s.ok() ? std::move(*s) : Scene{};
 }
 
-inline Result<Bytes> lower_write(const Scene& s, const Document& base, std::vector<scene::LowerWarning>* warnings = nullptr) {
+inline Result<Bytes> lower_write(const Scene& s, const Document& base, std::vector<Warning>* warnings = nullptr) {
   Result<scene::Lowered> low = scene::lower(s, base);
   if (!low) return low.error();
   if (warnings) *warnings = low->warnings;
@@ -65,7 +65,7 @@ struct Output {
   Scene back;
 };
 inline std::optional<Output> lower_clean(const Scene& s, const Document& base) {
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Result<Bytes> out = lower_write(s, base, &warnings);
   EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error().describe());
   if (!out) return std::nullopt;

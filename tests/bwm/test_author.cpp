@@ -44,7 +44,7 @@ std::uint16_t u16_at(const Bytes& b, std::size_t at) { return static_cast<std::u
 struct Authored {
   Bwm bwm;
   Bytes bytes;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Scene lifted;
   bool ok = false;
 };

@@ -34,7 +34,7 @@ TEST(LowerBwm, EveryGoldenUnchangedGivesItsBytes) {
     SCOPED_TRACE(g.name);
     const Document doc = read_ok(g.bytes);
     Scene s = lift_ok(doc);
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     Result<Bytes> out = lower_write(s, doc, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == g.bytes);
@@ -106,7 +106,7 @@ TEST(LowerBwm, RenamedMaterialMeshAndEntity) {
   EXPECT_TRUE(entity);
   // Without extras, a renamed material is still matched (by order) and said so.
   for (scene::Material& m : s.materials) m.extras = nullptr;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   out = lower_write(s, doc, &warnings);
   ASSERT_TRUE(out.ok()) << out.error().describe();
   EXPECT_FALSE(warnings.empty());
@@ -172,7 +172,7 @@ TEST(LowerBwm, MoreThanFourWeightsKeepTheStrongestWithAWarning) {
   p.influences = 8;
   p.joints = joints;
   p.weights = weights;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Result<Bytes> out = lower_write(s, doc, &warnings);
   ASSERT_TRUE(out.ok()) << out.error().describe();
   EXPECT_TRUE(warnings.empty()) << "two bones only: nothing dropped";
@@ -323,7 +323,7 @@ TEST(LowerBwm, RemovedReferenceLeavesTheIndexRun) {
   for (scene::Mesh& m : s.meshes) {
     for (scene::Primitive& p : m.primitives) p.extras = nullptr;
   }
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Result<Bytes> bare = lower_write(s, doc, &warnings);
   ASSERT_TRUE(bare.ok()) << bare.error().describe();
   EXPECT_TRUE(*bare == out->bytes);
@@ -425,7 +425,7 @@ TEST(LowerBwm, AddedAndRemovedWithoutExtras) {
   }
   s.meshes[0].primitives.push_back(s.meshes[0].primitives[0]);
   for (scene::Vec3& p : s.meshes[0].primitives.back().positions) p.y += 2.0f;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Result<Bytes> out = lower_write(s, doc, &warnings);
   ASSERT_TRUE(out.ok()) << out.error().describe();
   ASSERT_EQ(warnings.size(), 1u);

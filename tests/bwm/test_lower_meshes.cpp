@@ -150,7 +150,7 @@ TEST(LowerBwmMeshes, RemovedMeshsNodeIsNotAnEntity) {
     if (n.extras.is_object() && n.extras.contains("entity")) n.name = "torch";
     n.extras = nullptr;
   }
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Result<Bytes> out = lower_write(s, doc, &warnings);
   ASSERT_TRUE(out.ok()) << out.error().describe();
   const Document written = read_ok(*out);

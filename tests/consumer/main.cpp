@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", argv[1], written.error().describe().c_str());
     return 1;
   }
-  if (const auto error = remodel::write_file_atomic(argv[2], *written)) {
-    std::fprintf(stderr, "%s: %s\n", argv[2], error->describe().c_str());
+  if (const auto stored = remodel::write_file_atomic(argv[2], *written); !stored) {
+    std::fprintf(stderr, "%s: %s\n", argv[2], stored.error().describe().c_str());
     return 1;
   }
   if (*written != *bytes) {

@@ -1,6 +1,7 @@
 // Reading any input allocates at most 16 x its size + 1 MiB at a time: a counting allocator watches
 // the peak of live bytes while each sample and seed is read. The same allocator makes the Nth
-// allocation of a read or write throw std::bad_alloc, for every N, as ufbx's tests do.
+// allocation of a read or write throw std::bad_alloc, for every N, as ufbx's tests do, and the first
+// of a lift, lower, author or glTF export and import.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "samples.hpp"
 #include "families.hpp"
+#include "scene/lift.hpp"
+#include "scene/lower.hpp"
 
 namespace {
 
@@ -211,6 +215,35 @@ TEST_P(AllocationFailure, EveryAllocationOfReadAndWriteFailsCleanly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, AllocationFailure, ::testing::ValuesIn(small_inputs()), input_name);
+
+// The Scene and glTF calls catch at the same boundary. Only their first allocation fails: a later
+// one can fall inside nlohmann::json's destructor, which allocates and is noexcept (std::terminate).
+template <typename Op>
+void expect_first_failure_clean(const std::string& what, Op&& op) {
+  const FailedRun run = run_failing_at(1, op);
+  ASSERT_FALSE(run.threw) << what << ": std::bad_alloc escaped the library";
+  ASSERT_TRUE(run.reached && run.error.has_value()) << what << ": the failed allocation gave no error";
+  EXPECT_EQ(run.error->code, ErrorCode::out_of_memory) << what << ": " << run.error->describe();
+}
+
+TEST(AllocationFailure, LiftGltfLowerAndAuthorReturnOutOfMemory) {
+  for (const char* seed : {"kh_bbs_pmo/demo.pmo", "j3d/demo.bmd", "bwm/skin.bwm"}) {
+    const Bytes b = test::load_file(std::filesystem::path(REMODEL_CORPUS) / seed);
+    const auto doc = read_document(b);
+    ASSERT_TRUE(doc.ok()) << seed << ": " << doc.error().describe();
+    const auto scene = scene::lift(*doc);
+    ASSERT_TRUE(scene.ok()) << seed << ": " << scene.error().describe();
+    const auto glb = gltf::write_glb(*scene);
+    ASSERT_TRUE(glb.ok()) << seed << ": " << glb.error().describe();
+    const std::string name = seed;
+    expect_first_failure_clean(name + " lift", [&] { return scene::lift(*doc); });
+    expect_first_failure_clean(name + " write_glb", [&] { return gltf::write_glb(*scene); });
+    expect_first_failure_clean(name + " write_gltf", [&] { return gltf::write_gltf(*scene, "model"); });
+    expect_first_failure_clean(name + " read_gltf", [&] { return gltf::read_gltf(*glb); });
+    expect_first_failure_clean(name + " lower", [&] { return scene::lower(*scene, *doc); });
+    expect_first_failure_clean(name + " author", [&] { return scene::author(*scene, format_of(*doc)); });
+  }
+}
 
 }  // namespace
 }  // namespace remodel

@@ -63,7 +63,7 @@ TEST(FileIo, WriteReplacesKeepingThePermissions) {
   const fs::path f = dir / "model.pmo";
   spit(f, Bytes{1, 2, 3});
   ASSERT_EQ(::chmod(f.c_str(), 0640), 0);
-  ASSERT_FALSE(write_file_atomic(f, Bytes{4, 5}).has_value());
+  ASSERT_TRUE(write_file_atomic(f, Bytes{4, 5}).ok());
   EXPECT_EQ(slurp(f), (Bytes{4, 5}));
   struct stat st {};
   ASSERT_EQ(::stat(f.c_str(), &st), 0);
@@ -71,7 +71,7 @@ TEST(FileIo, WriteReplacesKeepingThePermissions) {
   EXPECT_EQ(files_in(dir), 1u);  // no temporary file left
   // A new file gets the usual 0666 less the umask.
   const mode_t mask = ::umask(022);
-  ASSERT_FALSE(write_file_atomic(dir / "new.pmo", Bytes{7}).has_value());
+  ASSERT_TRUE(write_file_atomic(dir / "new.pmo", Bytes{7}).ok());
   ::umask(mask);
   ASSERT_EQ(::stat((dir / "new.pmo").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
@@ -83,13 +83,13 @@ TEST(FileIo, WriteThroughASymlinkToItsTarget) {
   fs::create_directories(dir / "real");
   spit(dir / "real" / "model.pmo", Bytes{1});
   fs::create_symlink("real/model.pmo", dir / "link.pmo");  // relative, from the link's folder
-  ASSERT_FALSE(write_file_atomic(dir / "link.pmo", Bytes{9, 9}).has_value());
+  ASSERT_TRUE(write_file_atomic(dir / "link.pmo", Bytes{9, 9}).ok());
   EXPECT_TRUE(fs::is_symlink(dir / "link.pmo"));
   EXPECT_EQ(slurp(dir / "real" / "model.pmo"), (Bytes{9, 9}));
   EXPECT_EQ(files_in(dir / "real"), 1u);
   // A dangling link: the file it names is created, the link stays.
   fs::create_symlink("real/later.pmo", dir / "dangling.pmo");
-  ASSERT_FALSE(write_file_atomic(dir / "dangling.pmo", Bytes{3}).has_value());
+  ASSERT_TRUE(write_file_atomic(dir / "dangling.pmo", Bytes{3}).ok());
   EXPECT_TRUE(fs::is_symlink(dir / "dangling.pmo"));
   EXPECT_EQ(slurp(dir / "real" / "later.pmo"), (Bytes{3}));
   fs::remove_all(dir);
@@ -110,16 +110,16 @@ TEST(FileIo, AFailedWriteLeavesTheOriginalUntouched) {
   const auto error = write_file_atomic(f, Bytes(64 * 1024, 0xCD));
   ::setrlimit(RLIMIT_FSIZE, &old);
   ::signal(SIGXFSZ, old_handler);
-  ASSERT_TRUE(error.has_value());
-  EXPECT_NE(error->message.find("cannot write"), std::string::npos) << error->message;
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.error().message.find("cannot write"), std::string::npos) << error.error().message;
   EXPECT_EQ(slurp(f), original);
   EXPECT_EQ(files_in(dir), 1u);
   // A directory in the target's place is left as it is.
   fs::create_directories(dir / "folder.pmo");
-  EXPECT_TRUE(write_file_atomic(dir / "folder.pmo", Bytes{1}).has_value());
+  EXPECT_FALSE(write_file_atomic(dir / "folder.pmo", Bytes{1}).ok());
   EXPECT_TRUE(fs::is_directory(dir / "folder.pmo"));
   // A missing folder is an error, not a crash.
-  EXPECT_TRUE(write_file_atomic(dir / "no" / "such" / "x.pmo", Bytes{1}).has_value());
+  EXPECT_FALSE(write_file_atomic(dir / "no" / "such" / "x.pmo", Bytes{1}).ok());
   EXPECT_EQ(files_in(dir), 2u);
   fs::remove_all(dir);
 }
@@ -130,7 +130,7 @@ TEST(FileIo, TemporaryNamesAreUniqueAndNeverClobbered) {
   const fs::path f = dir / "model.pmo";
   const fs::path predictable = dir / ("model.pmo.remodel-tmp-" + std::to_string(::getpid()));
   spit(predictable, Bytes{42});
-  for (int i = 0; i < 20; ++i) ASSERT_FALSE(write_file_atomic(f, Bytes{static_cast<std::uint8_t>(i)}).has_value());
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(write_file_atomic(f, Bytes{static_cast<std::uint8_t>(i)}).ok());
   EXPECT_EQ(slurp(f), (Bytes{19}));
   EXPECT_EQ(slurp(predictable), (Bytes{42}));
   EXPECT_EQ(files_in(dir), 2u);

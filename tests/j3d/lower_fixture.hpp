@@ -63,7 +63,7 @@ struct Output {
   Bytes bytes;
   J3dFile file;
   scene::Scene scene;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   bool inf1_counts_stored = false;  // whether the lowered Document (before writing) keeps an INF1 count
 };
 

@@ -76,7 +76,7 @@ Scene as_authored(Scene s) {
 
 struct Authored {
   J3dFile file;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Scene lifted;
   std::size_t size = 0;
   bool ok = false;

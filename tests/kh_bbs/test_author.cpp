@@ -57,7 +57,7 @@ Scene skinned_cylinder() {
 
 struct Authored {
   PmoFile file;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Scene lifted;
 };
 

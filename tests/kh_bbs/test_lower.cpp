@@ -585,7 +585,7 @@ TEST(LowerKhBbs, BlenderLikeRoundTripGivesTheOriginalBytes) {
     identical += *bytes == original;
     const std::string all = std::to_string(sections(std::get<PmoFile>(*doc).pmo).size());
     bool said = false;
-    for (const LowerWarning& w : out->warnings) {
+    for (const Warning& w : out->warnings) {
       EXPECT_EQ(w.message.find("re-partitioned"), std::string::npos) << w.where << ": " << w.message;
       said = said || w.message.find(all + " of " + all + " PMO sections found unchanged") != std::string::npos;
     }
@@ -636,7 +636,7 @@ TEST(LowerKhBbs, BlenderLikeMovedVerticesRebuildOnlyTheirSections) {
   auto out = lower(blender, *doc);
   ASSERT_TRUE(out.ok()) << out.error().describe();
   bool said = false;
-  for (const LowerWarning& w : out->warnings) said = said || w.message.find("re-partitioned") != std::string::npos;
+  for (const Warning& w : out->warnings) said = said || w.message.find("re-partitioned") != std::string::npos;
   EXPECT_TRUE(said) << "the rebuild is said in a warning";
   auto bytes = write_document(out->document);
   ASSERT_TRUE(bytes.ok());

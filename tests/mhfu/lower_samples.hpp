@@ -79,7 +79,7 @@ inline void as_exported(Scene& s) {
   }
 }
 
-inline Result<Bytes> lower_write(const Scene& s, const Sample& sample, std::vector<scene::LowerWarning>* warnings = nullptr) {
+inline Result<Bytes> lower_write(const Scene& s, const Sample& sample, std::vector<Warning>* warnings = nullptr) {
   Result<scene::Lowered> low = scene::lower(s, sample.doc, sample.lower_inputs());
   if (!low) return low.error();
   if (warnings) *warnings = low->warnings;
@@ -93,7 +93,7 @@ struct Edited {
   Document doc;
   std::vector<FieldDifference> fields;
 };
-inline Edited lower_diff(const Scene& s, const Sample& sample, std::vector<scene::LowerWarning>* warnings = nullptr) {
+inline Edited lower_diff(const Scene& s, const Sample& sample, std::vector<Warning>* warnings = nullptr) {
   Edited out;
   Result<Bytes> bytes = lower_write(s, sample, warnings);
   EXPECT_TRUE(bytes.ok()) << bytes.error().describe();

@@ -83,7 +83,7 @@ struct Authored {
   const MhfuPmo* pmo = nullptr;
   const MhfuSkeleton* skeleton = nullptr;
   const Tmh* tmh = nullptr;
-  std::vector<scene::LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Scene lifted;
   std::size_t size = 0;
 };

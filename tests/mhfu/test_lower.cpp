@@ -41,7 +41,7 @@ TEST(LowerMhfu, EverySampleUnchangedGivesItsBytes) {
     Scene scene = lift_ok(s);
     for (int pass = 0; pass < 2; ++pass) {
       if (pass == 1) as_exported(scene);
-      std::vector<scene::LowerWarning> warnings;
+      std::vector<Warning> warnings;
       Result<Bytes> out = lower_write(scene, s, &warnings);
       ASSERT_TRUE(out.ok()) << out.error().describe();
       EXPECT_TRUE(*out == s.bytes) << "pass " << pass;
@@ -178,7 +178,7 @@ TEST(LowerMhfu, BlenderLikeMovedVertexKeepsTheStrips) {
     }
     p.indices[corner] = n;
     for (std::uint32_t c : {v, n}) p.positions[c] = p.positions[c] * 0.9f;  // inward: inside the stored range
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     ASSERT_EQ(warnings.size(), 1u);
@@ -251,7 +251,7 @@ TEST(LowerMhfu, BlenderLikeMergedPrimitivesGiveTheSameBytes) {
     test::merge_primitives_like_blender(scene);
     for (const scene::Mesh& m : scene.meshes) after += m.primitives.size();
     merged_any = merged_any || after < before;
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == s.bytes);
@@ -355,7 +355,7 @@ TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
       }
     }
     if (edited == 0) continue;
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     ASSERT_EQ(warnings.size(), 1u);
@@ -435,7 +435,7 @@ TEST(LowerMhfu, WeightsOutsideThePaletteAddGroups) {
     const MhfuPmo& base = std::get<MhfuPmoFile>(std::get<Pac>(s.doc).entries[0].content).pmo;
     const std::uint32_t block = base.groups[group].block;
 
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     const Edited e = lower_diff(scene, s, &warnings);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].message.find("outside group " + std::to_string(group) + "'s GE palette: drawn by"), std::string::npos) << warnings[0].message;
@@ -515,7 +515,7 @@ TEST(LowerMhfu, AddedAndRemovedGroups) {
         prims.push_back(prims[0]);
         prims.back().extras = scene::Extras::object();
       }
-      std::vector<scene::LowerWarning> warnings;
+      std::vector<Warning> warnings;
       const Edited e = lower_diff(scene, s, &warnings);
       EXPECT_EQ(warnings.size(), std::size_t(edit));
       for (const FieldDifference& f : e.fields) {
@@ -560,7 +560,7 @@ TEST(LowerMhfu, RenamesChangeNothingStored) {
       n.extras = nullptr;
       if (n.name == "bone0") n.name = "root";
     }
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == s.bytes);

@@ -52,7 +52,7 @@ TEST(LowerMhfuMeshes, GroupNoTriangleFitsHandsItsPlaceToNewGroups) {
     }
     const MhfuPmo& base = pmo_of(s.doc);
     const std::uint32_t block = base.groups[0].block;
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     const Edited e = lower_diff(scene, s, &warnings);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_TRUE(contains(warnings[0].message, "every triangle of group 0 weighs a bone outside its GE palette: the group is replaced")) << warnings[0].message;
@@ -142,7 +142,7 @@ TEST(LowerMhfuMeshes, AddedPrimitiveDrawsANewMaterial) {
       p.material = static_cast<int>(scene.materials.size()) - 1;
       scene.meshes[0].primitives.push_back(p);
 
-      std::vector<scene::LowerWarning> warnings;
+      std::vector<Warning> warnings;
       const Edited e = lower_diff(scene, s, &warnings);
       const MhfuPmo& out = pac_pmo(e.doc);
       const std::size_t material = base.materials.size();
@@ -216,7 +216,7 @@ TEST(LowerMhfuMeshes, AddedMeshAndRemovedAgain) {
     node.skin = 0;
     scene.add_node(node);
 
-    std::vector<scene::LowerWarning> warnings;
+    std::vector<Warning> warnings;
     const Edited e = lower_diff(scene, s, &warnings);
     std::size_t said = 0;
     for (const auto& w : warnings) said += contains(w.message, "mesh added is none of the base's: added as PMO mesh 1") ? 1 : 0;

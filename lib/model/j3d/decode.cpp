@@ -143,7 +143,7 @@ Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFil
 namespace {
 
 // Every index a material entry holds is unused (all ones) or inside its table.
-std::optional<Error> check_material(const J3dMat3& m, std::size_t& checked) {
+Result<void> check_material(const J3dMat3& m, std::size_t& checked) {
   const auto bad = [&](std::size_t entry, const char* field, std::size_t value, std::size_t size) {
     return Error{ErrorCode::bad_value, std::nullopt, "MAT3.entry[" + std::to_string(entry) + "]." + field,
                  "index " + std::to_string(value) + " is past the table's " + std::to_string(size) + " records"};
@@ -165,37 +165,36 @@ std::optional<Error> check_material(const J3dMat3& m, std::size_t& checked) {
     }
     // Post-transform slots hold stale values (0 from RiiStudio, small numbers in SMG) when those
     // tables are empty: they are checked only when the table has records.
-    const auto each = [&](const char* field, const auto& indices, std::size_t size, bool unused_when_empty = false) -> std::optional<Error> {
+    const auto each = [&](const char* field, const auto& indices, std::size_t size, bool unused_when_empty = false) -> Result<void> {
       for (std::uint16_t v : indices) {
         ++checked;
         if (unused_when_empty && size == 0) continue;
         if (v != 0xFFFF && v >= size) return bad(e, field, v, size);
       }
-      return std::nullopt;
+      return {};
     };
-    std::optional<Error> err;
-    if ((err = each("material_colors", x.material_colors, m.material_colors.size()))) return err;
-    if ((err = each("color_channels", x.color_channels, m.color_channels.size()))) return err;
-    if ((err = each("ambient_colors", x.ambient_colors, m.ambient_colors.size()))) return err;
-    if ((err = each("lights", x.lights, m.lights.size()))) return err;
-    if ((err = each("texgens", x.texgens, m.texgens.size()))) return err;
-    if ((err = each("post_texgens", x.post_texgens, m.post_texgens.size(), true))) return err;
-    if ((err = each("tex_matrices", x.tex_matrices, m.tex_matrices.size()))) return err;
-    if ((err = each("post_tex_matrices", x.post_tex_matrices, m.post_tex_matrices.size(), true))) return err;
-    if ((err = each("textures", x.textures, m.textures.size()))) return err;
-    if ((err = each("tev_kcolors", x.tev_kcolors, m.tev_kcolors.size()))) return err;
-    if ((err = each("tev_orders", x.tev_orders, m.tev_orders.size()))) return err;
-    if ((err = each("tev_colors", x.tev_colors, m.tev_colors.size()))) return err;
-    if ((err = each("tev_stages", x.tev_stages, m.tev_stages.size()))) return err;
-    if ((err = each("swap_modes", x.swap_modes, m.swap_modes.size()))) return err;
-    if ((err = each("swap_tables", x.swap_tables, m.swap_tables.size()))) return err;
+    if (auto err = each("material_colors", x.material_colors, m.material_colors.size()); !err) return err;
+    if (auto err = each("color_channels", x.color_channels, m.color_channels.size()); !err) return err;
+    if (auto err = each("ambient_colors", x.ambient_colors, m.ambient_colors.size()); !err) return err;
+    if (auto err = each("lights", x.lights, m.lights.size()); !err) return err;
+    if (auto err = each("texgens", x.texgens, m.texgens.size()); !err) return err;
+    if (auto err = each("post_texgens", x.post_texgens, m.post_texgens.size(), true); !err) return err;
+    if (auto err = each("tex_matrices", x.tex_matrices, m.tex_matrices.size()); !err) return err;
+    if (auto err = each("post_tex_matrices", x.post_tex_matrices, m.post_tex_matrices.size(), true); !err) return err;
+    if (auto err = each("textures", x.textures, m.textures.size()); !err) return err;
+    if (auto err = each("tev_kcolors", x.tev_kcolors, m.tev_kcolors.size()); !err) return err;
+    if (auto err = each("tev_orders", x.tev_orders, m.tev_orders.size()); !err) return err;
+    if (auto err = each("tev_colors", x.tev_colors, m.tev_colors.size()); !err) return err;
+    if (auto err = each("tev_stages", x.tev_stages, m.tev_stages.size()); !err) return err;
+    if (auto err = each("swap_modes", x.swap_modes, m.swap_modes.size()); !err) return err;
+    if (auto err = each("swap_tables", x.swap_tables, m.swap_tables.size()); !err) return err;
     const std::array<std::uint16_t, 1> fog{x.fog}, alpha{x.alpha_compare}, blend{x.blend}, nbt{x.nbt_scale};
-    if ((err = each("fog", fog, m.fogs.size()))) return err;
-    if ((err = each("alpha_compare", alpha, m.alpha_compares.size()))) return err;
-    if ((err = each("blend", blend, m.blends.size()))) return err;
-    if ((err = each("nbt_scale", nbt, m.nbt_scales.size()))) return err;
+    if (auto err = each("fog", fog, m.fogs.size()); !err) return err;
+    if (auto err = each("alpha_compare", alpha, m.alpha_compares.size()); !err) return err;
+    if (auto err = each("blend", blend, m.blends.size()); !err) return err;
+    if (auto err = each("nbt_scale", nbt, m.nbt_scales.size()); !err) return err;
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -203,7 +202,7 @@ std::optional<Error> check_material(const J3dMat3& m, std::size_t& checked) {
 Result<std::size_t> j3d_check_indices(const J3dFile& file) {
   std::size_t checked = 0;
   if (const J3dMat3* mat = j3d_section<J3dMat3>(file)) {
-    if (auto err = check_material(*mat, checked)) return *err;
+    if (auto err = check_material(*mat, checked); !err) return err.error();
   }
   const J3dVtx1* vtx = j3d_section<J3dVtx1>(file);
   const J3dShp1* shp = j3d_section<J3dShp1>(file);

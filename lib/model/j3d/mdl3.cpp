@@ -435,13 +435,13 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex, J3dMd
   return out;
 }
 
-std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture, const J3dTexture& before) {
+Result<void> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture, const J3dTexture& before) {
   if (texture >= tex.textures.size()) return Error{ErrorCode::bad_value, std::nullopt, "TEX1", "texture " + std::to_string(texture) + " does not exist"};
   const auto held = [](const J3dTexture& t) {  // what MDL3's texture registers repeat
     return std::tie(t.format, t.width, t.height, t.wrap_s, t.wrap_t, t.palette_format, t.palette_count, t.mip_enable, t.edge_lod, t.bias_clamp,
                     t.max_aniso, t.min_filter, t.mag_filter, t.min_lod, t.max_lod, t.mip_count, t.lod_bias);
   };
-  if (held(tex.textures[texture]) == held(before)) return std::nullopt;
+  if (held(tex.textures[texture]) == held(before)) return {};
   auto fresh = j3d_mdl3_from_mat3(mat, tex);
   if (!fresh) return fresh.error();
   const auto follows = [](std::uint8_t a) {  // image 0, mode 0/1 of maps 0-7, texcoord scales 0-7
@@ -462,7 +462,7 @@ std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, c
       }
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace remodel

@@ -28,6 +28,6 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex,
 // of the materials that show it, the texture image/mode registers and texcoord scales take the values
 // j3d_mdl3_from_mat3 gives where its command has the same register; every other byte of MDL3 stays as
 // it was. Nothing is regenerated when no field those registers hold has changed.
-std::optional<Error> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture, const J3dTexture& before);
+Result<void> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture, const J3dTexture& before);
 
 }  // namespace remodel

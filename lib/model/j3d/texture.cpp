@@ -78,7 +78,7 @@ Result<void> replace_tex1_texture(J3dFile& file, std::size_t index, const RgbaIm
   J3dMdl3* mdl = j3d_section<J3dMdl3>(file);
   const J3dMat3* mat = j3d_section<J3dMat3>(file);
   if (mdl != nullptr && mat != nullptr) {
-    if (auto e = j3d_mdl3_follow_texture(*mdl, *mat, tex1, index, before)) return *e;
+    if (auto followed = j3d_mdl3_follow_texture(*mdl, *mat, tex1, index, before); !followed) return followed.error();
   }
   return {};
 }

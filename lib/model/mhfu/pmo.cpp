@@ -29,18 +29,18 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<psp::GeCommand>& commands)
   }
   for (std::size_t i = 0; i < commands.size() && !ret_seen; ++i) {
     const psp::GeCommand c = commands[i];
-    const auto once = [&](std::optional<std::uint32_t>& slot, const char* name) -> std::optional<Error> {
+    const auto once = [&](std::optional<std::uint32_t>& slot, const char* name) -> Result<void> {
       if (offset_seen) return list_error(ErrorCode::unsupported, i, std::string(name) + " after OFFSET moves the origin, which is not supported");
       if (slot && *slot != c.arg()) return list_error(ErrorCode::unsupported, i, std::string("a second ") + name + " with a different address is not supported");
       slot = c.arg();
-      return std::nullopt;
+      return {};
     };
     switch (c.op()) {
       case psp::ge::kVaddr:
-        if (auto e = once(plan.vaddr, "VADDR")) return *e;
+        if (auto e = once(plan.vaddr, "VADDR"); !e) return e.error();
         break;
       case psp::ge::kIaddr:
-        if (auto e = once(plan.iaddr, "IADDR")) return *e;
+        if (auto e = once(plan.iaddr, "IADDR"); !e) return e.error();
         break;
       case psp::ge::kVtype: {
         if (vtype && *vtype != c.arg()) return list_error(ErrorCode::unsupported, i, "a second VTYPE with a different format is not supported");

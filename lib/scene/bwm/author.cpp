@@ -51,7 +51,7 @@ struct Draw {
 
 class Author {
  public:
-  Author(const Scene& scene, std::uint32_t version, std::vector<LowerWarning>& warnings)
+  Author(const Scene& scene, std::uint32_t version, std::vector<Warning>& warnings)
       : scene_(scene), world_(world_matrices(scene)), warnings_(warnings) {
     out_.version = version;
     const char id[] = "LiOnHeAdMODEL";
@@ -59,8 +59,8 @@ class Author {
   }
 
   Result<Bwm> run() {
-    if (auto e = find_draws()) return *e;
-    if (auto e = author_bones()) return *e;
+    if (auto e = find_draws(); !e) return e.error();
+    if (auto e = author_bones(); !e) return e.error();
     author_entities();
     // Attributes every vertex stores: normals when any primitive has them, up to 3 UV sets.
     for (const Draw& d : draws_) {
@@ -71,7 +71,7 @@ class Author {
     }
     vertices_.uv_sets.resize(uv_sets_);
     for (const Draw& d : draws_) {
-      if (auto e = author_mesh(d)) return *e;
+      if (auto e = author_mesh(d); !e) return e.error();
     }
     if (out_.meshes.empty()) return at("meshes", "no primitive draws a triangle: a BWM needs at least one", ErrorCode::unsupported);
     author_strides();
@@ -81,19 +81,19 @@ class Author {
 
  private:
   // Visible mesh nodes; one skin over all of them or none (a BWM is a model or a skin).
-  std::optional<Error> find_draws() {
+  Result<void> find_draws() {
     auto drawn = drawn_nodes(scene_, "a BWM", "a BWM skin has one set of bones",
                              "a BWM is a model or a skin, and every vertex of a skin follows its bones");
     if (!drawn) return drawn.error();
     skin_ = drawn->skin;
     for (int d : drawn->nodes) draws_.push_back({d, &scene_.meshes[static_cast<std::size_t>(scene_.nodes[static_cast<std::size_t>(d)].mesh)]});
-    return std::nullopt;
+    return {};
   }
 
   // One bone per skin joint, in skin order (a vertex's bone index is its glTF joint index): the joint's
   // world matrix, the pose the glTF shows; vertices are skinned to it (a BWM keeps no inverse binds).
-  std::optional<Error> author_bones() {
-    if (skin_ < 0) return std::nullopt;
+  Result<void> author_bones() {
+    if (skin_ < 0) return {};
     const Skin& skin = scene_.skins[static_cast<std::size_t>(skin_)];
     const std::string where = "skins[" + std::to_string(skin_) + "]";
     if (skin.joints.size() > kMaxBones) {
@@ -111,7 +111,7 @@ class Author {
       if (!finite(w)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
       out_.bones.push_back(frame_of(w));
     }
-    return std::nullopt;
+    return {};
   }
 
   // Empty leaf nodes (no mesh, no children, not a joint): markers the game finds by name.
@@ -158,7 +158,7 @@ class Author {
     return index;
   }
 
-  std::optional<Error> author_mesh(const Draw& d) {
+  Result<void> author_mesh(const Draw& d) {
     const Node& node = scene_.nodes[static_cast<std::size_t>(d.node)];
     const std::string mesh_where = "meshes[" + std::to_string(node.mesh) + "]";
     BwmMesh mesh;
@@ -175,13 +175,13 @@ class Author {
       mesh.indices_size += ref->indices_size;
       mesh.material_refs.push_back(*ref);
     }
-    if (mesh.material_refs.empty()) return std::nullopt;
+    if (mesh.material_refs.empty()) return {};
     mesh.indices_offset = static_cast<std::uint32_t>(first_index);
     mesh.vertex_offset = static_cast<std::uint32_t>(first_vertex);
     mesh.vertex_size = static_cast<std::uint32_t>(vertices_.positions.size() - first_vertex);
     bwm_store_extent(mesh, bwm_extent(std::span(vertices_.positions).subspan(first_vertex, mesh.vertex_size)));
     out_.meshes.push_back(std::move(mesh));
-    return std::nullopt;
+    return {};
   }
 
   // The primitive's drawn vertices appended to the vertex array (in their glTF order), its triangles
@@ -190,7 +190,7 @@ class Author {
     if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
       return at(where + ".mode", "points and lines cannot be drawn by a BWM (triangles only)", ErrorCode::unsupported);
     }
-    if (auto e = check_primitive(src, where)) return *e;
+    if (auto e = check_primitive(src, where); !e) return e.error();
     if (src.material >= 0 && static_cast<std::size_t>(src.material) >= scene_.materials.size()) {
       return at(where + ".material", "material " + std::to_string(src.material) + " does not exist");
     }
@@ -324,7 +324,7 @@ class Author {
   const Scene& scene_;
   const std::vector<Mat4> world_;
   RestPose rest_;  // the skin's bind pose to the nodes' pose
-  std::vector<LowerWarning>& warnings_;
+  std::vector<Warning>& warnings_;
   Bwm out_;
   std::vector<Draw> draws_;
   int skin_ = -1;
@@ -376,7 +376,7 @@ Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs) {
   if (inputs.bwm_version != 5 && inputs.bwm_version != 6) {
     return at("bwm_version", "is " + std::to_string(inputs.bwm_version) + "; BWM versions 5 and 6 exist", ErrorCode::unsupported);
   }
-  std::vector<LowerWarning> warnings;
+  std::vector<Warning> warnings;
   Author author(scene, inputs.bwm_version, warnings);
   auto bwm = author.run();
   if (!bwm) return bwm.error();

@@ -122,12 +122,12 @@ struct RefMatch {
 
 class Lowerer {
  public:
-  Lowerer(const Scene& in, const Scene& base, const Bwm& base_file, Bwm& out, std::vector<LowerWarning>& warnings)
+  Lowerer(const Scene& in, const Scene& base, const Bwm& base_file, Bwm& out, std::vector<Warning>& warnings)
       : in_(in), base_(base), base_file_(base_file), out_(out), warnings_(warnings), places_(places_of(out)) {}
 
-  std::optional<Error> run() {
-    if (auto e = lower_nodes()) return e;
-    if (auto e = lower_materials()) return e;
+  Result<void> run() {
+    if (auto e = lower_nodes(); !e) return e.error();
+    if (auto e = lower_materials(); !e) return e.error();
     return lower_meshes();
   }
 
@@ -138,7 +138,7 @@ class Lowerer {
   // but a node that draws a mesh (an added mesh's node never takes a bone's or entity's place: meshes
   // are matched apart, over the nodes that draw) and a node left without its mesh that bears a base
   // mesh's name and no base bone's or entity's (a removed mesh's node, never taken for a new entity).
-  std::optional<Error> lower_nodes() {
+  Result<void> lower_nodes() {
     std::vector<std::vector<std::string>> bkeys, ikeys;
     std::vector<int> bnodes;
     std::set<std::string> frames, meshes;  // the base's bone and entity names; its mesh nodes' names
@@ -200,12 +200,12 @@ class Lowerer {
         ++bone;
       }
     }
-    return std::nullopt;
+    return {};
   }
 
   // Materials by their diffuse texture name (extras), then by name, then order; a renamed material
   // renames its diffuse texture, which is what the game looks it up by.
-  std::optional<Error> lower_materials() {
+  Result<void> lower_materials() {
     std::vector<std::vector<std::string>> bkeys, ikeys;
     for (const Material& m : base_.materials) bkeys.push_back({extra_string(m.extras, "diffuse"), m.name});
     for (const Material& m : in_.materials) ikeys.push_back({extra_string(m.extras, "diffuse"), m.name});
@@ -227,10 +227,10 @@ class Lowerer {
       }
       out_.materials[k].diffuse = *name;
     }
-    return std::nullopt;
+    return {};
   }
 
-  std::optional<Error> lower_meshes() {
+  Result<void> lower_meshes() {
     // Base Scene meshes are the BWM meshes with something to draw, in order.
     std::vector<std::size_t> records;
     for (std::size_t m = 0; m < out_.meshes.size(); ++m) {
@@ -275,14 +275,14 @@ class Lowerer {
         const std::optional<std::size_t> ip = refs->refs[p];
         const std::string pwhere = where + ".primitives[" + std::to_string(ip.value_or(p)) + "]";
         if (ip) {
-          if (auto e = check_incoming(imesh.primitives[*ip], skinned, *bones, pwhere)) return e;
+          if (auto e = check_incoming(imesh.primitives[*ip], skinned, *bones, pwhere); !e) return e.error();
         }
         if (!ip || drawn_triangles(imesh.primitives[*ip]).empty()) {  // a primitive left with no triangle: its reference goes
           removed.emplace_back(records[bm], r);
           continue;
         }
         ++kept;
-        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[*ip], *bones, pwhere, next_id++, records[bm], r)) return e;
+        if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[*ip], *bones, pwhere, next_id++, records[bm], r); !e) return e.error();
         // The reference's material: the base material the incoming one stands for.
         const std::optional<std::uint32_t> mat = base_material(imesh.primitives[*ip].material);
         if (!mat) return material_error(imesh.primitives[*ip].material, pwhere);
@@ -292,7 +292,7 @@ class Lowerer {
       for (std::size_t i : refs->added) {
         const Primitive& ip = imesh.primitives[i];
         const std::string pwhere = where + ".primitives[" + std::to_string(i) + "]";
-        if (auto e = check_incoming(ip, skinned, *bones, pwhere)) return e;
+        if (auto e = check_incoming(ip, skinned, *bones, pwhere); !e) return e.error();
         if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
         const std::optional<std::uint32_t> mat = base_material(ip.material);
         if (!mat) return material_error(ip.material, pwhere);
@@ -309,7 +309,7 @@ class Lowerer {
     // New meshes last, so that their vertices follow every base mesh's new ones.
     const std::size_t first_new = out_.meshes.size();
     for (const auto& [node, mesh] : match->added) {
-      if (auto e = add_mesh(node, mesh, *bones, next_id)) return e;
+      if (auto e = add_mesh(node, mesh, *bones, next_id); !e) return e.error();
     }
     if (removed_meshes.size() == records.size() && out_.meshes.size() == first_new) {
       return at("meshes", "no mesh of the Scene draws a triangle: a BWM needs at least one", ErrorCode::unsupported);
@@ -345,14 +345,14 @@ class Lowerer {
     }
     // Only a moved, new or no longer drawn vertex moves an extent: decoding every vertex twice is
     // most of an unedited import's time otherwise.
-    if (!moved_ && rebuilt_.empty() && removed.empty() && removed_meshes.empty()) return std::nullopt;
+    if (!moved_ && rebuilt_.empty() && removed.empty() && removed_meshes.empty()) return {};
     return bwm_refit_extents(base_file_, in_.extras, origin, out_);
   }
 
   // A drawn mesh no base mesh stands for: a new record after the base's, in model space like
   // authoring's, each primitive a new reference over new vertices (its node's transform applied, but
   // on a skin, whose vertices follow their bones).
-  std::optional<Error> add_mesh(int node, std::size_t m, const std::vector<int>& bones, int& next_id) {
+  Result<void> add_mesh(int node, std::size_t m, const std::vector<int>& bones, int& next_id) {
     const Mesh& imesh = in_.meshes[m];
     const std::string where = "meshes[" + std::to_string(m) + "]";
     BwmMesh record;
@@ -368,7 +368,7 @@ class Lowerer {
     for (std::size_t p = 0; p < imesh.primitives.size(); ++p) {
       const std::string pwhere = where + ".primitives[" + std::to_string(p) + "]";
       Primitive ip = imesh.primitives[p];
-      if (auto e = check_incoming(ip, skinned, bones, pwhere)) return e;
+      if (auto e = check_incoming(ip, skinned, bones, pwhere); !e) return e.error();
       if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
       const std::optional<std::uint32_t> mat = base_material(ip.material);
       if (!mat) return material_error(ip.material, pwhere);
@@ -382,7 +382,7 @@ class Lowerer {
       rebuilt_.push_back({at_record, std::nullopt, *mat, std::move(*run)});
     }
     if (std::none_of(rebuilt_.begin(), rebuilt_.end(), [&](const Rebuilt& rb) { return rb.record == at_record; })) out_.meshes.pop_back();  // draws nothing
-    return std::nullopt;
+    return {};
   }
 
   // The incoming mesh standing for each base mesh (none: removed) and the meshes no base mesh stands
@@ -528,21 +528,21 @@ class Lowerer {
   }
 
   // An incoming primitive's arrays: sized for its vertices, finite, its indices and joints in range.
-  std::optional<Error> check_incoming(const Primitive& ip, bool skinned, const std::vector<int>& bones, const std::string& where) const {
+  Result<void> check_incoming(const Primitive& ip, bool skinned, const std::vector<int>& bones, const std::string& where) const {
     if (ip.topology != Topology::triangles && ip.topology != Topology::triangle_strip && ip.topology != Topology::triangle_fan) {
       return at(where + ".mode", "points and lines cannot be drawn by a BWM (triangles only)", ErrorCode::unsupported);
     }
     const std::size_t n = ip.vertex_count();
-    const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
-      if (have == 0 || have == n * per) return std::nullopt;
+    const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> Result<void> {
+      if (have == 0 || have == n * per) return {};
       return at(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
     };
-    if (auto e = sized(ip.normals.size(), 1, "normals")) return e;
+    if (auto e = sized(ip.normals.size(), 1, "normals"); !e) return e.error();
     for (std::size_t s = 0; s < ip.uvs.size(); ++s) {
-      if (auto e = sized(ip.uvs[s].size(), 1, "uvs")) return e;
+      if (auto e = sized(ip.uvs[s].size(), 1, "uvs"); !e) return e.error();
     }
-    if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return e;
-    if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return e;
+    if (auto e = sized(ip.joints.size(), ip.influences, "joints"); !e) return e.error();
+    if (auto e = sized(ip.weights.size(), ip.influences, "weights"); !e) return e.error();
     for (std::uint32_t i : ip.indices) {
       if (i >= n) return at(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
     }
@@ -559,17 +559,17 @@ class Lowerer {
         return at(where + ".joints", "joint " + std::to_string(ip.joints[k]) + " is past the skin's " + std::to_string(bones.size()) + " joints");
       }
     }
-    return std::nullopt;
+    return {};
   }
 
-  std::optional<Error> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
+  Result<void> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
                                        std::size_t record, std::size_t r) {
     std::optional<std::vector<std::uint32_t>> match = match_vertices(bp, ip);
     if (!match) {
       Result<BwmRun> run = rebuild_ref(&bp, ip, bones, where, id, record);
       if (!run) return run.error();
       rebuilt_.push_back({record, r, 0, std::move(*run)});
-      return std::nullopt;
+      return {};
     }
     const std::size_t first = bp.extras["vertex_first"].get<std::size_t>();
     for (std::size_t v = 0; v < match->size(); ++v) {
@@ -593,7 +593,7 @@ class Lowerer {
         wrote = true;
       }
       if (bp.influences > 0 && ip.influences > 0) {
-        if (auto e = lower_weights(bp, v, ip, m, bones, g, where, wrote)) return e;
+        if (auto e = lower_weights(bp, v, ip, m, bones, g, where, wrote); !e) return e.error();
       }
       if (wrote) {
         if (owner_[g] >= 0 && owner_[g] != id) {
@@ -602,7 +602,7 @@ class Lowerer {
         owner_[g] = id;
       }
     }
-    return std::nullopt;
+    return {};
   }
 
   // A primitive whose triangles changed, or one added: its reference's indices as the file draws them (a
@@ -695,7 +695,7 @@ class Lowerer {
   }
 
   // Four bone indices (u8) and four f32 weights per vertex: the strongest four, renormalised.
-  std::optional<Error> lower_weights(const Primitive& bp, std::size_t v, const Primitive& ip, std::size_t m, const std::vector<int>& bones,
+  Result<void> lower_weights(const Primitive& bp, std::size_t v, const Primitive& ip, std::size_t m, const std::vector<int>& bones,
                                      std::size_t g, const std::string& where, bool& wrote) {
     std::map<int, float> in, base;
     for (std::size_t k = 0; k < ip.influences; ++k) {
@@ -706,7 +706,7 @@ class Lowerer {
       const float w = bp.weights[v * bp.influences + k];
       if (w > 0) base[bp.joints[v * bp.influences + k]] += w;
     }
-    if (in == base) return std::nullopt;
+    if (in == base) return {};
     std::vector<std::pair<int, float>> strongest(in.begin(), in.end());
     // A full order (weight, then bone) with std::sort: see mhfu_lower.cpp on stable_sort under ASan.
     std::sort(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
@@ -732,14 +732,14 @@ class Lowerer {
       if (k < places_.weights.size()) put_f32(out_, places_.weights[k], g, 0, used ? strongest[k].second / sum : 0.0f);
     }
     wrote = true;
-    return std::nullopt;
+    return {};
   }
 
   const Scene& in_;
   const Scene& base_;
   const Bwm& base_file_;
   Bwm& out_;
-  std::vector<LowerWarning>& warnings_;
+  std::vector<Warning>& warnings_;
   Places places_;
   std::vector<int> materials_;  // base material -> incoming material
   std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
@@ -756,7 +756,7 @@ Result<Lowered> lower_bwm(const Scene& scene, const Bwm& base, const LowerInputs
   if (!lifted) return lifted.error();
   Lowered out{Document{base}, {}};
   Lowerer lowerer(scene, *lifted, base, std::get<Bwm>(out.document), out.warnings);
-  if (auto e = lowerer.run()) return *e;
+  if (auto e = lowerer.run(); !e) return e.error();
   return out;
 }
 

@@ -70,7 +70,7 @@ Result<std::vector<BwmExtent>> drawn_extents(const Bwm& bwm) {
 // states the header's extent (export's extras) and it is not the base's: that one is a file's own
 // (the base an edit of it), so lowering a file's Scene over its edit gives the file back. An extent
 // that did not move keeps its stored bytes.
-std::optional<Error> bwm_refit_extents(const Bwm& base, const Extras& scene_extras, const std::vector<std::optional<std::size_t>>& origin, Bwm& out) {
+Result<void> bwm_refit_extents(const Bwm& base, const Extras& scene_extras, const std::vector<std::optional<std::size_t>>& origin, Bwm& out) {
   Result<std::vector<BwmExtent>> before = drawn_extents(base), after = drawn_extents(out);
   if (!before) return before.error();
   if (!after) return after.error();
@@ -87,7 +87,7 @@ std::optional<Error> bwm_refit_extents(const Bwm& base, const Extras& scene_extr
   } else if (!same(before->back(), after->back())) {
     bwm_store_extent(out, after->back());
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace remodel::scene

@@ -48,6 +48,6 @@ std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_cou
 // is not its base record's (`origin`: each mesh's record in `base`, none for a new mesh), and the
 // header, store the extent authoring computes; the header the one `scene_extras` states instead when
 // that is not the base's (see the definition).
-std::optional<Error> bwm_refit_extents(const Bwm& base, const Extras& scene_extras, const std::vector<std::optional<std::size_t>>& origin, Bwm& out);
+Result<void> bwm_refit_extents(const Bwm& base, const Extras& scene_extras, const std::vector<std::optional<std::size_t>>& origin, Bwm& out);
 
 }  // namespace remodel::scene

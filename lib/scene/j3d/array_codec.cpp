@@ -29,7 +29,7 @@ std::uint32_t J3dArrayCodec::find_or_append(const Bytes& e) {
   return at;
 }
 
-std::optional<Error> J3dArrayCodec::encode(const float* v, std::size_t given, Bytes& out, const std::string& where, bool saturate) const {
+Result<void> J3dArrayCodec::encode(const float* v, std::size_t given, Bytes& out, const std::string& where, bool saturate) const {
   if (format == nullptr || format->type > 4 || element == 0) {
     return Error{ErrorCode::unsupported, std::nullopt, where, std::string("the base has no VTX1 ") + what + " array to hold an edited value"};
   }
@@ -65,7 +65,7 @@ std::optional<Error> J3dArrayCodec::encode(const float* v, std::size_t given, By
       p[1] = static_cast<std::uint8_t>(n & 0xFF);
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 std::vector<double> J3dArrayCodec::decode(std::uint32_t index) const {
@@ -77,12 +77,12 @@ std::vector<double> J3dArrayCodec::decode(std::uint32_t index) const {
   return out;
 }
 
-std::optional<Error> J3dArrayCodec::encode_colour(const Vec4& c, Bytes& out, const std::string& where) const {
+Result<void> J3dArrayCodec::encode_colour(const Vec4& c, Bytes& out, const std::string& where) const {
   if (format == nullptr || element == 0) return Error{ErrorCode::unsupported, std::nullopt, where, "the base has no VTX1 colour array to hold an edited colour"};
   const auto channel = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(x, 0.0f, 1.0f) * 255.0f)); };
   out.assign(element, 0);
   gx::encode_vertex_colour(static_cast<std::uint8_t>(format->type), Rgba{channel(c.x), channel(c.y), channel(c.z), channel(c.w)}, out.data());
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace remodel::scene

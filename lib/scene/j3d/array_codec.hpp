@@ -29,10 +29,10 @@ struct J3dArrayCodec {
   std::uint32_t find_or_append(const Bytes& e);
   // Numbers (positions, normals, UVs) in the format's component type with its fractional bits.
   // `saturate`: a value past the type's range by rounding is stored at its end instead of refused.
-  std::optional<Error> encode(const float* v, std::size_t given, Bytes& out, const std::string& where, bool saturate = false) const;
+  Result<void> encode(const float* v, std::size_t given, Bytes& out, const std::string& where, bool saturate = false) const;
   // Element `index` as numbers (the inverse of encode), for what glTF does not carry (a normal's length).
   std::vector<double> decode(std::uint32_t index) const;
-  std::optional<Error> encode_colour(const Vec4& c, Bytes& out, const std::string& where) const;
+  Result<void> encode_colour(const Vec4& c, Bytes& out, const std::string& where) const;
 };
 
 }  // namespace remodel::scene

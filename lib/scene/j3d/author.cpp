@@ -124,7 +124,7 @@ struct Part {
   bool multi = false;          // its vertices lean on more than one joint or envelope
 };
 
-std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, const std::vector<Mat4>& world, std::vector<Part>& parts) {
+Result<void> prepare_parts(const Scene& scene, const Joints& joints, const std::vector<Mat4>& world, std::vector<Part>& parts) {
   for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
     const Node& node = scene.nodes[n];
     if (node.mesh < 0 || !node.visible) continue;
@@ -171,7 +171,7 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
       } else {
         part.joint_map = skin_map;
       }
-      if (auto e = j3d_check_primitive(prim, part.where)) return e;
+      if (auto e = j3d_check_primitive(prim, part.where); !e) return e.error();
       if (prim.uvs.size() > kMaxUvSets) return at(part.where + ".uvs", "has " + num(prim.uvs.size()) + " UV sets; GX draws at most 8 (TEX0-7)", ErrorCode::unsupported);
       std::map<std::vector<std::pair<std::uint16_t, float>>, int> seen;  // the distinct influences: one means one matrix
       for (std::size_t v = 0; v < prim.vertex_count(); ++v) {
@@ -201,7 +201,7 @@ std::optional<Error> prepare_parts(const Scene& scene, const Joints& joints, con
     }
   }
   if (parts.empty()) return at("nodes", "no visible node draws a mesh, so the model would draw nothing", ErrorCode::unsupported);
-  return std::nullopt;
+  return {};
 }
 
 // The fixed-point shift that keeps `largest` inside s16, at most `most` bits; -1 when none does.
@@ -376,7 +376,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
   for (std::size_t j = 0; j < jw->size(); ++j) joint_world[j].m = (*jw)[j];
 
   std::vector<Part> parts;
-  if (auto e = prepare_parts(scene, *joints, world, parts)) return *e;
+  if (auto e = prepare_parts(scene, *joints, world, parts); !e) return e.error();
   joint_bounds(parts, joint_world, std::get<J3dJnt1>(file.sections[4]));
 
   // MAT3 and TEX1: one material per Scene material, one more for primitives with none.
@@ -430,7 +430,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
 
   std::vector<J3dShapeInput> inputs_of(parts.size());
   for (std::size_t s = 0; s < parts.size(); ++s) inputs_of[s] = {&parts[s].prim, parts[s].where, parts[s].joint_map};
-  if (auto e = author_j3d_geometry(inputs_of, file, result.warnings)) return *e;
+  if (auto e = author_j3d_geometry(inputs_of, file, result.warnings); !e) return e.error();
   j3d_nintendo_draw_order(file);
   result.document = std::move(file);
   return result;

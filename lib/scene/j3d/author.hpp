@@ -20,7 +20,7 @@ struct J3dAuthoredMaterials {
 
 // MAT3 (j3d_author_materials.cpp): one material per Scene material, Nintendo's pre-seeded pools,
 // entries and pools de-duplicated; TEX1 with each used texture in a GX format chosen from its texels.
-Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<LowerWarning>& warnings);
+Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<Warning>& warnings);
 
 // DRW1 as Nintendo's files order it (j3d_author.cpp): rigid entries first, then the envelope run twice.
 void j3d_nintendo_draw_order(J3dFile& file);

@@ -81,7 +81,7 @@ std::uint8_t gx_wrap(Wrap w) { return w == Wrap::clamp ? 0 : w == Wrap::mirror ?
 
 bool mipmapped(Filter f) { return f != Filter::nearest && f != Filter::linear; }
 
-Result<std::uint16_t> author_texture(const Scene& scene, std::size_t t, J3dTex1& tex1, std::vector<LowerWarning>& warnings) {
+Result<std::uint16_t> author_texture(const Scene& scene, std::size_t t, J3dTex1& tex1, std::vector<Warning>& warnings) {
   const Texture& in = scene.textures[t];
   const std::string where = "textures[" + num(t) + "]";
   RgbaImage image = in.image;
@@ -233,7 +233,7 @@ struct Pools {
 
 }  // namespace
 
-Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<LowerWarning>& warnings) {
+Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<Warning>& warnings) {
   J3dAuthoredMaterials out;
   J3dMat3& m = out.mat3;
   m.cull_modes = {2, 1, 0};  // pre-seeded: BACK, FRONT, NONE

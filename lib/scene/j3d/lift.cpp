@@ -258,7 +258,7 @@ struct Geometry {
           key.v[0] = *slots[slot];
           const auto [it, added] = seen.try_emplace(key, static_cast<std::uint32_t>(prim.positions.size()));
           if (added) {
-            if (auto e = add_vertex(key, prim, vertex_influences, has_normal, has_color)) return *e;
+            if (auto e = add_vertex(key, prim, vertex_influences, has_normal, has_color); !e) return e.error();
           }
           ids[v] = it->second;
         }
@@ -297,7 +297,7 @@ struct Geometry {
     return prim;
   }
 
-  std::optional<Error> add_vertex(const VertexKey& key, Primitive& prim, std::vector<const Influences*>& vertex_influences,
+  Result<void> add_vertex(const VertexKey& key, Primitive& prim, std::vector<const Influences*>& vertex_influences,
                                   bool has_normal, bool has_color) {
     auto in = influences(key.v[0]);
     if (!in) return in.error();
@@ -341,7 +341,7 @@ struct Geometry {
       }
       prim.uvs[u].push_back(uv);
     }
-    return std::nullopt;
+    return {};
   }
 };
 
@@ -431,16 +431,18 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
   for (int n : h.shape_nodes) scene.nodes[static_cast<std::size_t>(n)].skin = 0;
 
   Arrays arrays;
-  auto decode = [&](std::uint8_t slot, J3dDecodedArray& out) -> std::optional<Error> {
+  auto decode = [&](std::uint8_t slot, J3dDecodedArray& out) -> Result<void> {
     auto a = j3d_decode_array(*vtx, slot);
     if (!a) return a.error();
     out = std::move(*a);
-    return std::nullopt;
+    return {};
   };
-  std::optional<Error> e;
-  if ((e = decode(0, arrays.position)) || (e = decode(1, arrays.normal)) || (e = decode(3, arrays.color[0])) || (e = decode(4, arrays.color[1]))) return *e;
+  if (auto e = decode(0, arrays.position); !e) return e.error();
+  if (auto e = decode(1, arrays.normal); !e) return e.error();
+  if (auto e = decode(3, arrays.color[0]); !e) return e.error();
+  if (auto e = decode(4, arrays.color[1]); !e) return e.error();
   for (std::uint8_t u = 0; u < 8; ++u) {
-    if ((e = decode(static_cast<std::uint8_t>(5 + u), arrays.uv[u]))) return *e;
+    if (auto e = decode(static_cast<std::uint8_t>(5 + u), arrays.uv[u]); !e) return e.error();
   }
 
   Geometry g{*shp, *drw, *evp, arrays, joint_world, evp1_inverse_binds, std::vector<std::optional<Influences>>(drw->indices.size())};
@@ -454,7 +456,7 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
     scene.meshes.push_back(std::move(mesh));
   }
 
-  if (auto error = lift_j3d_materials(file, scene)) return *error;
+  if (auto error = lift_j3d_materials(file, scene); !error) return error.error();
   // A material may sample UVs its shape does not draw (a texgen from TEXn the descriptors lack, or
   // generated coordinates shown on UV 0): those sets are added as zeros so TEXCOORD_n exists.
   for (Mesh& mesh : scene.meshes) {

@@ -11,6 +11,6 @@ namespace remodel::scene {
 
 // TEX1 textures (one per TEX1 entry, same order) and MAT3 materials (one per J3D material, same
 // order) appended to `scene`; primitives keep their J3D material index.
-[[nodiscard]] std::optional<Error> lift_j3d_materials(const J3dFile& file, Scene& scene);
+[[nodiscard]] Result<void> lift_j3d_materials(const J3dFile& file, Scene& scene);
 
 }  // namespace remodel::scene

@@ -28,14 +28,14 @@ std::array<std::int16_t, 3> j3d_s16_angles(const Quat& q) {
   return out;
 }
 
-std::optional<Error> j3d_check_primitive(const Primitive& p, const std::string& where) {
-  if (auto e = check_primitive(p, where)) return e;
+Result<void> j3d_check_primitive(const Primitive& p, const std::string& where) {
+  if (auto e = check_primitive(p, where); !e) return e.error();
   const std::size_t n = p.vertex_count();
   if (p.influences == 0 && n != 0) return Error{ErrorCode::unsupported, std::nullopt, where, "has no JOINTS_0/WEIGHTS_0; every J3D vertex is drawn by a joint or an envelope"};
   if (p.topology != Topology::triangles && p.topology != Topology::triangle_strip && p.topology != Topology::triangle_fan) {
     return Error{ErrorCode::unsupported, std::nullopt, where, "draws points or lines, which a J3D shape cannot hold"};
   }
-  return std::nullopt;
+  return {};
 }
 
 namespace {
@@ -87,13 +87,13 @@ Matched match_items(std::size_t count, std::size_t base_count, const std::vector
   return m;
 }
 
-std::optional<Error> check_name(const std::string& name, const std::string& where) {
+Result<void> check_name(const std::string& name, const std::string& where) {
   if (name.find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where, "holds a NUL byte, which a J3D name table cannot store"};
-  return std::nullopt;
+  return {};
 }
 
 // JNT1 names and bind poses from the joint nodes; EVP1's inverse binds follow the joints that moved.
-std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, const std::vector<int>& base_joint_node, const std::vector<int>& node_of_joint,
+Result<void> lower_joints(const Scene& scene, const Scene& base_scene, const std::vector<int>& base_joint_node, const std::vector<int>& node_of_joint,
                                   const J3dFile& base, J3dFile& out) {
   J3dJnt1* jnt = j3d_section<J3dJnt1>(out);
   J3dEvp1* evp = j3d_section<J3dEvp1>(out);
@@ -105,7 +105,7 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     const Node& was = base_scene.nodes[static_cast<std::size_t>(base_joint_node[j])];
     const std::string where = "nodes[" + std::to_string(node_of_joint[j]) + "]";
     if (in.name != was.name) {
-      if (auto e = check_name(in.name, where + ".name")) return e;
+      if (auto e = check_name(in.name, where + ".name"); !e) return e.error();
       if (j >= jnt->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a joint JNT1's name table does not hold"};
       jnt->names.names[j] = in.name;
     }
@@ -121,7 +121,7 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     if (ij.rotation_moved) joint.rotation = j3d_s16_angles(ij.local.rotation);
     moved = moved || ij.translation_moved || ij.scale_moved || ij.rotation_moved;
   }
-  if (!moved || evp == nullptr) return std::nullopt;
+  if (!moved || evp == nullptr) return {};
   auto base_world = j3d_joint_world_matrices(base);
   if (!base_world) return base_world.error();
   auto new_world = j3d_joint_world_matrices(out);
@@ -140,7 +140,7 @@ std::optional<Error> lower_joints(const Scene& scene, const Scene& base_scene, c
     }
     evp->inverse_binds[j] = rows;
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -205,7 +205,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
                                                                                      " has in INF1; the hierarchy was kept from the base"});
     }
   }
-  if (auto e = lower_joints(scene, base_scene, base_skin.joints, node_of_joint, base, out)) return *e;
+  if (auto e = lower_joints(scene, base_scene, base_skin.joints, node_of_joint, base, out); !e) return e.error();
 
   // Materials: names (MAT3 and, in a BDL, MDL3's copy); other material values are the base's.
   const Matched materials = match_items(
@@ -227,7 +227,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       const Material& in = scene.materials[i];
       const Material& was = base_scene.materials[static_cast<std::size_t>(b)];
       if (in.name != was.name) {
-        if (auto e = check_name(in.name, where + ".name")) return *e;
+        if (auto e = check_name(in.name, where + ".name"); !e) return e.error();
         if (static_cast<std::size_t>(b) >= mat->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a material MAT3's name table does not hold"};
         // MDL3 names its packets as MAT3 names the materials: kept equal when they were.
         if (mdl != nullptr && static_cast<std::size_t>(b) < mdl->names.names.size() && mdl->names.names[static_cast<std::size_t>(b)] == mat->names.names[static_cast<std::size_t>(b)]) {
@@ -297,7 +297,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       const Texture& was = base_scene.textures[k];
       const std::string where = "textures[" + std::to_string(source[k]) + "]";
       if (!in.name.empty() && in.name != was.name) {  // an unnamed texture renames nothing
-        if (auto e = check_name(in.name, where + ".name")) return *e;
+        if (auto e = check_name(in.name, where + ".name"); !e) return e.error();
         if (k < tex1->names.names.size()) tex1->names.names[k] = in.name;
       }
       if (in.image == was.image) continue;
@@ -311,7 +311,10 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       }
       J3dMdl3* mdl = j3d_section<J3dMdl3>(out);  // a BDL's MDL3 repeats the texture's size
       if (const J3dMat3* mat3 = j3d_section<J3dMat3>(out); mdl != nullptr && mat3 != nullptr) {
-        if (auto e = j3d_mdl3_follow_texture(*mdl, *mat3, *tex1, k, before)) return Error{e->code, e->offset, where + " (MDL3)", e->message};
+        if (auto followed = j3d_mdl3_follow_texture(*mdl, *mat3, *tex1, k, before); !followed) {
+          const Error& e = followed.error();
+          return Error{e.code, e.offset, where + " (MDL3)", e.message};
+        }
       }
     }
   }
@@ -327,7 +330,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
     for (std::size_t p = 0; p < scene.meshes[m].primitives.size(); ++p) {
       const std::string where = "meshes[" + std::to_string(m) + "].primitives[" + std::to_string(p) + "]";
-      if (auto e = j3d_check_primitive(scene.meshes[m].primitives[p], where)) return *e;
+      if (auto e = j3d_check_primitive(scene.meshes[m].primitives[p], where); !e) return e.error();
       prims.push_back({&scene.meshes[m].primitives[p], where, static_cast<int>(m), p == 0 ? scene.meshes[m].name : ""});
     }
   }
@@ -376,7 +379,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     }
   }
   bool geometry_changed = false;
-  if (auto e = lower_j3d_geometry(base, base_scene, shape_inputs, added, out, result.warnings, geometry_changed)) return *e;
+  if (auto e = lower_j3d_geometry(base, base_scene, shape_inputs, added, out, result.warnings, geometry_changed); !e) return e.error();
   result.document = std::move(out);
   return result;
 }

@@ -34,19 +34,19 @@ struct J3dNewShape {
 // values point at an equal stored element or one appended in the array's own format; shapes whose
 // topology or draw matrices changed are rebuilt into packets of at most 10 matrix slots.
 // `base_scene` is the base's own lift. Sets `geometry_changed` when any SHP1/VTX1/DRW1/EVP1 byte may move.
-std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, const std::vector<J3dShapeInput>& shapes,
+Result<void> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, const std::vector<J3dShapeInput>& shapes,
                                         const std::vector<J3dNewShape>& added, J3dFile& out,
-                                        std::vector<LowerWarning>& warnings, bool& geometry_changed);
+                                        std::vector<Warning>& warnings, bool& geometry_changed);
 
 // Authoring (j3d_author.cpp): every shape of `out` (descriptors and matrix type set, no packets; VTX1
 // arrays empty in their formats; JNT1 and INF1 in place, DRW1/EVP1 empty) drawn from `shapes`: the
 // lower's own vertex encoding (elements de-duplicated), DRW1/EVP1 entries from the weights and packets
 // of at most 10 matrix slots stripped by meshoptimizer.
-std::optional<Error> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFile& out, std::vector<LowerWarning>& warnings);
+Result<void> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFile& out, std::vector<Warning>& warnings);
 
 // What both the lower and authoring check of an incoming primitive (array sizes, indices, topology,
 // finite values, a joint or envelope for every vertex), naming `where`.
-std::optional<Error> j3d_check_primitive(const Primitive& p, const std::string& where);
+Result<void> j3d_check_primitive(const Primitive& p, const std::string& where);
 
 // A rotation as JNT1 stores it: X, then Y, then Z (R = Rz * Ry * Rx), s16 with 0x8000 = 180 degrees.
 std::array<std::int16_t, 3> j3d_s16_angles(const Quat& q);

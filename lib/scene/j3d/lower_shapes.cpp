@@ -153,7 +153,7 @@ struct Geometry {
   Binds base_binds, binds;
   std::vector<Mat4> world;  // the Scene's bind pose (JNT1 as lowered)
   std::array<J3dArrayCodec, 13> codecs;
-  std::vector<LowerWarning>& warnings;
+  std::vector<Warning>& warnings;
   bool changed = false;
   // Per shape: rebuilt packets and matrix groups (whose `first` indexes new_table), or nullopt = keep.
   std::vector<std::optional<std::pair<std::vector<J3dPacket>, std::vector<J3dMatrixGroup>>>> rebuilt;
@@ -286,7 +286,7 @@ struct Geometry {
         if (kept && !bind_moved && position_within_noise(base.positions[bv], in.positions[iv])) continue;
         const Vec3 stored = transform_point(inverse(*bind), in.positions[iv]);
         const float v[3] = {stored.x, stored.y, stored.z};
-        if (auto err = codec(kPos).encode(v, 3, e, at)) return *err;
+        if (auto err = codec(kPos).encode(v, 3, e, at); !err) return err.error();
       } else if (slot == kNrm) {
         if (in.normals.empty()) return Error{ErrorCode::inconsistent, std::nullopt, where + ".normals", "the shape draws normals but the primitive has none"};
         if (kept && !bind_moved && normal_within_noise(base.normals[bv], in.normals[iv])) continue;
@@ -306,7 +306,7 @@ struct Geometry {
         }
         // A normal at the base's length may round a step past the type's top (Blender gives 0.999988
         // where s16 with 15 fractional bits ends at 0.99997): saturated, as stored normals are.
-        if (auto err = codec(kNrm).encode(v, 3, e, at, true)) return *err;
+        if (auto err = codec(kNrm).encode(v, 3, e, at, true); !err) return err.error();
       } else if (slot == kClr0) {
         if (in.colors.empty()) {
           // Our export keeps colours a material does not show as `_COLOR_0`, which Blender drops: a
@@ -315,7 +315,7 @@ struct Geometry {
           return Error{ErrorCode::inconsistent, std::nullopt, at, "is new in a shape that draws vertex colours (CLR0), but the primitive has none (COLOR_0)"};
         }
         if (kept && base.colors[bv] == in.colors[iv]) continue;
-        if (auto err = codec(kClr0).encode_colour(in.colors[iv], e, at)) return *err;
+        if (auto err = codec(kClr0).encode_colour(in.colors[iv], e, at); !err) return err.error();
       } else if (slot == kClr1) {
         if (kept) continue;  // CLR1 is not exported: a base vertex keeps its own
         return Error{ErrorCode::unsupported, std::nullopt, at, "is new in a shape that draws a second colour (CLR1), which glTF does not carry"};
@@ -327,7 +327,7 @@ struct Geometry {
         }
         if (kept && uv_within_noise(base.uvs[u][bv], in.uvs[u][iv])) continue;
         const float v[2] = {in.uvs[u][iv].x, in.uvs[u][iv].y};
-        if (auto err = codec(slot).encode(v, 2, e, at)) return *err;
+        if (auto err = codec(slot).encode(v, 2, e, at); !err) return err.error();
       }
       auto index = store(slot, key[slot], e);
       if (!index) return index.error();
@@ -336,7 +336,7 @@ struct Geometry {
     return key;
   }
 
-  static std::optional<Error> check_width(const std::vector<J3dVertexDescriptor>& descriptors, const Key& key, const std::string& where) {
+  static Result<void> check_width(const std::vector<J3dVertexDescriptor>& descriptors, const Key& key, const std::string& where) {
     for (const J3dVertexDescriptor& d : descriptors) {
       if (d.type < 2 || d.attribute < 9 || d.attribute > 20) continue;
       const std::uint32_t v = key[d.attribute - 8];
@@ -346,16 +346,16 @@ struct Geometry {
                                                            ", past the shape's " + (d.type == 2 ? "8" : "16") + "-bit index"};
       }
     }
-    return std::nullopt;
+    return {};
   }
 
   // Same triangles: every display-list index rewritten from the edited keys.
-  std::optional<Error> patch_in_place(std::size_t s, const ShapeWalk& walk, const std::vector<Key>& keys) {
+  Result<void> patch_in_place(std::size_t s, const ShapeWalk& walk, const std::vector<Key>& keys) {
     const J3dShape& shape = shp.shapes[s];
     const auto& descriptors = shp.descriptor_lists[shape.descriptors];
     for (std::size_t v = 0; v < keys.size(); ++v) {
       if (keys[v] == walk.keys[v]) continue;
-      if (auto e = check_width(descriptors, keys[v], "SHP1.shape[" + std::to_string(s) + "]")) return e;
+      if (auto e = check_width(descriptors, keys[v], "SHP1.shape[" + std::to_string(s) + "]"); !e) return e.error();
     }
     for (std::size_t k = 0; k < walk.ids.size(); ++k) {
       J3dPacket& packet = shp.packets[std::size_t{shape.first_packet} + k];
@@ -369,7 +369,7 @@ struct Geometry {
         }
       }
     }
-    return std::nullopt;
+    return {};
   }
 
   // New packets for a shape: its triangles (GX winding) over vertex keys, grouped into packets of at
@@ -387,7 +387,7 @@ struct Geometry {
       return Error{ErrorCode::unsupported, std::nullopt, where, "draws texture matrix indices (TEXnMTXIDX), so its display lists cannot be rebuilt"};
     }
     for (const Key& k : keys) {
-      if (auto e = check_width(descriptors, k, where)) return *e;
+      if (auto e = check_width(descriptors, k, where); !e) return e.error();
     }
     std::vector<J3dPacket> packets;
     std::vector<J3dMatrixGroup> groups;
@@ -469,7 +469,7 @@ struct Geometry {
 
   // A shape whose triangles or draw matrices changed: every incoming vertex keyed (reusing the base
   // key of a base vertex with the same values), then packets rebuilt.
-  std::optional<Error> rebuild(std::size_t s, const Primitive* base, const ShapeWalk* walk, const J3dShapeInput& in, std::size_t real_uvs) {
+  Result<void> rebuild(std::size_t s, const Primitive* base, const ShapeWalk* walk, const J3dShapeInput& in, std::size_t real_uvs) {
     const J3dShape& shape = shp.shapes[s];
     std::uint8_t vat = 0;
     if (shape.packet_count > 0 && !shp.packets[shape.first_packet].primitives.empty()) vat = shp.packets[shape.first_packet].primitives[0].opcode & 7;
@@ -516,10 +516,10 @@ struct Geometry {
     if (!built) return built.error();
     rebuilt[s] = std::move(*built);
     changed = true;
-    return std::nullopt;
+    return {};
   }
 
-  std::optional<Error> lower_shape(std::size_t s, const J3dShapeInput& in) {
+  Result<void> lower_shape(std::size_t s, const J3dShapeInput& in) {
     const Primitive& base = base_scene.meshes[s].primitives[0];
     auto walk = walk_shape(base_shp, s);
     if (!walk) return walk.error();
@@ -595,7 +595,7 @@ struct Geometry {
 
   // A primitive the base lacks: a new shape drawn like the first base shape with its material (or
   // else like shape 0): same descriptors and matrix type, placed beside it in INF1.
-  std::optional<Error> add_shape(const J3dNewShape& n, J3dInf1& inf) {
+  Result<void> add_shape(const J3dNewShape& n, J3dInf1& inf) {
     if (shp.shapes.empty()) return Error{ErrorCode::unsupported, std::nullopt, n.where, "cannot be added: the base has no shape to draw it like"};
     std::size_t like = 0;
     for (std::size_t s = 0; s < base_scene.meshes.size(); ++s) {
@@ -628,12 +628,12 @@ struct Geometry {
     const Primitive& base = base_scene.meshes[like].primitives[0];
     std::size_t real_uvs = base.uvs.size();
     if (const auto it = base.extras.find("uvs_added"); it != base.extras.end() && it->is_number_unsigned()) real_uvs -= it->get<std::size_t>();
-    if (auto e = rebuild(s, nullptr, nullptr, J3dShapeInput{n.incoming, n.where, n.joint_map}, real_uvs)) return e;
+    if (auto e = rebuild(s, nullptr, nullptr, J3dShapeInput{n.incoming, n.where, n.joint_map}, real_uvs); !e) return e.error();
     // INF1: beside the shape it is drawn like (under its material), or under a new material node there.
     J3dNode node{0x12, static_cast<std::uint16_t>(s), {}};
     if (!same_material && n.material >= 0) node = J3dNode{0x11, static_cast<std::uint16_t>(n.material), {node}};
     if (!insert_beside(inf.roots, static_cast<std::uint16_t>(like), same_material || n.material < 0, node)) inf.roots.push_back(node);
-    return std::nullopt;
+    return {};
   }
 
   // Puts `node` after shape `like`'s node (beside it) or after its material node (`beside_shape` false).
@@ -672,8 +672,8 @@ struct Geometry {
   }
 
   // Rebuilt shapes' packets and matrix groups in place of the old, the others kept in order.
-  std::optional<Error> splice() {
-    if (std::none_of(rebuilt.begin(), rebuilt.end(), [](const auto& r) { return r.has_value(); })) return std::nullopt;
+  Result<void> splice() {
+    if (std::none_of(rebuilt.begin(), rebuilt.end(), [](const auto& r) { return r.has_value(); })) return {};
     std::vector<J3dPacket> packets;
     std::vector<J3dMatrixGroup> groups;
     std::size_t expected = 0;
@@ -700,15 +700,15 @@ struct Geometry {
     if (expected != shp.packets.size()) return Error{ErrorCode::unsupported, std::nullopt, "SHP1", "holds packets no shape draws, so the shapes cannot be rebuilt"};
     shp.packets = std::move(packets);
     shp.matrix_groups = std::move(groups);
-    return std::nullopt;
+    return {};
   }
 };
 
 }  // namespace
 
-std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, const std::vector<J3dShapeInput>& shapes,
+Result<void> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, const std::vector<J3dShapeInput>& shapes,
                                         const std::vector<J3dNewShape>& added, J3dFile& out,
-                                        std::vector<LowerWarning>& warnings, bool& geometry_changed) {
+                                        std::vector<Warning>& warnings, bool& geometry_changed) {
   J3dVtx1* vtx = j3d_section<J3dVtx1>(out);
   J3dDrw1* drw = j3d_section<J3dDrw1>(out);
   J3dEvp1* evp = j3d_section<J3dEvp1>(out);
@@ -732,18 +732,18 @@ std::optional<Error> lower_j3d_geometry(const J3dFile& base, const Scene& base_s
              std::vector<std::optional<std::pair<std::vector<J3dPacket>, std::vector<J3dMatrixGroup>>>>(shp->shapes.size())};
   g.bind_codecs();
   for (std::size_t s = 0; s < shapes.size(); ++s) {
-    if (auto e = g.lower_shape(s, shapes[s])) return e;
+    if (auto e = g.lower_shape(s, shapes[s]); !e) return e.error();
   }
   for (const J3dNewShape& n : added) {
-    if (auto e = g.add_shape(n, *inf)) return e;
+    if (auto e = g.add_shape(n, *inf); !e) return e.error();
   }
-  if (auto e = g.splice()) return e;
+  if (auto e = g.splice(); !e) return e.error();
   for (const J3dArrayCodec& c : g.codecs) g.changed |= c.appended;
   geometry_changed = g.changed;
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFile& out, std::vector<LowerWarning>& warnings) {
+Result<void> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFile& out, std::vector<Warning>& warnings) {
   J3dVtx1* vtx = j3d_section<J3dVtx1>(out);
   J3dDrw1* drw = j3d_section<J3dDrw1>(out);
   J3dEvp1* evp = j3d_section<J3dEvp1>(out);
@@ -760,10 +760,10 @@ std::optional<Error> author_j3d_geometry(const std::vector<J3dShapeInput>& shape
   g.bind_codecs();
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     if (shapes[s].incoming == nullptr) return Error{ErrorCode::inconsistent, std::nullopt, "SHP1.shape[" + std::to_string(s) + "]", "has no primitive to draw"};
-    if (auto e = g.rebuild(s, nullptr, nullptr, shapes[s], shapes[s].incoming->uvs.size())) return e;
+    if (auto e = g.rebuild(s, nullptr, nullptr, shapes[s], shapes[s].incoming->uvs.size()); !e) return e.error();
   }
-  if (auto e = g.splice()) return e;
-  return std::nullopt;
+  if (auto e = g.splice(); !e) return e.error();
+  return {};
 }
 
 }  // namespace remodel::scene

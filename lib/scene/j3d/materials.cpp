@@ -41,7 +41,7 @@ const T* pick(const std::vector<T>& table, Index i) {
   return i < table.size() ? &table[i] : nullptr;
 }
 
-std::optional<Error> lift_textures(const J3dTex1& tex1, Scene& scene) {
+Result<void> lift_textures(const J3dTex1& tex1, Scene& scene) {
   for (std::size_t i = 0; i < tex1.textures.size(); ++i) {
     const J3dTexture& t = tex1.textures[i];
     auto image = decode_j3d_texture(tex1, i);
@@ -61,7 +61,7 @@ std::optional<Error> lift_textures(const J3dTex1& tex1, Scene& scene) {
                   {"wrap_t", t.wrap_t},       {"min_filter", t.min_filter}, {"mag_filter", t.mag_filter}};
     scene.textures.push_back(std::move(out));
   }
-  return std::nullopt;
+  return {};
 }
 
 Material lift_material(const J3dMat3& mat, std::size_t m, const J3dTex1* tex1) {
@@ -145,13 +145,13 @@ Material lift_material(const J3dMat3& mat, std::size_t m, const J3dTex1* tex1) {
 
 }  // namespace
 
-std::optional<Error> lift_j3d_materials(const J3dFile& file, Scene& scene) {
+Result<void> lift_j3d_materials(const J3dFile& file, Scene& scene) {
   const J3dTex1* tex1 = nullptr;
   for (const J3dSection& s : file.sections) {
     if (const auto* t = std::get_if<J3dTex1>(&s)) tex1 = t;
   }
   if (tex1 != nullptr) {
-    if (auto e = lift_textures(*tex1, scene)) return e;
+    if (auto e = lift_textures(*tex1, scene); !e) return e.error();
   }
   for (const J3dSection& s : file.sections) {
     const auto* mat = std::get_if<J3dMat3>(&s);
@@ -169,7 +169,7 @@ std::optional<Error> lift_j3d_materials(const J3dFile& file, Scene& scene) {
       if (p.material >= static_cast<int>(scene.materials.size())) p.material = -1;
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace remodel::scene

@@ -29,7 +29,7 @@ constexpr std::uint16_t kTranslucentAttribute = 0x30;  // texture alpha + semi-t
 std::string num(std::size_t n) { return std::to_string(n); }
 
 // `name` cut to `size` bytes at a UTF-8 character boundary; a warning says so.
-std::string fitted_name(const std::string& name, std::size_t size, const std::string& where, std::vector<LowerWarning>& warnings) {
+std::string fitted_name(const std::string& name, std::size_t size, const std::string& where, std::vector<Warning>& warnings) {
   if (name.size() <= size) return name;
   std::size_t n = size;
   while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
@@ -53,7 +53,7 @@ struct Draw {
 // local relative to its nearest ancestor joint (a non-joint ancestor is folded into it), inverse
 // binds as the skin gives them. bon_of maps a skin joint to its BON joint.
 Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat4>& world, std::vector<int>& bon_of,
-                       std::vector<LowerWarning>& warnings) {
+                       std::vector<Warning>& warnings) {
   const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
   const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
   const std::size_t n = skin.joints.size();
@@ -106,13 +106,13 @@ struct Textures {
 };
 
 // The texture info (and TIM2) of Scene texture `t`, made on first use.
-Result<int> texture_info(const Scene& scene, int t, Textures& tex, Pmo& pmo, std::vector<LowerWarning>& warnings) {
+Result<int> texture_info(const Scene& scene, int t, Textures& tex, Pmo& pmo, std::vector<Warning>& warnings) {
   if (tex.info_of[static_cast<std::size_t>(t)] >= 0) return tex.info_of[static_cast<std::size_t>(t)];
   const std::string where = "textures[" + std::to_string(t) + "]";
   if (pmo.textures.size() == kMaxTextures) return at(where, "more than 255 textures: a section names its texture by a byte", ErrorCode::unsupported);
   const Texture& texture = scene.textures[static_cast<std::size_t>(t)];
   RgbaImage image = texture.image;
-  if (auto bad = check_image(image, where)) return *bad;
+  if (auto bad = check_image(image, where); !bad) return bad.error();
   if (image.width > kMaxImageSide || image.height > kMaxImageSide) {
     const float f = static_cast<float>(kMaxImageSide) / static_cast<float>(std::max(image.width, image.height));
     const auto w = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.width) * f)));
@@ -162,7 +162,7 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
     return at("skeleton", "a PMO holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
   }
   Lowered out{Document{PmoFile{}}, {}};
-  std::vector<LowerWarning>& warnings = out.warnings;
+  std::vector<Warning>& warnings = out.warnings;
   PmoFile& file = std::get<PmoFile>(out.document);
   Pmo& pmo = file.pmo;
 
@@ -196,7 +196,7 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
       if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
         return at(where + ".mode", "points and lines cannot be drawn by a PMO (triangle lists and strips only)", ErrorCode::unsupported);
       }
-      if (auto e = kh_bbs::check_primitive(src, where)) return *e;
+      if (auto e = kh_bbs::check_primitive(src, where); !e) return e.error();
       if (src.material >= 0 && static_cast<std::size_t>(src.material) >= scene.materials.size()) {
         return at(where + ".material", "material " + std::to_string(src.material) + " does not exist");
       }

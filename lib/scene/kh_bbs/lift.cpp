@@ -387,7 +387,7 @@ Result<Scene> lift_kh_bbs_pmo(const PmoFile& file, const LiftInputs& inputs) {
     if (!file.pmo.skeleton) {
       return at("animations", "the animations drive bones but this PMO has no skeleton (0 joints)", ErrorCode::bad_count);
     }
-    if (auto e = lift_kh_bbs_animations(inputs, *joints, scene)) return *e;
+    if (auto e = lift_kh_bbs_animations(inputs, *joints, scene); !e) return e.error();
   }
   return scene;
 }

@@ -129,7 +129,7 @@ Result<Animation> lift_animation(const PamAnimation& record, const std::string& 
 
 }  // namespace
 
-std::optional<Error> lift_kh_bbs_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene) {
+Result<void> lift_kh_bbs_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene) {
   for (std::size_t i = 0; i < inputs.animations.size(); ++i) {
     const std::string where = "animations[" + std::to_string(i) + "]";
     const Document* doc = inputs.animations[i];
@@ -159,7 +159,7 @@ std::optional<Error> lift_kh_bbs_animations(const LiftInputs& inputs, const std:
                    std::string("a ") + format_name(format_of(*doc)) + " file is not an animation (pass a PAM or a bare PAM record)"};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace remodel::scene

@@ -23,13 +23,13 @@ namespace {
 
 std::string num(std::size_t n) { return std::to_string(n); }
 
-void warn(std::vector<LowerWarning>& warnings, std::string where, std::string message) {
-  warnings.push_back(LowerWarning{std::move(where), std::move(message)});
+void warn(std::vector<Warning>& warnings, std::string where, std::string message) {
+  warnings.push_back(Warning{std::move(where), std::move(message)});
 }
 
 // `name` into a fixed, zero-padded field; an error when it does not fit.
 template <std::size_t N>
-std::optional<Error> store_name(const std::string& name, std::array<std::uint8_t, N>& out, const std::string& field) {
+Result<void> store_name(const std::string& name, std::array<std::uint8_t, N>& out, const std::string& field) {
   if (name.size() > N) {
     return at(field, "the name \"" + name + "\" has " + num(name.size()) + " bytes but the field holds " + num(N),
               ErrorCode::unsupported);
@@ -37,7 +37,7 @@ std::optional<Error> store_name(const std::string& name, std::array<std::uint8_t
   if (name.find('\0') != std::string::npos) return at(field, "the name \"" + name + "\" contains a NUL byte");
   out.fill(0);
   std::memcpy(out.data(), name.data(), name.size());
-  return std::nullopt;
+  return {};
 }
 
 std::optional<int> extras_int(const Extras& e, const char* key) {
@@ -48,7 +48,7 @@ std::optional<int> extras_int(const Extras& e, const char* key) {
 // Which incoming skin joint is which BON joint: by the lift's `index` extras, else by name, else by
 // order (said in a warning). Joints cannot be added or removed: the count must stay.
 Result<std::vector<int>> match_joints(const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
-                                      const std::string& where, std::vector<LowerWarning>& warnings) {
+                                      const std::string& where, std::vector<Warning>& warnings) {
   const std::size_t n = ls.joints.size();
   for (std::size_t s = 0; s < is.joints.size(); ++s) {
     if (is.joints[s] < 0 || static_cast<std::size_t>(is.joints[s]) >= in.nodes.size()) {
@@ -122,7 +122,7 @@ bool same_bind_pose(const Scene& lifted, const Skin& ls, const Scene& in, const 
 
 // Names, parents, bind locals and inverse binds of the BON from the incoming skin's joints (the pose
 // only when `pose`).
-std::optional<Error> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
+Result<void> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
                                const std::vector<int>& bon_of, const std::string& field, const std::string& where, bool pose) {
   if (!is.inverse_bind_matrices.empty() && is.inverse_bind_matrices.size() != is.joints.size()) {
     return at(where + ".inverse_bind_matrices", "the skin has " + num(is.joints.size()) + " joints but " +
@@ -137,7 +137,7 @@ std::optional<Error> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, co
     const Node& node = in.nodes[static_cast<std::size_t>(is.joints[s])];
     const Node& was = lifted.nodes[static_cast<std::size_t>(ls.joints[b])];
     if (node.name != was.name) {
-      if (auto e = store_name(node.name, j.name, jf + ".name")) return e;
+      if (auto e = store_name(node.name, j.name, jf + ".name"); !e) return e.error();
     }
     const int parent_slot = node.parent < 0 ? -1 : slot_of_node[static_cast<std::size_t>(node.parent)];
     const int parent = parent_slot < 0 ? -1 : bon_of[static_cast<std::size_t>(parent_slot)];
@@ -157,7 +157,7 @@ std::optional<Error> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, co
       j.inverse_bind = is.inverse_bind_matrices[s].m;
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 // The incoming node that draws a mesh named `name` (the lift's), else the only one drawing a mesh.
@@ -246,8 +246,8 @@ using PartOf = std::function<std::vector<PmoSection>&(std::size_t)>;            
 // triangles no section claims (edited, added) are re-partitioned into sections (rebuild_section) in
 // place of the first section of their material that was not found, else after its last section;
 // sections not found and not replaced were removed.
-std::optional<Error> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, const std::string& where, const EditFor& edit_for,
-                                  const PartOf& part_of, float scale, std::vector<LowerWarning>& warnings) {
+Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, const std::string& where, const EditFor& edit_for,
+                                  const PartOf& part_of, float scale, std::vector<Warning>& warnings) {
   const std::vector<int> material_of = match_materials(m.lifted, m.in);
   auto incoming_material = [&](std::size_t b) {
     const int lmat = lm.primitives[b].material;
@@ -311,11 +311,11 @@ std::optional<Error> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh
   for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
     if (!found[b] && !replaced[b]) part_of(b).clear();  // its triangles are gone: removed
   }
-  return std::nullopt;
+  return {};
 }
 
 // One PMO: its BON from the incoming skin, and its sections from the incoming primitives.
-std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vector<LowerWarning>& warnings) {
+Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vector<Warning>& warnings) {
   const Node& ln = m.lifted.nodes[static_cast<std::size_t>(m.lifted_node)];
   const Node& node = m.in.nodes[static_cast<std::size_t>(m.node)];
   const std::string where = "meshes[" + std::to_string(node.mesh) + "]";
@@ -337,13 +337,13 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
       warn(warnings, sw, "the joints bind where the BON's do, their frames turned about their origins (as Blender orients bones): "
                          "the stored bind pose is kept, which the game's animations are made for");
     }
-    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw, pose)) return e;
+    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw, pose); !e) return e.error();
   }
 
   const Mesh& lm = m.lifted.meshes[static_cast<std::size_t>(ln.mesh)];
   const Mesh& im = m.in.meshes[static_cast<std::size_t>(node.mesh)];
   for (std::size_t p = 0; p < im.primitives.size(); ++p) {
-    if (auto e = kh_bbs::check_primitive(im.primitives[p], where + ".primitives[" + num(p) + "]")) return e;
+    if (auto e = kh_bbs::check_primitive(im.primitives[p], where + ".primitives[" + num(p) + "]"); !e) return e.error();
     for (std::size_t k = 0; k < im.primitives[p].joints.size() && base.skeleton; ++k) {
       if (im.primitives[p].joints[k] >= bon_of.size()) {
         return at(where + ".primitives[" + num(p) + "].joints", "joint " + std::to_string(im.primitives[p].joints[k]) +
@@ -391,7 +391,7 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
     return parts[list][section];
   };
   if (!any_extras) {
-    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, warnings)) return e;
+    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, warnings); !e) return e.error();
   }
   for (std::size_t b = 0; b < lm.primitives.size() && any_extras; ++b) {
     const auto [list, section] = key(b);
@@ -434,12 +434,12 @@ std::optional<Error> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, 
     l->sections.clear();
     for (auto& part : parts[list]) l->sections.insert(l->sections.end(), part.begin(), part.end());
   }
-  return std::nullopt;
+  return {};
 }
 
 // Replaced pictures through the TIM2 encoder, and renamed textures into the texture info naming them.
-std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, const Scene& lifted, const Scene& in,
-                                    std::vector<LowerWarning>& warnings) {
+Result<void> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, const Scene& lifted, const Scene& in,
+                                    std::vector<Warning>& warnings) {
   std::vector<int> incoming_of(lifted.textures.size(), -1);
   for (std::size_t t = 0; t < in.textures.size(); ++t) {
     const auto tim2 = extras_int(in.textures[t].extras, "tim2"), picture = extras_int(in.textures[t].extras, "picture");
@@ -462,7 +462,7 @@ std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& 
     const Texture& was = lifted.textures[b];
     const std::string where = "textures[" + std::to_string(incoming_of[b]) + "]";
     if (!(t.image == was.image)) {
-      if (auto e = check_image(t.image, where)) return e;
+      if (auto e = check_image(t.image, where); !e) return e.error();
       if (auto replaced = replace_texture(doc, b, t.image); !replaced) return image_error(replaced.error(), where);
     }
     if (!t.name.empty() && t.name != was.name) {  // Blender's textures have no name (their images do)
@@ -470,12 +470,12 @@ std::optional<Error> lower_textures(Document& doc, std::vector<PmoTextureInfo>& 
       auto info = std::find_if(infos.begin(), infos.end(), [&](const PmoTextureInfo& i) { return i.tim2 && *i.tim2 == tim2; });
       if (info == infos.end() || extras_int(was.extras, "picture").value_or(0) != 0) {
         warn(warnings, where, "the file stores no name for \"" + was.name + "\" (no texture info names its TIM2): the rename is dropped");
-      } else if (auto e = store_name(t.name, info->name, "texture_infos[" + num(static_cast<std::size_t>(info - infos.begin())) + "].name")) {
+      } else if (auto e = store_name(t.name, info->name, "texture_infos[" + num(static_cast<std::size_t>(info - infos.begin())) + "].name"); !e) {
         return e;
       }
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -492,9 +492,9 @@ Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const 
   if (lifted_node >= 0) {
     const int node = find_mesh_node(scene, "PMO");
     if (node < 0) return at("nodes", "no node draws the PMO's mesh (a mesh named \"PMO\", or the only mesh)", ErrorCode::unsupported);
-    if (auto e = lower_model(ModelEdit{*lifted, lifted_node, scene, node, "pmo"}, base.pmo, file.pmo, out.warnings)) return *e;
+    if (auto e = lower_model(ModelEdit{*lifted, lifted_node, scene, node, "pmo"}, base.pmo, file.pmo, out.warnings); !e) return e.error();
   }
-  if (auto e = lower_textures(out.document, file.pmo.textures, *lifted, scene, out.warnings)) return *e;
+  if (auto e = lower_textures(out.document, file.pmo.textures, *lifted, scene, out.warnings); !e) return e.error();
   return out;
 }
 
@@ -562,12 +562,12 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
     }
     if (child < 0) return at(where, "object " + num(i) + " draws PMO " + num(*o.pmo) + " in the base but no child node draws a mesh", ErrorCode::unsupported);
     const std::string field = "pmp.pmos[" + num(*o.pmo) + "]";
-    if (auto e = lower_model(ModelEdit{*lifted, lifted_child, scene, child, field}, base.pmos[*o.pmo], pmp.pmos[*o.pmo], out.warnings)) {
-      return *e;
+    if (auto e = lower_model(ModelEdit{*lifted, lifted_child, scene, child, field}, base.pmos[*o.pmo], pmp.pmos[*o.pmo], out.warnings); !e) {
+      return e.error();
     }
   }
   if (by_order) warn(out.warnings, "nodes", "objects matched to the PMP's by the order of the root nodes: their names did not identify them");
-  if (auto e = lower_textures(out.document, pmp.textures, *lifted, scene, out.warnings)) return *e;
+  if (auto e = lower_textures(out.document, pmp.textures, *lifted, scene, out.warnings); !e) return e.error();
   return out;
 }
 

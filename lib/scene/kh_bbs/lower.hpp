@@ -23,7 +23,7 @@ const char* range_of(psp::NumFormat f, bool is_signed);
 Rgba colour_bytes(const Vec4& c);
 
 // scene::check_primitive, and weights PSP can store (0 to 1).
-std::optional<Error> check_primitive(const Primitive& p, const std::string& where);
+Result<void> check_primitive(const Primitive& p, const std::string& where);
 
 struct SectionEdit {
   const PmoSection& base;
@@ -69,6 +69,6 @@ class SectionValues {
 // The incoming primitive as new sections in the base section's format and state (texture, group,
 // attribute, diffuse): triangle strips (or lists, see allow_lists), at most 8 joints each
 // (kh_bbs_lower_strips.cpp).
-Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<LowerWarning>& warnings);
+Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<Warning>& warnings);
 
 }  // namespace remodel::scene::kh_bbs

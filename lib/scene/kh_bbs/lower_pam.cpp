@@ -72,7 +72,7 @@ std::array<float, 4> sample(const Channel& c, std::size_t comps, float time) {
   return out;
 }
 
-std::optional<Error> check_channel(const Channel& c, std::size_t nodes, const std::string& where) {
+Result<void> check_channel(const Channel& c, std::size_t nodes, const std::string& where) {
   if (c.node < 0 || static_cast<std::size_t>(c.node) >= nodes) return at(where + ".node", "the channel targets node " + std::to_string(c.node) + ", which does not exist");
   const std::size_t comps = c.path == Path::rotation ? 4 : 3, per_key = c.interpolation == Interpolation::cubic_spline ? 3 * comps : comps;
   if (c.times.empty() || c.values.size() != c.times.size() * per_key) {
@@ -87,7 +87,7 @@ std::optional<Error> check_channel(const Channel& c, std::size_t nodes, const st
   for (float v : c.values) {
     if (!std::isfinite(v)) return at(where + ".values", "a key value is not finite");
   }
-  return std::nullopt;
+  return {};
 }
 
 // `a` moved by whole turns to lie nearest `ref`.
@@ -175,10 +175,10 @@ struct AnimationEdit {
 };
 
 // The channels of `ia` written over `record` (a copy of the base's); `la` is the base as lifted.
-std::optional<Error> lower_animation(const AnimationEdit& e, const Animation& la, const Animation& ia, const PamAnimation& base,
+Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const Animation& ia, const PamAnimation& base,
                                      PamAnimation& record, const std::string& where) {
   for (std::size_t c = 0; c < ia.channels.size(); ++c) {
-    if (auto err = check_channel(ia.channels[c], e.in.nodes.size(), where + ".channels[" + num(c) + "]")) return err;
+    if (auto err = check_channel(ia.channels[c], e.in.nodes.size(), where + ".channels[" + num(c) + "]"); !err) return err.error();
   }
   const float fps = static_cast<float>(base.fps);
   // Retimed: the incoming end moved by whole frames moves the frame count by as many.
@@ -273,7 +273,7 @@ std::optional<Error> lower_animation(const AnimationEdit& e, const Animation& la
       }
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 // Lowers the Scene's animations over the records of `base` (a Pam or a PamAnimFile held in `out`).
@@ -325,7 +325,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
     if (auto* pam = std::get_if<Pam>(&out.document)) {
       const std::size_t entry = la.extras["entry"].get<std::size_t>();
       const std::size_t record = *pam->entries[entry].animation;
-      if (auto e = lower_animation(edit, la, ia, std::get<Pam>(base).animations[record], pam->animations[record], where)) return *e;
+      if (auto e = lower_animation(edit, la, ia, std::get<Pam>(base).animations[record], pam->animations[record], where); !e) return e.error();
       if (ia.name != la.name) {
         std::array<std::uint8_t, 12>& name = pam->entries[entry].name;
         if (ia.name.size() > name.size()) {
@@ -335,7 +335,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
         std::memcpy(name.data(), ia.name.data(), ia.name.size());
       }
     } else if (auto* bare = std::get_if<PamAnimFile>(&out.document)) {
-      if (auto e = lower_animation(edit, la, ia, std::get<PamAnimFile>(base).animation, bare->animation, where)) return *e;
+      if (auto e = lower_animation(edit, la, ia, std::get<PamAnimFile>(base).animation, bare->animation, where); !e) return e.error();
     }
   }
   for (std::size_t a = 0; a < scene.animations.size(); ++a) {
@@ -352,7 +352,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
 Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
                                       const std::vector<Trs>& bind, const std::string& where) {
   for (std::size_t c = 0; c < a.channels.size(); ++c) {
-    if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]")) return *err;
+    if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]"); !err) return err.error();
   }
   PamAnimation record;
   const float end = last_time(a);

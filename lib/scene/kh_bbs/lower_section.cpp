@@ -33,14 +33,14 @@ Rgba colour_bytes(const Vec4& c) {
   return {colour_byte(c.x, 128), colour_byte(c.y, 128), colour_byte(c.z, 128), colour_byte(c.w, 255)};
 }
 
-std::optional<Error> check_primitive(const Primitive& p, const std::string& where) {
-  if (auto e = scene::check_primitive(p, where)) return e;
+Result<void> check_primitive(const Primitive& p, const std::string& where) {
+  if (auto e = scene::check_primitive(p, where); !e) return e.error();
   for (float w : p.weights) {
     if (!(w >= 0.0f && w <= 1.0f + 1e-3f)) {
       return at(where + ".weights", "a weight of " + std::to_string(w) + " is not between 0 and 1");
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 namespace {

@@ -74,7 +74,7 @@ std::vector<std::vector<std::uint32_t>> clean_strips(const std::vector<unsigned>
 
 }  // namespace
 
-Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<LowerWarning>& warnings) {
+Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<Warning>& warnings) {
   const PmoSection& base = e.base;
   const Primitive& in = e.incoming;
   auto parsed = psp::VertexFormat::from_vtype(base.vertex_flags & 0xFFFFFF);

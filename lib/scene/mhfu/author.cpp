@@ -117,7 +117,7 @@ MhfuSkeleton root_skeleton() {
 
 // ---- vertices ----
 
-std::optional<Error> check_part(const Primitive& p, const std::string& where) {
+Result<void> check_part(const Primitive& p, const std::string& where) {
   if (p.influences > kSlots * 4) {
     return at(where + ".weights", "holds " + num(p.influences) + " influences per vertex, past the " + num(kSlots * 4) + " this author reads", ErrorCode::unsupported);
   }
@@ -125,7 +125,7 @@ std::optional<Error> check_part(const Primitive& p, const std::string& where) {
 }
 
 // Per-vertex bones (the strongest 8, renormalised), positions and normals moved to the rest pose.
-std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_world, std::vector<LowerWarning>& warnings) {
+Result<void> prepare(Part& part, const Bones* bones, const Mat4& node_world, std::vector<Warning>& warnings) {
   const Primitive& p = *part.prim;
   const std::size_t vc = p.vertex_count();
   part.influences.assign(vc, {});
@@ -164,7 +164,7 @@ std::optional<Error> prepare(Part& part, const Bones* bones, const Mat4& node_wo
   for (const Vec3& q : part.positions) {
     if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) return at(part.where + ".positions", "a vertex skinned to the rest pose is not finite");
   }
-  return std::nullopt;
+  return {};
 }
 
 // ---- textures ----
@@ -173,7 +173,7 @@ struct Textures {
   std::vector<int> image_of;  // per Scene texture: its TMH image, -1 until a material uses it
 };
 
-Result<int> tmh_image(const Scene& scene, int t, Textures& tex, Tmh& tmh, std::vector<LowerWarning>& warnings) {
+Result<int> tmh_image(const Scene& scene, int t, Textures& tex, Tmh& tmh, std::vector<Warning>& warnings) {
   if (tex.image_of[static_cast<std::size_t>(t)] >= 0) return tex.image_of[static_cast<std::size_t>(t)];
   const std::string where = "textures[" + std::to_string(t) + "]";
   if (tmh.images.size() == kMaxTextures) return at(where, "more than 255 textures: an MHFU material names its image by a byte", ErrorCode::unsupported);
@@ -193,7 +193,7 @@ struct Made {
   Tmh tmh;
 };
 
-Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warnings) {
+Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings) {
   Made out;
   auto drawn = drawn_nodes(scene, "a PMO", "an MHFU model has one skeleton", "every group of an MHFU PMO follows the skeleton");
   if (!drawn) return drawn.error();
@@ -222,7 +222,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warning
       if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
         return at(part.where + ".mode", "points and lines cannot be drawn by an MHFU PMO (triangles only)", ErrorCode::unsupported);
       }
-      if (auto e = check_part(src, part.where)) return *e;
+      if (auto e = check_part(src, part.where); !e) return e.error();
       if (src.material >= 0 && static_cast<std::size_t>(src.material) >= scene.materials.size()) {
         return at(part.where + ".material", "material " + std::to_string(src.material) + " does not exist");
       }
@@ -233,7 +233,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<LowerWarning>& warning
         warnings.push_back({part.where, "the primitive has " + num(src.uvs.size()) + " UV sets but an MHFU vertex holds one: set " + num(part.uv_set) +
                                             " (the one its material's texture uses) is kept"});
       }
-      if (auto e = prepare(part, bones ? &*bones : nullptr, world[static_cast<std::size_t>(d)], warnings)) return *e;
+      if (auto e = prepare(part, bones ? &*bones : nullptr, world[static_cast<std::size_t>(d)], warnings); !e) return e.error();
       if (part.triangles.empty()) continue;
       if (const std::size_t narrowed = narrow_triangles(part.influences, part.triangles)) {
         warnings.push_back({part.where, num(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them leave their "
@@ -343,7 +343,7 @@ Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs) {
   if (inputs.skeleton != nullptr) {
     return at("skeleton", "a PAC holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
   }
-  std::vector<LowerWarning> warnings;
+  std::vector<Warning> warnings;
   auto made = author_parts(scene, warnings);
   if (!made) return made.error();
   Pac pac;
@@ -358,7 +358,7 @@ Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs) {
     return at("skeleton", "an authored PMO names bones in the order its own skeleton would give them: pass no skeleton",
               ErrorCode::unsupported);
   }
-  std::vector<LowerWarning> warnings;
+  std::vector<Warning> warnings;
   auto made = author_parts(scene, warnings);
   if (!made) return made.error();
   if (!made->tmh.images.empty()) {

@@ -89,7 +89,7 @@ std::vector<MhfuPaletteEntry> load_palette(std::array<int, kSlots>& current, std
   return entries;
 }
 
-Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encoding& enc, std::vector<LowerWarning>& warnings) {
+Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encoding& enc, std::vector<Warning>& warnings) {
   std::map<std::uint32_t, std::uint32_t> local;
   std::vector<std::uint32_t> used;
   std::vector<unsigned> tris;

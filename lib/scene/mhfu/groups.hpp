@@ -53,6 +53,6 @@ struct Encoding {
 
 // One group's command list, vertices and indices: strips from meshoptimizer, or one triangle list
 // where that stores fewer bytes; u8 weights (or like's) in as many slots as the group has bones.
-Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encoding& enc, std::vector<LowerWarning>& warnings);
+Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encoding& enc, std::vector<Warning>& warnings);
 
 }  // namespace remodel::scene::mhfu

@@ -271,7 +271,7 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
   return prim;
 }
 
-std::optional<Error> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::string& name, int skin,
+Result<void> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::string& name, int skin,
                                    const Textures& textures) {
   const std::size_t joint_count = skin >= 0 ? scene.skins[static_cast<std::size_t>(skin)].joints.size() : 0;
   std::vector<int> texture_nodes(textures.count, -1);
@@ -338,7 +338,7 @@ std::optional<Error> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::
     node.skin = skin;
     scene.add_node(std::move(node));
   }
-  return std::nullopt;
+  return {};
 }
 
 Extras pmo_extras(const MhfuPmo& pmo) {
@@ -361,7 +361,7 @@ Result<Scene> lift_parts(const std::vector<const MhfuPmoFile*>& pmos, const Mhfu
   Extras models = Extras::array();
   for (std::size_t i = 0; i < pmos.size(); ++i) {
     const std::string name = pmos.size() == 1 ? "pmo" : "pmo" + std::to_string(i);
-    if (auto e = lift_pmo_into(scene, pmos[i]->pmo, name, skin, textures)) return *e;
+    if (auto e = lift_pmo_into(scene, pmos[i]->pmo, name, skin, textures); !e) return e.error();
     models.push_back(pmo_extras(pmos[i]->pmo));
   }
   scene.extras = {{"format", format}, {"euler_order", "xyz"}, {"pmo", std::move(models)}};

@@ -47,7 +47,7 @@ std::optional<std::vector<int>> match_names(const std::vector<std::string>& base
 
 // The base bone each incoming skin joint stands for: the node's "index" extra, else its name, else
 // its place in the skin.
-Result<std::vector<int>> joint_bones(const Scene& in, const Scene& base, const Skin*& iskin, std::vector<LowerWarning>& warnings) {
+Result<std::vector<int>> joint_bones(const Scene& in, const Scene& base, const Skin*& iskin, std::vector<Warning>& warnings) {
   std::vector<int> out;
   iskin = nullptr;
   if (base.skins.empty()) return out;
@@ -128,20 +128,20 @@ Result<std::uint8_t> add_to_run(MhfuPmo& pmo, std::size_t m, std::uint8_t materi
 class Lowerer {
  public:
   // tmh: the PAC's TMH bank the materials name images of (new ones are added to it); nullptr for a bare PMO.
-  Lowerer(const Scene& in, const Scene& base, Tmh* tmh, std::vector<LowerWarning>& warnings)
+  Lowerer(const Scene& in, const Scene& base, Tmh* tmh, std::vector<Warning>& warnings)
       : in_(in), base_(base), tmh_(tmh), warnings_(warnings) {}
 
-  std::optional<Error> run(std::vector<PmoPart> parts, MhfuSkeleton* skeleton) {
+  Result<void> run(std::vector<PmoPart> parts, MhfuSkeleton* skeleton) {
     Result<std::vector<int>> bones = joint_bones(in_, base_, iskin_, warnings_);
     if (!bones) return bones.error();
     bones_ = std::move(*bones);
     if (skeleton) {
-      if (auto e = lower_skeleton(*skeleton)) return e;
+      if (auto e = lower_skeleton(*skeleton); !e) return e.error();
     }
-    if (auto e = match_meshes()) return e;
-    if (auto e = match_materials()) return e;
+    if (auto e = match_meshes(); !e) return e.error();
+    if (auto e = match_materials(); !e) return e.error();
     for (const PmoPart& part : parts) {
-      if (auto e = lower_pmo(part, &part == &parts.front())) return e;
+      if (auto e = lower_pmo(part, &part == &parts.front()); !e) return e.error();
     }
     return lower_materials(parts);
   }
@@ -150,8 +150,8 @@ class Lowerer {
   std::vector<std::pair<int, const RgbaImage*>> replaced_textures;
 
  private:
-  std::optional<Error> lower_skeleton(MhfuSkeleton& skeleton) {
-    if (!iskin_ || base_.skins.empty()) return std::nullopt;
+  Result<void> lower_skeleton(MhfuSkeleton& skeleton) {
+    if (!iskin_ || base_.skins.empty()) return {};
     const Skin& bskin = base_.skins[0];
     const Skin* iskin = iskin_;
     std::vector<int> in_nodes, base_nodes;
@@ -179,14 +179,14 @@ class Lowerer {
         bone.rotation = {e.x, e.y, e.z, bone.rotation[3]};
       }
     }
-    return std::nullopt;
+    return {};
   }
 
   // The incoming mesh standing for each base mesh (meshes_, -1: removed) and the incoming meshes
   // standing for none (added_meshes_), among the meshes a node draws: by name when every base name is
   // found once, else by order when the counts agree; else by the names found (a base mesh whose name is
   // not found is removed), else by order for the base's meshes (the incoming ones past them are added).
-  std::optional<Error> match_meshes() {
+  Result<void> match_meshes() {
     std::vector<int> drawn;
     std::vector<bool> seen(in_.meshes.size(), false);
     for (const Node& n : in_.nodes) {
@@ -237,7 +237,7 @@ class Lowerer {
     for (std::size_t k = 0; k < drawn.size(); ++k) {
       if (!taken[k]) added_meshes_.push_back(static_cast<std::size_t>(drawn[k]));
     }
-    return std::nullopt;
+    return {};
   }
 
   // The incoming primitive for each base group of a mesh (and its index in the incoming mesh), and the
@@ -325,7 +325,7 @@ class Lowerer {
     return true;
   }
 
-  std::optional<Error> lower_pmo(const PmoPart& part, bool takes_new_meshes) {
+  Result<void> lower_pmo(const PmoPart& part, bool takes_new_meshes) {
     MhfuPmo& pmo = *part.pmo;
     Result<std::vector<GeBonePalette>> palettes = mhfu_group_palettes(pmo);
     if (!palettes) return palettes.error();
@@ -352,7 +352,7 @@ class Lowerer {
         }
         last = g;
         const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(prims->groups[k].second) + "]";
-        if (auto e = lower_group_material(part, m, g, base_.meshes[bm].primitives[k].material, prims->groups[k].first->material, where)) return e;
+        if (auto e = lower_group_material(part, m, g, base_.meshes[bm].primitives[k].material, prims->groups[k].first->material, where); !e) return e.error();
         Result<bool> changed = groups_.lower_group(pmo, pmo.meshes[m], g, (*palettes)[g], base_.meshes[bm].primitives[k], *prims->groups[k].first, where);
         if (!changed) return changed.error();
         if (std::find(groups_.replaced.begin(), groups_.replaced.end(), g) != groups_.replaced.end()) removed[g] = true;
@@ -374,12 +374,12 @@ class Lowerer {
         mhfu::Placing placing;
         placing.after = *last;
         placing.material_offset = *offset;
-        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], (*palettes)[*last], imesh.primitives[i], placing, where)) return e;
+        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], (*palettes)[*last], imesh.primitives[i], placing, where); !e) return e.error();
       }
     }
     if (takes_new_meshes) {
       for (std::size_t i : added_meshes_) {
-        if (auto e = add_mesh(part, *palettes, i)) return e;
+        if (auto e = add_mesh(part, *palettes, i); !e) return e.error();
       }
     }
     std::vector<mhfu::AddedGroup> added = std::move(groups_.added);
@@ -389,20 +389,20 @@ class Lowerer {
 
   // A kept group whose primitive draws another material than the base's: its material offset names that
   // material's place in the mesh's remap run (added to the run, or to the PMO, as for a new group).
-  std::optional<Error> lower_group_material(const PmoPart& part, std::size_t m, std::size_t g, int base_material, int material, const std::string& where) {
+  Result<void> lower_group_material(const PmoPart& part, std::size_t m, std::size_t g, int base_material, int material, const std::string& where) {
     if (base_material < 0 || static_cast<std::size_t>(base_material) >= materials_.size() || materials_[static_cast<std::size_t>(base_material)] == material) {
-      return std::nullopt;
+      return {};
     }
     auto offset = material_offset(part, m, material, where, true);
     if (!offset) return offset.error();
     part.pmo->groups[g].material_offset = *offset;
-    return std::nullopt;
+    return {};
   }
 
   // An incoming mesh no base mesh stands for: a new PMO mesh record after the base's (the converter's
   // lighting flags, opaque or alpha-blended by its materials; UV scale 1), its primitives new groups
   // after the PMO's last, in the converter's vertex format, the first loading every slot it weighs.
-  std::optional<Error> add_mesh(const PmoPart& part, const std::vector<GeBonePalette>& palettes, std::size_t i) {
+  Result<void> add_mesh(const PmoPart& part, const std::vector<GeBonePalette>& palettes, std::size_t i) {
     MhfuPmo& pmo = *part.pmo;
     const Mesh& imesh = in_.meshes[i];
     const std::string where = "meshes[" + std::to_string(i) + "]";
@@ -430,11 +430,11 @@ class Lowerer {
       placing.material_offset = *offset;
       placing.mesh = m;
       placing.fresh = k == 0;
-      if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], palettes[after], imesh.primitives[k], placing, pwhere)) return e;
+      if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], palettes[after], imesh.primitives[k], placing, pwhere); !e) return e.error();
     }
     warnings_.push_back({where, "mesh " + imesh.name + " is none of the base's: added as PMO mesh " + std::to_string(m) + " with " +
                                     std::to_string(pmo.meshes[m].material_count) + " materials in its remap run"});
-    return std::nullopt;
+    return {};
   }
 
   // The place in mesh m's run of the remap table of the PMO material an incoming material stands for
@@ -529,7 +529,7 @@ class Lowerer {
 
   // The incoming material standing for each base material (materials_): by name, else by order. An
   // incoming material standing for none is a new one (new_material) when a new group draws it.
-  std::optional<Error> match_materials() {
+  Result<void> match_materials() {
     std::vector<std::string> bnames, inames;
     for (const Material& m : base_.materials) bnames.push_back(m.name);
     for (const Material& m : in_.materials) inames.push_back(m.name);
@@ -541,12 +541,12 @@ class Lowerer {
     }
     if (by_order) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
     materials_ = std::move(*match);
-    return std::nullopt;
+    return {};
   }
 
   // Material colours (RGBA8 with red low) and texture images: the incoming material matched by name
   // or order stands for the base material.
-  std::optional<Error> lower_materials(const std::vector<PmoPart>& parts) {
+  Result<void> lower_materials(const std::vector<PmoPart>& parts) {
     std::vector<MhfuMaterial*> stored;  // the base's materials, in Scene order
     for (const PmoPart& part : parts) {
       for (std::size_t k = 0; k < part.materials && k < part.pmo->materials.size(); ++k) stored.push_back(&part.pmo->materials[k]);
@@ -573,13 +573,13 @@ class Lowerer {
       }
       replaced_textures.emplace_back(b.texture, &ii);
     }
-    return std::nullopt;
+    return {};
   }
 
   const Scene& in_;
   const Scene& base_;
   Tmh* tmh_ = nullptr;
-  std::vector<LowerWarning>& warnings_;
+  std::vector<Warning>& warnings_;
   std::vector<int> materials_;  // base material -> incoming
   std::map<std::pair<const MhfuPmo*, int>, std::uint8_t> added_materials_;  // (PMO, incoming material) -> its new record
   const Skin* iskin_ = nullptr;  // the incoming meshes' skin
@@ -591,7 +591,7 @@ class Lowerer {
 };
 
 // A TMH image as list_textures numbers it in `doc`, from the base Scene texture's "tmh_image" extra.
-std::optional<Error> replace_images(Document& doc, const Scene& base, std::size_t first,
+Result<void> replace_images(Document& doc, const Scene& base, std::size_t first,
                                     const std::vector<std::pair<int, const RgbaImage*>>& replaced) {
   for (const auto& [t, image] : replaced) {
     const Texture& bt = base.textures[static_cast<std::size_t>(t)];
@@ -601,7 +601,7 @@ std::optional<Error> replace_images(Document& doc, const Scene& base, std::size_
       return Error{e.code, e.offset, "textures[" + bt.name + "]." + e.field, e.message};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -630,8 +630,8 @@ Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerI
     }
   }
   Lowerer lowerer(scene, *lifted, tmh, out.warnings);
-  if (auto e = lowerer.run(parts, skeleton)) return *e;
-  if (auto e = replace_images(out.document, *lifted, first_image.value_or(0), lowerer.replaced_textures)) return *e;
+  if (auto e = lowerer.run(parts, skeleton); !e) return e.error();
+  if (auto e = replace_images(out.document, *lifted, first_image.value_or(0), lowerer.replaced_textures); !e) return e.error();
   return out;
 }
 
@@ -650,7 +650,7 @@ Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, cons
   MhfuPmoFile& file = std::get<MhfuPmoFile>(out.document);
   Lowerer lowerer(scene, *lifted, nullptr, out.warnings);
   // The skeleton is not part of a bare PMO: its bind pose is not written.
-  if (auto e = lowerer.run({{&file.pmo, 0, 0, file.pmo.materials.size()}}, nullptr)) return *e;
+  if (auto e = lowerer.run({{&file.pmo, 0, 0, file.pmo.materials.size()}}, nullptr); !e) return e.error();
   return out;
 }
 

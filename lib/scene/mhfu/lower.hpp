@@ -51,13 +51,13 @@ struct AddedGroup {
 // relies on, so every kept group draws with its base palette. `palettes`: the base's running palette
 // after each group (mhfu_group_palettes); `removed`: per base group; `removed_meshes`: per base mesh
 // (records past it are new meshes), each leaving with its run of the remap table.
-std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
+Result<void> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
                                   const std::vector<bool>& removed, const std::vector<bool>& removed_meshes);
 
 class GroupLowerer {
  public:
   // bones: incoming skin joint -> base bone.
-  GroupLowerer(const std::vector<int>& bones, std::vector<LowerWarning>& warnings) : bones_(bones), warnings_(warnings) {}
+  GroupLowerer(const std::vector<int>& bones, std::vector<Warning>& warnings) : bones_(bones), warnings_(warnings) {}
 
   // Re-encodes the vertices of one group's block that the incoming primitive moved; true when any did.
   // Triangles whose weights leave the group's palette go to new groups (added).
@@ -67,7 +67,7 @@ class GroupLowerer {
   // A primitive no base group stands for: new groups placed as `placing` says, in the VTYPE of group
   // `after`'s block (the last of its mesh kept), or for a new mesh the converter's. `palette`: the
   // running palette after group `after`.
-  std::optional<Error> add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
+  Result<void> add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
                                      const Placing& placing, const std::string& where);
 
   std::vector<AddedGroup> added;  // for place_groups, in group order
@@ -75,11 +75,11 @@ class GroupLowerer {
   void clear() { added.clear(), replaced.clear(), tails_.clear(); }
 
  private:
-  std::optional<Error> check_incoming(const Primitive& ip, bool weighted, const std::string& where) const;
+  Result<void> check_incoming(const Primitive& ip, bool weighted, const std::string& where) const;
   Result<Bytes> encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& bp,
                                   const Primitive& ip, std::uint32_t i, const std::vector<psp::Vertex>& stored,
                                   const psp::VertexFormat& f, const MhfuBlock& block, const std::string& where);
-  std::optional<Error> rebuild_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
+  Result<void> rebuild_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
                                      const Primitive& ip, const std::vector<psp::Vertex>& stored, const MhfuDrawList& draw,
                                      const std::string& where);
   // The incoming triangles that weigh a bone outside the palette, as new groups in `added` (none: false);
@@ -87,14 +87,14 @@ class GroupLowerer {
   Result<bool> split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& ip,
                          const psp::VertexFormat& f, const std::string& where, Primitive& kept);
   // `like`: the VTYPE to follow (weights aside); nullptr: the converter's.
-  std::optional<Error> add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
+  Result<void> add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
                                   std::vector<std::uint32_t> triangles, const psp::VertexFormat* like, const Placing& placing,
                                   const std::string& where, const std::string& note);
   Result<std::array<float, 8>> slot_weights(const Primitive& p, std::size_t v, const GeBonePalette& palette,
                                             const psp::VertexFormat& f, const std::string& where, bool incoming);
 
   const std::vector<int>& bones_;
-  std::vector<LowerWarning>& warnings_;
+  std::vector<Warning>& warnings_;
   std::size_t limited_ = 0;  // vertices of the current group whose weights were cut to the VTYPE's
   std::map<std::size_t, std::array<int, 8>> tails_;  // base group -> the running palette after the groups added after it
 };

@@ -42,19 +42,19 @@ float on_grid(psp::NumFormat f, float v, bool is_signed) {
 
 // The incoming primitive's arrays agree in size, its indices are in range, its positions and weights
 // finite, and (weighted) its joints are skin joints.
-std::optional<Error> GroupLowerer::check_incoming(const Primitive& ip, bool weighted, const std::string& where) const {
+Result<void> GroupLowerer::check_incoming(const Primitive& ip, bool weighted, const std::string& where) const {
   const std::size_t n = ip.vertex_count();
-  const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> std::optional<Error> {
-    if (have == 0 || have == n * per) return std::nullopt;
+  const auto sized = [&](std::size_t have, std::size_t per, const char* what) -> Result<void> {
+    if (have == 0 || have == n * per) return {};
     return at(where + "." + what, std::to_string(have) + " values for " + std::to_string(n) + " vertices");
   };
-  if (auto e = sized(ip.normals.size(), 1, "normals")) return e;
-  if (auto e = sized(ip.colors.size(), 1, "colors")) return e;
+  if (auto e = sized(ip.normals.size(), 1, "normals"); !e) return e.error();
+  if (auto e = sized(ip.colors.size(), 1, "colors"); !e) return e.error();
   if (!ip.uvs.empty()) {
-    if (auto e = sized(ip.uvs[0].size(), 1, "uvs[0]")) return e;
+    if (auto e = sized(ip.uvs[0].size(), 1, "uvs[0]"); !e) return e.error();
   }
-  if (auto e = sized(ip.joints.size(), ip.influences, "joints")) return e;
-  if (auto e = sized(ip.weights.size(), ip.influences, "weights")) return e;
+  if (auto e = sized(ip.joints.size(), ip.influences, "joints"); !e) return e.error();
+  if (auto e = sized(ip.weights.size(), ip.influences, "weights"); !e) return e.error();
   for (std::uint32_t i : ip.indices) {
     if (i >= n) return at(where + ".indices", "index " + std::to_string(i) + " is past the " + std::to_string(n) + " vertices");
   }
@@ -70,7 +70,7 @@ std::optional<Error> GroupLowerer::check_incoming(const Primitive& ip, bool weig
     }
   }
 
-  return std::nullopt;
+  return {};
 }
 
 Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
@@ -83,7 +83,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
   Result<std::vector<psp::Vertex>> stored = psp::decode_vertices(f, block.vertices, draw->vertex_count);
   if (!stored) return stored.error();
 
-  if (auto e = check_incoming(incoming, bp.influences > 0, where)) return *e;
+  if (auto e = check_incoming(incoming, bp.influences > 0, where); !e) return e.error();
   const Primitive& ip = incoming;
   // Matched over positions, normals and UV set 0 as the block would store them, so that Blender's
   // float noise (it splits a vertex whose loops got different custom normals) is no difference.
@@ -109,7 +109,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
     if (!split) return split.error();
     if (*split) {
       if (kept.indices.empty()) return true;  // replaced by the new groups (split_off)
-      if (auto e = rebuild_group(pmo, mesh, g, palette, bp, kept, *stored, *draw, where)) return *e;
+      if (auto e = rebuild_group(pmo, mesh, g, palette, bp, kept, *stored, *draw, where); !e) return e.error();
       return true;
     }
   }
@@ -125,7 +125,7 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
   }
   const Primitive& vp = one_normal.vertex_count() > 0 ? one_normal : ip;  // the values written in place
   if (!match) {
-    if (auto e = rebuild_group(pmo, mesh, g, palette, bp, ip, *stored, *draw, where)) return *e;
+    if (auto e = rebuild_group(pmo, mesh, g, palette, bp, ip, *stored, *draw, where); !e) return e.error();
     return true;
   }
 
@@ -255,7 +255,7 @@ Result<Bytes> GroupLowerer::encode_new_vertex(const MhfuPmo& pmo, const MhfuMesh
 // order), indices and PRIM commands rebuilt from meshoptimizer strips, one GE strip per strip (the
 // game's own converter draws strips, many of them three long). The commands before the first PRIM
 // and after the last stay as stored; u8 indices widen to u16 past 256 vertices.
-std::optional<Error> GroupLowerer::rebuild_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
+Result<void> GroupLowerer::rebuild_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& bp,
                                    const Primitive& ip, const std::vector<psp::Vertex>& stored, const MhfuDrawList& draw,
                                    const std::string& where) {
   MhfuBlock& block = pmo.blocks[pmo.groups[g].block];
@@ -334,7 +334,7 @@ std::optional<Error> GroupLowerer::rebuild_group(MhfuPmo& pmo, const MhfuMesh& m
   if (Result<MhfuDrawList> check = decode_mhfu_block(block); !check) {
     return Error{check.error().code, std::nullopt, where, "the rebuilt block does not decode: " + check.error().message};
   }
-  return std::nullopt;
+  return {};
 }
 
 // A vertex's weights per palette slot, summing to 1. Incoming joints are skin joints (mapped to

@@ -20,8 +20,8 @@ void load(GeBonePalette& palette, const std::vector<MhfuPaletteEntry>& entries) 
 
 // The removed meshes' records go, with the entries of the remap table only their runs held (an entry
 // a kept mesh's run also holds stays); the kept runs move down over them.
-std::optional<Error> remove_meshes(MhfuPmo& pmo, const std::vector<bool>& removed_meshes) {
-  if (std::find(removed_meshes.begin(), removed_meshes.end(), true) == removed_meshes.end()) return std::nullopt;
+Result<void> remove_meshes(MhfuPmo& pmo, const std::vector<bool>& removed_meshes) {
+  if (std::find(removed_meshes.begin(), removed_meshes.end(), true) == removed_meshes.end()) return {};
   const auto gone = [&](std::size_t m) { return m < removed_meshes.size() && removed_meshes[m]; };
   std::vector<std::uint8_t> held(pmo.remap.size(), 0);  // bit 0: a removed mesh's run holds it, bit 1: a kept one's
   for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
@@ -44,14 +44,14 @@ std::optional<Error> remove_meshes(MhfuPmo& pmo, const std::vector<bool>& remove
   if (meshes.empty()) return at("meshes", "every mesh of the PMO is removed: a PMO draws at least one", ErrorCode::unsupported);
   pmo.meshes = std::move(meshes);
   pmo.remap = std::move(remap);
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
 
 // The triangles' vertices with their strongest 8 bones, as mhfu_author.cpp prepares a part, in runs on
 // at most 8 bones, each a new group after `after` loading its bones into the running palette there.
-std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
+Result<void> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
                                               std::vector<std::uint32_t> triangles, const psp::VertexFormat* like, const Placing& placing,
                                               const std::string& where, const std::string& note) {
   const std::size_t after = placing.after;
@@ -114,17 +114,17 @@ std::optional<Error> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh
   if (cut != 0) message += "; " + num(cut) + " of their vertices weigh more than 8 bones: the strongest 8 are kept and renormalised";
   if (narrowed != 0) message += "; " + num(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
   warnings_.push_back({where, message});
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
+Result<void> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
                                                  const Placing& placing, const std::string& where) {
   if (bones_.empty()) return at(where, "the base's groups weigh no skin joints here (a bare PMO needs its skeleton): a group cannot be added", ErrorCode::unsupported);
   if (ip.influences == 0) return at(where + ".joints", "the primitive weighs no joint: a new MHFU group draws its vertices on bones", ErrorCode::unsupported);
   if (ip.topology != Topology::triangles && ip.topology != Topology::triangle_strip && ip.topology != Topology::triangle_fan) {
     return at(where + ".mode", "points and lines cannot be drawn by an MHFU PMO (triangles only)", ErrorCode::unsupported);
   }
-  if (auto e = check_incoming(ip, true, where)) return e;
+  if (auto e = check_incoming(ip, true, where); !e) return e.error();
   const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
   if (triangles.empty()) return at(where, "the primitive draws no triangle: it adds no group", ErrorCode::unsupported);
   std::optional<psp::VertexFormat> like;  // a new mesh's groups take the converter's format
@@ -164,7 +164,7 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
   placing.after = g;
   placing.material_offset = pmo.groups[g].material_offset;
   placing.fresh = placing.takes_over = none_fit;
-  if (auto e = add_groups(pmo, mesh, palette, ip, leaving, &f, placing, where, note)) return *e;
+  if (auto e = add_groups(pmo, mesh, palette, ip, leaving, &f, placing, where, note); !e) return e.error();
   if (none_fit) replaced.push_back(g);
   kept = ip;
   kept.topology = Topology::triangles;
@@ -172,9 +172,9 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
   return true;
 }
 
-std::optional<Error> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
+Result<void> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palettes, std::vector<AddedGroup> added,
                                   const std::vector<bool>& removed, const std::vector<bool>& removed_meshes) {
-  if (added.empty() && std::find(removed.begin(), removed.end(), true) == removed.end()) return std::nullopt;
+  if (added.empty() && std::find(removed.begin(), removed.end(), true) == removed.end()) return {};
   // The entries are rebuilt group after group, as the converter lays them out; a base laid out
   // otherwise would change where nothing was edited.
   std::size_t next = 0;

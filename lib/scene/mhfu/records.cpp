@@ -29,9 +29,9 @@ std::optional<std::uint32_t> material_colour(const Vec4& c) {
   return out;
 }
 
-Result<TmhImage> tmh_image_of(const RgbaImage& source, const std::string& where, std::vector<LowerWarning>& warnings) {
+Result<TmhImage> tmh_image_of(const RgbaImage& source, const std::string& where, std::vector<Warning>& warnings) {
   RgbaImage image = source;
-  if (auto bad = check_image(image, where)) return *bad;
+  if (auto bad = check_image(image, where); !bad) return bad.error();
   // The GE samples power-of-two textures up to 512 a side.
   const auto side = [](std::uint32_t s) { return std::min(kMaxImageSide, std::bit_ceil(s)); };
   const std::uint32_t w = side(image.width), h = side(image.height);

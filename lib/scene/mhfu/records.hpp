@@ -26,6 +26,6 @@ std::optional<std::uint32_t> material_colour(const Vec4& c);
 
 // A Scene texture's image as a new TMH image: sides scaled to powers of two up to 512 (with a warning),
 // CLUT4 or CLUT8 (new_tmh_image). `where` names the texture.
-Result<TmhImage> tmh_image_of(const RgbaImage& image, const std::string& where, std::vector<LowerWarning>& warnings);
+Result<TmhImage> tmh_image_of(const RgbaImage& image, const std::string& where, std::vector<Warning>& warnings);
 
 }  // namespace remodel::scene::mhfu

@@ -20,7 +20,7 @@ int posterize_bits(PspColour c) { return c == PspColour::c4444 ? 4 : c == PspCol
 
 // Writes the image into `pixels` (stored layout) and, for indexed layouts, `clut`. `same_size`:
 // the buffers still hold the picture being replaced, whose indices are kept where colours match.
-std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool same_size, Bytes& pixels, Bytes& clut) {
+Result<void> encode_psp(const PspLayout& l, const RgbaImage& image, bool same_size, Bytes& pixels, Bytes& clut) {
   const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
   std::vector<std::uint8_t> row(l.stride);  // stored row, read first so padding bytes survive
   if (!l.indexed) {
@@ -31,7 +31,7 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
       for (std::size_t x = 0; x < width; ++x, in += 4) psp::encode_colour(l.colour, in, &row[x * size]);
       psp_write_row(l, row.data(), y, pixels.data());
     }
-    return std::nullopt;
+    return {};
   }
   auto palette = decode_psp_clut(l, clut);
   if (!palette) return palette.error();
@@ -67,7 +67,7 @@ std::optional<Error> encode_psp(const PspLayout& l, const RgbaImage& image, bool
     }
     psp_write_row(l, row.data(), y, pixels.data());
   }
-  return std::nullopt;
+  return {};
 }
 
 unsigned ceil_log2(unsigned v) { return v <= 1 ? 0 : static_cast<unsigned>(std::bit_width(v - 1)); }
@@ -107,7 +107,7 @@ Result<void> encode_tim2_picture(Tim2Picture& p, const RgbaImage& image) {
   } else if (out.image.size() < layout->pixel_bytes()) {
     return Error{ErrorCode::truncated, std::nullopt, "image", "the picture holds fewer bytes than its size needs"};
   }
-  if (auto error = encode_psp(*layout, image, same_size, out.image, out.clut)) return *error;
+  if (auto encoded = encode_psp(*layout, image, same_size, out.image, out.clut); !encoded) return encoded.error();
   p = std::move(out);
   return {};
 }
@@ -163,7 +163,7 @@ Result<void> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
     return Error{ErrorCode::truncated, std::nullopt, "pixels", "the image holds fewer bytes than its size needs"};
   }
   Bytes clut = out.clut ? out.clut->data : Bytes{};
-  if (auto error = encode_psp(*layout, image, same_size, out.pixels, clut)) return *error;
+  if (auto encoded = encode_psp(*layout, image, same_size, out.pixels, clut); !encoded) return encoded.error();
   if (out.clut) out.clut->data = std::move(clut);
   t = std::move(out);
   return {};
