@@ -102,7 +102,7 @@ const std::vector<Command>& commands() {
        "  skin; KH BBS PAM: the glTF's animations at 30 fps on --skeleton's BON joints, by name; MHFU PAC:\n"
        "  PMO 1.0 groups of at most 8 bones in strips, skeleton from the skin, TMH CLUT images; BWM:\n"
        "  version 6 (or --bwm-version 5), triangle lists, or strips for a skin of 4 bones a vertex; see\n"
-       "  lib/gltf/README.md, \"Authoring\").\n",
+       "  lib/scene/<family>/README.md, \"Authoring\").\n",
        "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
       {"formats", "every format: name, extensions, magic and what remodel does with it",
        {},

@@ -32,7 +32,7 @@ struct Lowered {
 // as the base encodes them. What the base format cannot express is an error naming the limit.
 Result<Lowered> lower(const Scene& scene, const Document& base, const LowerInputs& inputs = {});
 
-// Per format, beside each lift (lib/scene/<format>_lower.cpp).
+// Per format, beside each lift (lib/scene/<family>/lower.cpp).
 Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_mhfu_pac(const Scene& scene, const Pac& base, const LowerInputs& inputs);
 Result<Lowered> lower_mhfu_pmo(const Scene& scene, const MhfuPmoFile& base, const LowerInputs& inputs);
@@ -43,11 +43,11 @@ Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const Lowe
 Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs);
 
 // A new file in `format` from the Scene alone (no base), laid out as the game's own converter lays
-// its files out (lib/gltf/README.md, "Authoring"); what the format cannot hold is transformed with a
+// its files out (lib/scene/<family>/README.md, "Authoring"); what the format cannot hold is transformed with a
 // warning or refused with an error naming the limit. The warnings come back in Lowered.
 Result<Lowered> author(const Scene& scene, Format format, const LowerInputs& inputs = {});
 
-// Per format, beside each lower (lib/scene/<format>_author.cpp).
+// Per format, beside each lower (lib/scene/<family>/author.cpp).
 Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs);  // beside the PAM lower
 Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs);

@@ -2,7 +2,7 @@
 // drawn mesh node, a material reference per primitive, one vertex array in strides (position, normal
 // and UV sets in stride 0; a skin's 4 bone indices and 4 weights in strides 1-8, as skins store them),
 // u16 indices as triangle lists (models) or one strip per reference (skins), bones from the skin,
-// entities from empty nodes. Values no Scene gives are chosen as lib/gltf/README.md says.
+// entities from empty nodes. Values no Scene gives are chosen as lib/scene/bwm/README.md says.
 #include <algorithm>
 #include <bit>
 #include <cmath>

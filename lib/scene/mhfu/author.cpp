@@ -1,5 +1,5 @@
 // A new MHFU PAC (PMO 1.0 + skeleton + TMH) or bare PMO from a Scene alone (issue 16), laid out as
-// the game's converter lays out its files (lib/gltf/README.md, "Authoring"): one PMO mesh for opaque
+// the game's converter lays out its files (lib/scene/mhfu/README.md, "Authoring"): one PMO mesh for opaque
 // and one for BLEND materials, a group (GE command list) per run of triangles on at most 8 bones,
 // u8 weights summing to 128, u16 UVs, s8 normals, s16 positions over a per-axis scale, strips from
 // meshoptimizer; the skeleton from the skin with its Euler angles in the lift's XYZ order; TMH CLUT
