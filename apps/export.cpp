@@ -5,9 +5,9 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "cli.hpp"
@@ -155,6 +155,29 @@ void walk(const fs::path& dir, std::vector<fs::path>& out, std::vector<std::pair
   }
 }
 
+// One output per input, none shared: in path order an input keeps its own name unless an earlier one
+// took it (x.bmd after x.bdl becomes x_bmd.glb), and a renamed one never takes a name that is some
+// input's own (x_bmd.pmo keeps x_bmd.glb; x.bmd becomes x_bmd_2.glb).
+std::vector<fs::path> output_names(const std::vector<fs::path>& files, const fs::path& in, const fs::path& out, const std::string& ext) {
+  std::error_code ec;
+  std::vector<fs::path> own;  // each input's relative path under out, with the output's extension
+  for (const fs::path& f : files) own.push_back(out / fs::relative(f, in, ec).replace_extension(ext));
+  const std::set<fs::path> owned(own.begin(), own.end());
+  std::set<fs::path> taken;
+  std::vector<fs::path> names;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    fs::path target = own[i];
+    if (taken.count(target) > 0) {
+      const std::string base = files[i].stem().string() + "_" + files[i].extension().string().substr(files[i].extension().empty() ? 0 : 1);
+      target.replace_filename(base + ext);
+      for (int n = 2; taken.count(target) > 0 || owned.count(target) > 0; ++n) target.replace_filename(base + "_" + std::to_string(n) + ext);
+    }
+    taken.insert(target);
+    names.push_back(std::move(target));
+  }
+  return names;
+}
+
 }  // namespace
 
 int cmd_export(const Invocation& invocation) {
@@ -184,14 +207,8 @@ int cmd_export(const Invocation& invocation) {
   } else {
     std::vector<fs::path> files;
     walk(in, files, unreadable);
-    std::map<fs::path, int> taken;  // x.bmd and x.bdl side by side: the second becomes x_bdl.glb
-    for (const fs::path& f : files) {
-      fs::path target = out / fs::relative(f, in, ec).replace_extension(ext);
-      if (taken[target]++ > 0) {
-        target.replace_filename(f.stem().string() + "_" + f.extension().string().substr(f.extension().empty() ? 0 : 1) + ext);
-      }
-      jobs.push_back({f, target, false});
-    }
+    const std::vector<fs::path> targets = output_names(files, in, out, ext);
+    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false});
   }
 
   std::vector<Outcome> results(jobs.size());

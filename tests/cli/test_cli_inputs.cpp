@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -222,6 +223,37 @@ TEST(CliInputs, OutputThatCannotBeWrittenFails) {
     EXPECT_EQ(r.status, 1) << cmd << r.out;
     EXPECT_NE(r.out.find("cannot write the output"), std::string::npos) << cmd << r.out;
   }
+  fs::remove_all(dir);
+}
+
+// issue 32 (F11): x.bmd renamed to x_bmd.glb beside x.bdl landed on x_bmd.pmo's own output, one file lost.
+TEST(CliInputs, ABatchWritesOneOutputPerInput) {
+  const fs::path dir = remodel::test::cli_temp_dir("collide");
+  fs::create_directories(dir / "in");
+  const fs::path corpus = REMODEL_CORPUS;
+  fs::copy_file(corpus / "j3d" / "demo.bmd", dir / "in" / "x.bdl");
+  fs::copy_file(corpus / "j3d" / "demo.bmd", dir / "in" / "x.bmd");
+  fs::copy_file(corpus / "kh_bbs_pmo" / "demo.pmo", dir / "in" / "x_bmd.pmo");
+  const CliRun r = run_cli("export " + quoted(dir / "in") + " -o " + quoted(dir / "out"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("3 exported, 0 failed"), std::string::npos) << r.out;
+  std::set<fs::path> outputs;
+  for (const char* name : {"x.bdl", "x.bmd", "x_bmd.pmo"}) {
+    const std::string line = "exported  " + (dir / "in" / name).string() + " -> ";
+    const std::size_t at = r.out.find(line);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::size_t from = at + line.size();
+    const fs::path out = r.out.substr(from, r.out.find(" (", from) - from);
+    EXPECT_TRUE(fs::is_regular_file(out)) << out;
+    EXPECT_TRUE(outputs.insert(out).second) << out << " written twice\n" << r.out;
+  }
+  // Names without a collision stay the inputs' own.
+  EXPECT_EQ(outputs.count(dir / "out" / "x.glb"), 1u) << r.out;
+  EXPECT_EQ(outputs.count(dir / "out" / "x_bmd.glb"), 1u) << r.out;
+  EXPECT_NE(r.out.find("x_bmd.pmo -> " + (dir / "out" / "x_bmd.glb").string()), std::string::npos) << r.out;
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir / "out")) ++files;
+  EXPECT_EQ(files, 3u);
   fs::remove_all(dir);
 }
 
