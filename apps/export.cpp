@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -86,29 +87,72 @@ struct Outcome {
   std::size_t bytes = 0;  // written, all files together
 };
 
-}  // namespace
+// One file of a scene's output.
+struct OutputFile {
+  fs::path path;
+  Bytes data;
+};
 
-Result<void> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
+// The files a scene becomes at `out`: one .glb, or the resources a .gltf names and then the .gltf.
+Result<std::vector<OutputFile>> scene_files(const scene::Scene& scene, const fs::path& out) {
+  std::vector<OutputFile> files;
   if (has_extension(out, ".glb")) {
     Result<Bytes> glb = gltf::write_glb(scene);
     if (!glb) return glb.error();
-    if (written) *written = glb->size();
-    return write_file_atomic(out, *glb);
+    files.push_back({out, std::move(*glb)});
+    return files;
   }
-  Result<gltf::GltfFiles> files = gltf::write_gltf(scene, out.stem().string());
-  if (!files) return files.error();
-  std::size_t total = files->gltf.size();
-  for (const gltf::Resource& r : files->resources) {
-    if (auto e = write_file_atomic(out.parent_path() / r.uri, r.data); !e) return e.error();
-    total += r.data.size();
+  Result<gltf::GltfFiles> gltf = gltf::write_gltf(scene, out.stem().string());
+  if (!gltf) return gltf.error();
+  for (gltf::Resource& r : gltf->resources) files.push_back({out.parent_path() / r.uri, std::move(r.data)});
+  files.push_back({out, std::move(gltf->gltf)});
+  return files;
+}
+
+Result<void> write_files(const std::vector<OutputFile>& files, std::size_t* written) {
+  std::size_t total = 0;
+  for (const OutputFile& f : files) {
+    if (auto e = write_file_atomic(f.path, f.data); !e) return e.error();
+    total += f.data.size();
   }
   if (written) *written = total;
-  return write_file_atomic(out, files->gltf);
+  return {};
+}
+
+// The files a batch writes and the input each comes from, so no input's output replaces another's
+// (a .gltf's resources are named from a cleaned stem: "a b.gltf" and "a_b.gltf" both name a_b.bin).
+class Claims {
+ public:
+  // Claims every file for `input`; when another input holds one, claims none and says which.
+  Result<void> claim(const std::vector<OutputFile>& files, const fs::path& input) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const OutputFile& f : files) {
+      const auto held = owner_.find(f.path);
+      if (held != owner_.end() && held->second != input) {
+        return Error{ErrorCode::io, std::nullopt, "",
+                     "not written: its output " + f.path.string() + " is " + held->second.string() + "'s; rename one of the two"};
+      }
+    }
+    for (const OutputFile& f : files) owner_.emplace(f.path, input);
+    return {};
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<fs::path, fs::path> owner_;
+};
+
+}  // namespace
+
+Result<void> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
+  Result<std::vector<OutputFile>> files = scene_files(scene, out);
+  if (!files) return files.error();
+  return write_files(*files, written);
 }
 
 namespace {
 
-Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
+Outcome export_one(const Job& job, const scene::LiftInputs& inputs, Claims& claims) {
   Outcome r;
   Result<Bytes> data = read_file(job.in);
   if (!data) {
@@ -135,9 +179,18 @@ Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
     r.error = scene.error();
     return r;
   }
+  Result<std::vector<OutputFile>> files = scene_files(*scene, job.out);
+  if (!files) {
+    r.error = files.error();
+    return r;
+  }
+  if (auto c = claims.claim(*files, job.in); !c) {
+    r.error = c.error();
+    return r;
+  }
   std::error_code ec;
   if (!job.out.parent_path().empty()) fs::create_directories(job.out.parent_path(), ec);
-  if (auto w = write_scene(*scene, job.out, &r.bytes); !w) r.error = w.error();
+  if (auto w = write_files(*files, &r.bytes); !w) r.error = w.error();
   return r;
 }
 
@@ -215,10 +268,11 @@ int cmd_export(const Invocation& invocation) {
   std::atomic<std::size_t> next{0}, done{0};
   const bool progress = ::isatty(STDERR_FILENO) && jobs.size() > 1;
   std::mutex progress_mutex;
+  Claims claims;
   auto worker = [&] {
     for (std::size_t i; (i = next++) < jobs.size();) {
       try {
-        results[i] = export_one(jobs[i], extras.inputs);
+        results[i] = export_one(jobs[i], extras.inputs, claims);
       } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
         results[i].error = Error{ErrorCode::io, std::nullopt, "", std::string("internal error: ") + e.what()};
       }

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/cli.hpp"
 #include "model/json.hpp"
@@ -226,15 +228,17 @@ TEST(CliInputs, OutputThatCannotBeWrittenFails) {
   fs::remove_all(dir);
 }
 
+// DIR/in holding fuzz corpus seeds under new names, exported to DIR/out with `options`.
+CliRun export_seeds(const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& seeds, const std::string& options = "") {
+  fs::create_directories(dir / "in");
+  for (const auto& [seed, name] : seeds) fs::copy_file(fs::path(REMODEL_CORPUS) / seed, dir / "in" / name);
+  return run_cli("export " + quoted(dir / "in") + " -o " + quoted(dir / "out") + options);
+}
+
 // issue 32 (F11): x.bmd renamed to x_bmd.glb beside x.bdl landed on x_bmd.pmo's own output, one file lost.
 TEST(CliInputs, ABatchWritesOneOutputPerInput) {
   const fs::path dir = remodel::test::cli_temp_dir("collide");
-  fs::create_directories(dir / "in");
-  const fs::path corpus = REMODEL_CORPUS;
-  fs::copy_file(corpus / "j3d" / "demo.bmd", dir / "in" / "x.bdl");
-  fs::copy_file(corpus / "j3d" / "demo.bmd", dir / "in" / "x.bmd");
-  fs::copy_file(corpus / "kh_bbs_pmo" / "demo.pmo", dir / "in" / "x_bmd.pmo");
-  const CliRun r = run_cli("export " + quoted(dir / "in") + " -o " + quoted(dir / "out"));
+  const CliRun r = export_seeds(dir, {{"j3d/demo.bmd", "x.bdl"}, {"j3d/demo.bmd", "x.bmd"}, {"kh_bbs_pmo/demo.pmo", "x_bmd.pmo"}});
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("3 exported, 0 failed"), std::string::npos) << r.out;
   std::set<fs::path> outputs;
@@ -254,6 +258,24 @@ TEST(CliInputs, ABatchWritesOneOutputPerInput) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir / "out")) ++files;
   EXPECT_EQ(files, 3u);
+  fs::remove_all(dir);
+}
+
+// issue 32 (F11): "a b.gltf" and "a_b.gltf" both name a_b.bin; the second replaced the first's.
+TEST(CliInputs, ABatchNeverReplacesAnotherInputsResource) {
+  const fs::path dir = remodel::test::cli_temp_dir("collide-gltf");
+  const CliRun r = export_seeds(dir, {{"kh_bbs_pmo/demo.pmo", "a b.pmo"}, {"kh_bbs_pmo/static-mesh1.pmo", "a_b.pmo"}}, " --format gltf");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("1 exported, 1 failed"), std::string::npos) << r.out;
+  const std::size_t at = r.out.find("error     ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string error = r.out.substr(at, r.out.find('\n', at) - at);
+  for (const char* name : {"a b.pmo", "a_b.pmo"}) EXPECT_NE(error.find((dir / "in" / name).string()), std::string::npos) << error;
+  EXPECT_NE(error.find((dir / "out" / "a_b.bin").string()), std::string::npos) << error;
+  // The exported one's .bin is its own: the bytes it writes when exported alone.
+  const std::string exported = error.find("error     " + (dir / "in" / "a_b.pmo").string()) == 0 ? "a b" : "a_b";
+  ASSERT_EQ(run_cli("export " + quoted(dir / "in" / (exported + ".pmo")) + " -o " + quoted(dir / "alone" / (exported + ".gltf"))).status, 0);
+  EXPECT_EQ(slurp(dir / "out" / "a_b.bin"), slurp(dir / "alone" / "a_b.bin")) << exported;
   fs::remove_all(dir);
 }
 
