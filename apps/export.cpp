@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "cli.hpp"
@@ -86,29 +87,72 @@ struct Outcome {
   std::size_t bytes = 0;  // written, all files together
 };
 
-}  // namespace
+// One file of a scene's output.
+struct OutputFile {
+  fs::path path;
+  Bytes data;
+};
 
-Result<void> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
+// The files a scene becomes at `out`: one .glb, or the resources a .gltf names and then the .gltf.
+Result<std::vector<OutputFile>> scene_files(const scene::Scene& scene, const fs::path& out) {
+  std::vector<OutputFile> files;
   if (has_extension(out, ".glb")) {
     Result<Bytes> glb = gltf::write_glb(scene);
     if (!glb) return glb.error();
-    if (written) *written = glb->size();
-    return write_file_atomic(out, *glb);
+    files.push_back({out, std::move(*glb)});
+    return files;
   }
-  Result<gltf::GltfFiles> files = gltf::write_gltf(scene, out.stem().string());
-  if (!files) return files.error();
-  std::size_t total = files->gltf.size();
-  for (const gltf::Resource& r : files->resources) {
-    if (auto e = write_file_atomic(out.parent_path() / r.uri, r.data); !e) return e.error();
-    total += r.data.size();
+  Result<gltf::GltfFiles> gltf = gltf::write_gltf(scene, out.stem().string());
+  if (!gltf) return gltf.error();
+  for (gltf::Resource& r : gltf->resources) files.push_back({out.parent_path() / r.uri, std::move(r.data)});
+  files.push_back({out, std::move(gltf->gltf)});
+  return files;
+}
+
+Result<void> write_files(const std::vector<OutputFile>& files, std::size_t* written) {
+  std::size_t total = 0;
+  for (const OutputFile& f : files) {
+    if (auto e = write_file_atomic(f.path, f.data); !e) return e.error();
+    total += f.data.size();
   }
   if (written) *written = total;
-  return write_file_atomic(out, files->gltf);
+  return {};
+}
+
+// The files a batch writes and the input each comes from, so no input's output replaces another's
+// (a .gltf's resources are named from a cleaned stem: "a b.gltf" and "a_b.gltf" both name a_b.bin).
+class Claims {
+ public:
+  // Claims every file for `input`; when another input holds one, claims none and says which.
+  Result<void> claim(const std::vector<OutputFile>& files, const fs::path& input) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const OutputFile& f : files) {
+      const auto held = owner_.find(f.path);
+      if (held != owner_.end() && held->second != input) {
+        return Error{ErrorCode::io, std::nullopt, "",
+                     "not written: its output " + f.path.string() + " is " + held->second.string() + "'s; rename one of the two"};
+      }
+    }
+    for (const OutputFile& f : files) owner_.emplace(f.path, input);
+    return {};
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<fs::path, fs::path> owner_;
+};
+
+}  // namespace
+
+Result<void> write_scene(const scene::Scene& scene, const fs::path& out, std::size_t* written) {
+  Result<std::vector<OutputFile>> files = scene_files(scene, out);
+  if (!files) return files.error();
+  return write_files(*files, written);
 }
 
 namespace {
 
-Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
+Outcome export_one(const Job& job, const scene::LiftInputs& inputs, Claims& claims) {
   Outcome r;
   Result<Bytes> data = read_file(job.in);
   if (!data) {
@@ -135,9 +179,18 @@ Outcome export_one(const Job& job, const scene::LiftInputs& inputs) {
     r.error = scene.error();
     return r;
   }
+  Result<std::vector<OutputFile>> files = scene_files(*scene, job.out);
+  if (!files) {
+    r.error = files.error();
+    return r;
+  }
+  if (auto c = claims.claim(*files, job.in); !c) {
+    r.error = c.error();
+    return r;
+  }
   std::error_code ec;
   if (!job.out.parent_path().empty()) fs::create_directories(job.out.parent_path(), ec);
-  if (auto w = write_scene(*scene, job.out, &r.bytes); !w) r.error = w.error();
+  if (auto w = write_files(*files, &r.bytes); !w) r.error = w.error();
   return r;
 }
 
@@ -153,6 +206,29 @@ void walk(const fs::path& dir, std::vector<fs::path>& out, std::vector<std::pair
     if (fs::is_directory(link)) walk(e.path(), out, failed);
     else if (fs::is_regular_file(fs::is_symlink(link) ? e.status(ec) : link)) out.push_back(e.path());
   }
+}
+
+// One output per input, none shared: in path order an input keeps its own name unless an earlier one
+// took it (x.bmd after x.bdl becomes x_bmd.glb), and a renamed one never takes a name that is some
+// input's own (x_bmd.pmo keeps x_bmd.glb; x.bmd becomes x_bmd_2.glb).
+std::vector<fs::path> output_names(const std::vector<fs::path>& files, const fs::path& in, const fs::path& out, const std::string& ext) {
+  std::error_code ec;
+  std::vector<fs::path> own;  // each input's relative path under out, with the output's extension
+  for (const fs::path& f : files) own.push_back(out / fs::relative(f, in, ec).replace_extension(ext));
+  const std::set<fs::path> owned(own.begin(), own.end());
+  std::set<fs::path> taken;
+  std::vector<fs::path> names;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    fs::path target = own[i];
+    if (taken.count(target) > 0) {
+      const std::string base = files[i].stem().string() + "_" + files[i].extension().string().substr(files[i].extension().empty() ? 0 : 1);
+      target.replace_filename(base + ext);
+      for (int n = 2; taken.count(target) > 0 || owned.count(target) > 0; ++n) target.replace_filename(base + "_" + std::to_string(n) + ext);
+    }
+    taken.insert(target);
+    names.push_back(std::move(target));
+  }
+  return names;
 }
 
 }  // namespace
@@ -184,24 +260,19 @@ int cmd_export(const Invocation& invocation) {
   } else {
     std::vector<fs::path> files;
     walk(in, files, unreadable);
-    std::map<fs::path, int> taken;  // x.bmd and x.bdl side by side: the second becomes x_bdl.glb
-    for (const fs::path& f : files) {
-      fs::path target = out / fs::relative(f, in, ec).replace_extension(ext);
-      if (taken[target]++ > 0) {
-        target.replace_filename(f.stem().string() + "_" + f.extension().string().substr(f.extension().empty() ? 0 : 1) + ext);
-      }
-      jobs.push_back({f, target, false});
-    }
+    const std::vector<fs::path> targets = output_names(files, in, out, ext);
+    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false});
   }
 
   std::vector<Outcome> results(jobs.size());
   std::atomic<std::size_t> next{0}, done{0};
   const bool progress = ::isatty(STDERR_FILENO) && jobs.size() > 1;
   std::mutex progress_mutex;
+  Claims claims;
   auto worker = [&] {
     for (std::size_t i; (i = next++) < jobs.size();) {
       try {
-        results[i] = export_one(jobs[i], extras.inputs);
+        results[i] = export_one(jobs[i], extras.inputs, claims);
       } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
         results[i].error = Error{ErrorCode::io, std::nullopt, "", std::string("internal error: ") + e.what()};
       }

@@ -104,14 +104,13 @@ Result<void> write_file_atomic(const fs::path& path, ByteSpan data) {
   }
 
   // A new name with O_EXCL, as mkstemp does, but created with 0666 so the umask applies to a new file.
+  // The name is 25 bytes whatever the target's length, so a target at the file system's limit fits too.
   std::random_device random;
   Fd f;
   fs::path tmp;
   for (int attempt = 0; attempt < 100 && f.fd < 0; ++attempt) {
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
-    std::string name = ".";
-    name.append(target.filename().native()).append(".remodel-").append(suffix);
+    char name[32];
+    std::snprintf(name, sizeof name, ".remodel-%08x%08x", static_cast<unsigned>(random()), static_cast<unsigned>(random()));
     tmp = dir / name;
     f.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
     if (f.fd < 0 && errno != EEXIST) return io_error("cannot create a temporary file in", dir, errno);

@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/cli.hpp"
 #include "model/json.hpp"
@@ -222,6 +225,57 @@ TEST(CliInputs, OutputThatCannotBeWrittenFails) {
     EXPECT_EQ(r.status, 1) << cmd << r.out;
     EXPECT_NE(r.out.find("cannot write the output"), std::string::npos) << cmd << r.out;
   }
+  fs::remove_all(dir);
+}
+
+// DIR/in holding fuzz corpus seeds under new names, exported to DIR/out with `options`.
+CliRun export_seeds(const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& seeds, const std::string& options = "") {
+  fs::create_directories(dir / "in");
+  for (const auto& [seed, name] : seeds) fs::copy_file(fs::path(REMODEL_CORPUS) / seed, dir / "in" / name);
+  return run_cli("export " + quoted(dir / "in") + " -o " + quoted(dir / "out") + options);
+}
+
+// issue 32 (F11): x.bmd renamed to x_bmd.glb beside x.bdl landed on x_bmd.pmo's own output, one file lost.
+TEST(CliInputs, ABatchWritesOneOutputPerInput) {
+  const fs::path dir = remodel::test::cli_temp_dir("collide");
+  const CliRun r = export_seeds(dir, {{"j3d/demo.bmd", "x.bdl"}, {"j3d/demo.bmd", "x.bmd"}, {"kh_bbs_pmo/demo.pmo", "x_bmd.pmo"}});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("3 exported, 0 failed"), std::string::npos) << r.out;
+  std::set<fs::path> outputs;
+  for (const char* name : {"x.bdl", "x.bmd", "x_bmd.pmo"}) {
+    const std::string line = "exported  " + (dir / "in" / name).string() + " -> ";
+    const std::size_t at = r.out.find(line);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::size_t from = at + line.size();
+    const fs::path out = r.out.substr(from, r.out.find(" (", from) - from);
+    EXPECT_TRUE(fs::is_regular_file(out)) << out;
+    EXPECT_TRUE(outputs.insert(out).second) << out << " written twice\n" << r.out;
+  }
+  // Names without a collision stay the inputs' own.
+  EXPECT_EQ(outputs.count(dir / "out" / "x.glb"), 1u) << r.out;
+  EXPECT_EQ(outputs.count(dir / "out" / "x_bmd.glb"), 1u) << r.out;
+  EXPECT_NE(r.out.find("x_bmd.pmo -> " + (dir / "out" / "x_bmd.glb").string()), std::string::npos) << r.out;
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir / "out")) ++files;
+  EXPECT_EQ(files, 3u);
+  fs::remove_all(dir);
+}
+
+// issue 32 (F11): "a b.gltf" and "a_b.gltf" both name a_b.bin; the second replaced the first's.
+TEST(CliInputs, ABatchNeverReplacesAnotherInputsResource) {
+  const fs::path dir = remodel::test::cli_temp_dir("collide-gltf");
+  const CliRun r = export_seeds(dir, {{"kh_bbs_pmo/demo.pmo", "a b.pmo"}, {"kh_bbs_pmo/static-mesh1.pmo", "a_b.pmo"}}, " --format gltf");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("1 exported, 1 failed"), std::string::npos) << r.out;
+  const std::size_t at = r.out.find("error     ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string error = r.out.substr(at, r.out.find('\n', at) - at);
+  for (const char* name : {"a b.pmo", "a_b.pmo"}) EXPECT_NE(error.find((dir / "in" / name).string()), std::string::npos) << error;
+  EXPECT_NE(error.find((dir / "out" / "a_b.bin").string()), std::string::npos) << error;
+  // The exported one's .bin is its own: the bytes it writes when exported alone.
+  const std::string exported = error.find("error     " + (dir / "in" / "a_b.pmo").string()) == 0 ? "a b" : "a_b";
+  ASSERT_EQ(run_cli("export " + quoted(dir / "in" / (exported + ".pmo")) + " -o " + quoted(dir / "alone" / (exported + ".gltf"))).status, 0);
+  EXPECT_EQ(slurp(dir / "out" / "a_b.bin"), slurp(dir / "alone" / "a_b.bin")) << exported;
   fs::remove_all(dir);
 }
 

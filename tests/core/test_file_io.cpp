@@ -124,6 +124,22 @@ TEST(FileIo, AFailedWriteLeavesTheOriginalUntouched) {
   fs::remove_all(dir);
 }
 
+// issue 32 (F10): the temporary name was the target's plus 18 bytes, past the 255-byte name limit.
+TEST(FileIo, NamesUpToTheFileSystemLimitAreWritten) {
+  const fs::path dir = temp_dir("long");
+  std::size_t written = 0;
+  for (const std::size_t length : {237u, 238u, 255u}) {
+    const fs::path f = dir / (std::string(length - 4, 'm') + ".glb");
+    const auto created = write_file_atomic(f, Bytes{1, 2});
+    ASSERT_TRUE(created.ok()) << length << ": " << created.error().message;
+    const auto replaced = write_file_atomic(f, Bytes{3});
+    ASSERT_TRUE(replaced.ok()) << length << ": " << replaced.error().message;
+    EXPECT_EQ(slurp(f), (Bytes{3}));
+    EXPECT_EQ(files_in(dir), ++written);  // no temporary file left
+  }
+  fs::remove_all(dir);
+}
+
 TEST(FileIo, TemporaryNamesAreUniqueAndNeverClobbered) {
   const fs::path dir = temp_dir("unique");
   // The old predictable name is somebody else's file now, and stays so.
