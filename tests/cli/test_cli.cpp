@@ -13,6 +13,9 @@
 
 #include "model/document.hpp"
 #include "model/image.hpp"
+#include "model/mhfu/demo.hpp"
+#include "model/mhfu/pac.hpp"
+#include "model/mhfu/tmh.hpp"
 #include "model/textures.hpp"
 #include "bwm_golden.hpp"
 #include "cli/cli.hpp"
@@ -330,6 +333,29 @@ TEST(Cli, TexturesExtractEverySampleTexture) {
       for (const auto& e : fs::directory_iterator(dir)) written += e.path().extension() == ".png";
     }
     EXPECT_EQ(written, count) << f;  // names carry the index, so repeated names do not collide
+  }
+  fs::remove_all(dir);
+}
+
+// The MHFU demo's committed seeds (fuzz/corpus, written by make_seeds from build_demo_mhfu_pac) are
+// the demo as built now, the PAC exports to glTF, and the PAC's and the TMH's texture extracts.
+TEST(Cli, MhfuDemoSeedsExportAndExtract) {
+  const fs::path corpus = REMODEL_CORPUS, pac = corpus / "mhfu_pac" / "demo.pac", tmh = corpus / "tmh" / "demo.tmh";
+  const remodel::Pac demo = remodel::build_demo_mhfu_pac();
+  EXPECT_TRUE(slurp(pac) == remodel::write_pac(demo).value()) << "regenerate the seeds: build/fuzz/make_seeds fuzz/corpus";
+  EXPECT_TRUE(slurp(tmh) == remodel::write_tmh_file(std::get<remodel::TmhFile>(demo.entries.at(2).content)).value()) << tmh;
+  const fs::path dir = temp_dir() / "mhfu-demo";
+  fs::create_directories(dir);
+  CliRun exported = run("export " + pac.string() + " -o " + (dir / "demo.glb").string());
+  EXPECT_EQ(exported.status, 0) << exported.out;
+  EXPECT_TRUE(fs::exists(dir / "demo.glb"));
+  for (const fs::path& f : {pac, tmh}) {
+    const fs::path out = dir / (f.extension().string().substr(1) + "-png");
+    CliRun extract = run("textures extract " + f.string() + " -o " + out.string());
+    ASSERT_EQ(extract.status, 0) << f << extract.out;
+    std::size_t pngs = 0;
+    for (const auto& e : fs::directory_iterator(out)) pngs += e.path().extension() == ".png";
+    EXPECT_EQ(pngs, 1u) << f;
   }
   fs::remove_all(dir);
 }

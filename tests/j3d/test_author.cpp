@@ -5,6 +5,7 @@
 // matrices: 1e-4 relative, JNT1's s16 angles).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -397,6 +398,59 @@ TEST(AuthorJ3d, MaterialStateComesBack) {
   EXPECT_NEAR(a.lifted.materials[0].alpha_cutoff, 0.5f, 1.0f / 255) << "the GX reference byte";
   const J3dMat3* mat = j3d_section<J3dMat3>(a.file);
   EXPECT_EQ(mat->cull_modes, (std::vector<std::uint32_t>{2, 1, 0})) << "Nintendo's pre-seeded cull pool";
+}
+
+// The 0x138-byte indirect record of a material without indirect texturing, as every real file in the
+// J3D samples stores it (measured on j3d/ and j3d-layouts/): off, four unused orders, three 0.5-scale
+// matrices of exponent 1, scales 0x0000FFFF, sixteen stages of nine zeros and three 0xFF.
+Bytes real_unused_indirect_record() {
+  Bytes r = {0x00, 0x00, 0xFF, 0xFF};
+  r.insert(r.end(), 16, 0xFF);
+  for (int m = 0; m < 3; ++m) {
+    const Bytes matrix = {0x3F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x01, 0xFF, 0xFF, 0xFF};
+    r.insert(r.end(), matrix.begin(), matrix.end());
+  }
+  for (int k = 0; k < 4; ++k) r.insert(r.end(), {0x00, 0x00, 0xFF, 0xFF});
+  for (int k = 0; k < 16; ++k) r.insert(r.end(), {0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF});
+  return r;
+}
+
+std::uint32_t be32(const Bytes& b, std::size_t at) {
+  return std::uint32_t{b.at(at)} << 24 | std::uint32_t{b.at(at + 1)} << 16 | std::uint32_t{b.at(at + 2)} << 8 | b.at(at + 3);
+}
+
+// Every MAT3 indirect record in the written bytes is the real files' unused record (the 255 real
+// J3D files store scales 0x0000FFFF where authoring once stored zeros).
+TEST(AuthorJ3d, IndirectRecordsAreTheRealFilesUnusedRecord) {
+  const Bytes expected = real_unused_indirect_record();
+  ASSERT_EQ(expected.size(), 0x138u);
+  Scene two = triangle();
+  two.materials.resize(2);
+  two.meshes[0].primitives[0].material = 0;
+  two.meshes[0].primitives.push_back(two.meshes[0].primitives[0]);
+  two.meshes[0].primitives[1].material = 1;
+  const std::pair<const char*, Scene> scenes[] = {{"triangle", triangle()}, {"opaque quad", textured_quad(false)}, {"two materials", two}};
+  for (const auto& [what, s] : scenes) {
+    for (bool bdl : {false, true}) {
+      auto made = scene::author(s, Format::j3d, as_bdl(bdl));
+      ASSERT_TRUE(made.ok()) << what << ": " << made.error().message;
+      auto bytes = write_document(made->document);
+      ASSERT_TRUE(bytes.ok()) << what;
+      std::size_t mat3 = 0x20;  // sections follow the 0x20-byte header, each with its size at +4
+      while (mat3 + 8 <= bytes->size() && be32(*bytes, mat3) != 0x4D415433 && be32(*bytes, mat3 + 4) > 0) {  // "MAT3"
+        mat3 += be32(*bytes, mat3 + 4);
+      }
+      ASSERT_LT(mat3 + 0x20, bytes->size()) << what << ": no MAT3";
+      const std::size_t count = std::size_t{bytes->at(mat3 + 8)} << 8 | bytes->at(mat3 + 9);
+      const std::size_t indirect = mat3 + be32(*bytes, mat3 + 0x18);
+      ASSERT_GT(count, 0u) << what;
+      for (std::size_t i = 0; i < count; ++i) {
+        const auto at = bytes->begin() + static_cast<std::ptrdiff_t>(indirect + i * 0x138);
+        ASSERT_LE(indirect + (i + 1) * 0x138, bytes->size()) << what;
+        EXPECT_TRUE(std::equal(expected.begin(), expected.end(), at)) << what << (bdl ? " (BDL)" : "") << ": indirect record " << i;
+      }
+    }
+  }
 }
 
 TEST(AuthorJ3d, SkinnedCylinderWithTwoJoints) {

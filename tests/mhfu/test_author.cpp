@@ -217,6 +217,38 @@ TEST(AuthorMhfu, SkinnedCylinderWithTwoJoints) {
   EXPECT_EQ(max_slots(*a.pmo), 2u);
 }
 
+// Every real skeleton in the MHFU samples stores w = 1 in each bone's scale, rotation and position
+// (measured on mhfu/*.skel and the PACs holding them); MHFU ModKit refuses "bone 0: w is not 1".
+constexpr float kRealBoneW = 1.0f;
+
+void expect_real_w(const MhfuSkeleton& skeleton, const std::string& what) {
+  for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
+    const MhfuBone& bone = skeleton.bones[b];
+    EXPECT_EQ(bone.scale[3], kRealBoneW) << what << ": bone " << b << " scale w";
+    EXPECT_EQ(bone.rotation[3], kRealBoneW) << what << ": bone " << b << " rotation w";
+    EXPECT_EQ(bone.position[3], kRealBoneW) << what << ": bone " << b << " position w";
+  }
+}
+
+// The skeletons authored from Scenes, read back from the written PAC, store the real files' w: the
+// unskinned model's one root bone as well as a skin's joints.
+TEST(AuthorMhfu, BonesStoreTheRealSkeletonsW) {
+  Scene chain = one_mesh({cylinder(12, 5, 2.0f, 2, true)});
+  test::add_chain(chain, 2, 2.0f, kTurn);
+  const std::pair<const char*, Scene> scenes[] = {{"triangle", triangle()}, {"quad", textured_quad(false)}, {"cylinder", chain}};
+  for (const auto& [what, s] : scenes) {
+    const Authored a = author_checked(s, what);
+    ASSERT_NE(a.skeleton, nullptr) << what;
+    ASSERT_FALSE(a.skeleton->bones.empty()) << what;
+    expect_real_w(*a.skeleton, what);
+  }
+  for (const auto& path : test::sample_files("mhfu")) {
+    if (path.extension() != ".skel") continue;
+    const Document d = test::load_document(path);
+    if (const auto* k = std::get_if<MhfuSkeletonFile>(&d)) expect_real_w(k->skeleton, path.filename().string() + " (a real file)");
+  }
+}
+
 TEST(AuthorMhfu, TwelveJointsOnOneStripSplitAtEightBones) {
   Authored a;
   EXPECT_EQ(check(test::twelve_joint_strip(kTurn), "strip", &a), 22u);

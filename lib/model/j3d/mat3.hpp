@@ -100,20 +100,32 @@ struct J3dNbtScale {  // 0x10 bytes
   bool operator==(const J3dNbtScale&) const = default;
 };
 
-// Indirect texturing, one 0x138-byte record per material (not per entry).
+// Indirect texturing, one 0x138-byte record per material (not per entry). The defaults are the record
+// every real file in the J3D samples stores for a material that does not use it.
 struct J3dIndirectMatrix {
-  std::array<float, 6> matrix{};  // 2x3
-  std::int8_t exponent = 0;
+  std::array<float, 6> matrix{0.5f, 0.0f, 0.0f, 0.0f, 0.5f, 0.0f};  // 2x3
+  std::int8_t exponent = 1;
   std::array<std::uint8_t, 3> unknown_0x19{0xFF, 0xFF, 0xFF};
 };
+
+// N copies of one record: an unused indirect record repeats one value in each of its tables.
+template <std::size_t N, class T>
+constexpr std::array<T, N> repeated(const T& v) {
+  std::array<T, N> a{};
+  a.fill(v);
+  return a;
+}
 
 struct J3dIndirectEntry {
   std::uint8_t enable = 0, stage_count = 0;
   std::array<std::uint8_t, 2> unknown_0x02{0xFF, 0xFF};
-  std::array<std::array<std::uint8_t, 4>, 4> orders{};  // texcoord, texmap, 2 pad
+  // texcoord, texmap, 2 pad
+  std::array<std::array<std::uint8_t, 4>, 4> orders = repeated<4>(std::array<std::uint8_t, 4>{0xFF, 0xFF, 0xFF, 0xFF});
   std::array<J3dIndirectMatrix, 3> matrices{};
-  std::array<std::array<std::uint8_t, 4>, 4> scales{};  // s, t, 2 pad
-  std::array<std::array<std::uint8_t, 12>, 16> stages{};
+  // s, t, 2 pad
+  std::array<std::array<std::uint8_t, 4>, 4> scales = repeated<4>(std::array<std::uint8_t, 4>{0, 0, 0xFF, 0xFF});
+  std::array<std::array<std::uint8_t, 12>, 16> stages =
+      repeated<16>(std::array<std::uint8_t, 12>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF});
 };
 
 // A material entry (0x14C bytes): indices into the pools; 0xFF / 0xFFFF = unused.

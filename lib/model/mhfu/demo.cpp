@@ -1,5 +1,7 @@
 #include "model/mhfu/demo.hpp"
 
+#include "model/psp/texture.hpp"
+
 namespace remodel {
 
 namespace {
@@ -40,15 +42,18 @@ Pac build_demo_mhfu_pac() {
   skel.skeleton.parameters = {0};
   skel.skeleton.bones.resize(1);
   pac.entries.push_back(PacEntry{skel, {}});
-  TmhFile tmh;
-  Bytes pixels(16 * 8 / 2);
-  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 0x11);
-  Bytes palette(16 * 2);
-  for (std::size_t i = 0; i < 16; ++i) {
-    palette[2 * i] = static_cast<std::uint8_t>(i * 2);
-    palette[2 * i + 1] = 0x80;  // alpha bit of 5551
+  // 16 reds in diagonal stripes, exact in RGBA5551, encoded as authoring encodes a texture.
+  RgbaImage image(16, 8);
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    for (std::uint32_t x = 0; x < image.width; ++x) {
+      const auto red5 = static_cast<std::uint8_t>(2 * ((x + y) % 16));
+      std::uint8_t* texel = image.at(x, y);
+      texel[0] = static_cast<std::uint8_t>(red5 << 3 | red5 >> 2);
+      texel[3] = 255;
+    }
   }
-  tmh.tmh.images.push_back(TmhImage{0, 1, 1, 4, 16, 8, pixels, TmhClut{2, 1, 16, palette}});
+  TmhFile tmh;
+  tmh.tmh.images.push_back(new_tmh_image(image).value());  // a 16x8 image of 16 colours always encodes
   pac.entries.push_back(PacEntry{tmh, {}});
   return pac;
 }

@@ -24,8 +24,9 @@ struct MhfuBone {
   std::int32_t child = -1;
   std::int32_t sibling = -1;
   std::array<float, 4> scale{1.0f, 1.0f, 1.0f, 1.0f};
-  std::array<float, 4> rotation{};                     // Euler angles, radians
-  std::array<float, 4> position{0.0f, 0.0f, 0.0f, 1.0f};  // offset from the parent; w = 1
+  // Each vector's w is 1 in every real skeleton (MHFU ModKit refuses a bone whose w is not 1).
+  std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};  // Euler angles, radians
+  std::array<float, 4> position{0.0f, 0.0f, 0.0f, 1.0f};  // offset from the parent
   std::int32_t link = -1;
   std::uint32_t chain_id = 0;
   // The bytes after the fields, kept only when they are not the canonical 184 zeros.
