@@ -1,5 +1,5 @@
-// The one table of samples the glTF export and the glTF reader are tested on (test_gltf_export.cpp,
-// test_gltf_reader.cpp).
+// The one table of samples the glTF export and the glTF reader are tested on (tests/gltf/test_export.cpp,
+// tests/gltf/test_reader.cpp).
 #pragma once
 
 #include <filesystem>

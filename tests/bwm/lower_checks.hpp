@@ -1,4 +1,4 @@
-// The BWM lower tests' checks (test_lower_bwm.cpp, test_lower_bwm_meshes.cpp): lowering a Scene over a
+// The BWM lower tests' checks (test_lower.cpp, test_lower_meshes.cpp): lowering a Scene over a
 // golden file, reading the output back, and what the diff library may name.
 #pragma once
 

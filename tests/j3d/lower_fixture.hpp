@@ -1,4 +1,4 @@
-// The J3D lower tests' fixture (test_lower_j3d.cpp, test_lower_j3d_blender.cpp): a sample read and
+// The J3D lower tests' fixture (test_lower.cpp, test_lower_blender.cpp): a sample read and
 // lifted, a Scene lowered over it and read back, and the checks that an edit reached only what it touches.
 #pragma once
 

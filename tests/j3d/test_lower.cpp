@@ -1,6 +1,6 @@
 // The J3D lower over its base: every BMD/BDL sample gives its own bytes back from its own lift, each
 // edit kind of issue 15 on a real sample shows in the output and nowhere else, hostile Scenes are
-// clear errors (the Blender-like round trips: test_lower_j3d_blender.cpp).
+// clear errors (the Blender-like round trips: test_lower_blender.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>

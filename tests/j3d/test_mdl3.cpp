@@ -1,4 +1,4 @@
-// MDL3 generated from MAT3 (model/j3d_mdl.hpp) against every real BDL's stored MDL3, command by
+// MDL3 generated from MAT3 (model/j3d/mdl3.hpp) against every real BDL's stored MDL3, command by
 // command. Expectations come from the files: the generator sees only their MAT3 and TEX1.
 #include <gtest/gtest.h>
 
@@ -41,7 +41,7 @@ std::string hex(const J3dGxCommand* c) {
   return out;
 }
 
-// What Nintendo's converter wrote from uninitialised data or run-time state (j3d_mdl.hpp): per command of the
+// What Nintendo's converter wrote from uninitialised data or run-time state (model/j3d/mdl3.hpp): per command of the
 // real packet, true when its value (and for the stale odd stage's scale writes, its address) is not compared.
 struct Documented {
   std::vector<bool> value, address;

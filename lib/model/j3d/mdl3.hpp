@@ -15,7 +15,7 @@ namespace remodel {
 enum class J3dMdlFlavour : std::uint8_t { galaxy, wind_waker };
 
 // What Nintendo's converter wrote from data it had not initialised, and runtime addresses: fields a
-// generated packet cannot know and fills with a fixed choice (see j3d_mdl.cpp).
+// generated packet cannot know and fills with a fixed choice (see mdl3.cpp).
 // - TEV order of the odd stage past the stage count (second half of the last BP 0x28-0x2F) and its
 //   texcoord-scale writes: generated as (texcoord 0, no texture map, COLOR0) with scale slot 7 = 0;
 // - BP 0x64 (TLUT load source address): 0;

@@ -1,4 +1,4 @@
-// Scene -> BWM over a base: the inverse of bwm.cpp. z is negated back (the file is D3D left-handed);
+// Scene -> BWM over a base: the inverse of lift.cpp. z is negated back (the file is D3D left-handed);
 // vertex attributes are f32 and u8 in the strides, so a value keeps its stored bytes unless the
 // incoming one, taken back to the file's handedness, differs from the base's lifted one.
 #include <algorithm>
@@ -708,7 +708,7 @@ class Lowerer {
     }
     if (in == base) return {};
     std::vector<std::pair<int, float>> strongest(in.begin(), in.end());
-    // A full order (weight, then bone) with std::sort: see mhfu_lower.cpp on stable_sort under ASan.
+    // A full order (weight, then bone) with std::sort: see scene/mhfu/lower.cpp on stable_sort under ASan.
     std::sort(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
     if (strongest.size() > 4) {
       warnings_.push_back({where, "vertex " + std::to_string(m) + " has " + std::to_string(strongest.size()) +

@@ -1,4 +1,4 @@
-// The BWM lower's edits of the file's one index array (bwm_lower_run.cpp): a material reference's
+// The BWM lower's edits of the file's one index array (lower_run.cpp): a material reference's
 // indices replaced, added or removed, the offsets after them moved and its mesh's counts following;
 // a mesh removed with the vertices only it drew.
 #pragma once
@@ -44,7 +44,7 @@ void bwm_remove_mesh(Bwm& bwm, std::size_t record);
 // number, for the runs not yet placed.
 std::vector<std::uint32_t> bwm_place_new_vertices(Bwm& bwm, std::size_t base_count, const std::vector<std::size_t>& records);
 
-// Extents after the edits (bwm_lower_extents.cpp): each mesh of `out` whose drawn vertices' extent
+// Extents after the edits (lower_extents.cpp): each mesh of `out` whose drawn vertices' extent
 // is not its base record's (`origin`: each mesh's record in `base`, none for a new mesh), and the
 // header, store the extent authoring computes; the header the one `scene_extras` states instead when
 // that is not the base's (see the definition).

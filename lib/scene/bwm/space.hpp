@@ -1,5 +1,5 @@
 // Scene -> BWM space and fields, shared by the BWM lower (over a base) and authoring: the inverses of
-// bwm.cpp's to_gltf and frame_matrix, names as a BWM's fixed NUL-padded fields hold them, and a
+// lift.cpp's to_gltf and frame_matrix, names as a BWM's fixed NUL-padded fields hold them, and a
 // material reference's index run.
 #pragma once
 
@@ -15,10 +15,10 @@
 
 namespace remodel::scene {
 
-// The inverse of bwm.cpp's to_gltf (z negated): negation is exact, so it inverts bit for bit.
+// The inverse of lift.cpp's to_gltf (z negated): negation is exact, so it inverts bit for bit.
 inline BwmVec3 to_bwm(const Vec3& v) { return {v.x, v.y, -v.z}; }
 
-// The inverse of bwm.cpp's frame_matrix: the columns of a right-handed matrix back to D3D rows.
+// The inverse of lift.cpp's frame_matrix: the columns of a right-handed matrix back to D3D rows.
 inline BwmBone frame_of(const Mat4& m) {
   const auto column = [&](int c) { return Vec3{m.at(0, c), m.at(1, c), m.at(2, c)}; };
   return {to_bwm(column(2) * -1.0f), to_bwm(column(0)), to_bwm(column(1)), to_bwm(column(3))};
@@ -44,7 +44,7 @@ std::array<std::uint8_t, N> bwm_name(const std::string& name, bool& cut) {
 // A material reference's indices from triangles over its own vertices (glTF winding): windings
 // reversed (z is mirrored), a list for a model, one strip for a skin (its pieces joined by degenerate
 // triangles); indices_size and faces_size as the reference stores them (a strip's count its length - 2,
-// as bwm-blender writes and our reader reads). Defined in bwm_author.cpp.
+// as bwm-blender writes and our reader reads). Defined in author.cpp.
 struct BwmIndexRun {
   std::vector<std::uint32_t> indices;  // over the reference's vertices
   std::uint32_t indices_size = 0, faces_size = 0;
@@ -53,7 +53,7 @@ BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size
 
 // The box of some vertices (BWM space), its centre, the radius of the sphere about that centre holding
 // them all, the height (y extent) and the box's volume: what a mesh description and the header store.
-// Defined in bwm_author.cpp.
+// Defined in author.cpp.
 struct BwmExtent {
   BwmVec3 box1{}, box2{}, center{};
   float radius = 0, height = 0, volume = 0;

@@ -1,8 +1,8 @@
 // A new J3D BMD/BDL from a Scene alone (issue 17), laid out as Nintendo's converter lays out its files
 // (lib/scene/j3d/README.md, "Authoring"): every node a JNT1 joint (INF1 nests materials and shapes under
 // the joint that draws them), VTX1 formats chosen from the data, one SHP1 shape per primitive drawn
-// through the lower's geometry pass (j3d_lower_shapes.cpp), MAT3/TEX1 in j3d_author_materials.cpp.
-// A BDL adds MDL3, generated from MAT3 and TEX1 by j3d_mdl3_from_mat3 (model/j3d_mdl.hpp).
+// through the lower's geometry pass (lower_shapes.cpp), MAT3/TEX1 in author_materials.cpp.
+// A BDL adds MDL3, generated from MAT3 and TEX1 by j3d_mdl3_from_mat3 (model/j3d/mdl3.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>

@@ -18,11 +18,11 @@ struct J3dAuthoredMaterials {
   int default_material = -1;           // the material of primitives with none (glTF's default)
 };
 
-// MAT3 (j3d_author_materials.cpp): one material per Scene material, Nintendo's pre-seeded pools,
+// MAT3 (author_materials.cpp): one material per Scene material, Nintendo's pre-seeded pools,
 // entries and pools de-duplicated; TEX1 with each used texture in a GX format chosen from its texels.
 Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<Warning>& warnings);
 
-// DRW1 as Nintendo's files order it (j3d_author.cpp): rigid entries first, then the envelope run twice.
+// DRW1 as Nintendo's files order it (author.cpp): rigid entries first, then the envelope run twice.
 void j3d_nintendo_draw_order(J3dFile& file);
 
 }  // namespace remodel::scene

@@ -1,6 +1,6 @@
 // J3D BMD/BDL -> Scene: INF1 joints as nodes with their shapes under them, one skin over every JNT1
 // joint (EVP1 envelopes and rigid DRW1 entries), every SHP1 packet's primitives as one triangle list
-// per shape in bind-pose model space, MAT3/TEX1 reduced to glTF materials (j3d_materials.cpp).
+// per shape in bind-pose model space, MAT3/TEX1 reduced to glTF materials (materials.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -1,6 +1,6 @@
 // Scene -> J3D BMD/BDL over a base: nodes, meshes, materials and textures matched to the base's
 // joints, shapes, materials and TEX1 entries (extras, then names, then order); JNT1 bind poses and
-// names, MAT3 names, TEX1 images here, geometry in j3d_lower_shapes.cpp.
+// names, MAT3 names, TEX1 images here, geometry in lower_shapes.cpp.
 #include <algorithm>
 #include <cmath>
 #include <numbers>

@@ -38,7 +38,7 @@ Result<void> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, co
                                         const std::vector<J3dNewShape>& added, J3dFile& out,
                                         std::vector<Warning>& warnings, bool& geometry_changed);
 
-// Authoring (j3d_author.cpp): every shape of `out` (descriptors and matrix type set, no packets; VTX1
+// Authoring (author.cpp): every shape of `out` (descriptors and matrix type set, no packets; VTX1
 // arrays empty in their formats; JNT1 and INF1 in place, DRW1/EVP1 empty) drawn from `shapes`: the
 // lower's own vertex encoding (elements de-duplicated), DRW1/EVP1 entries from the weights and packets
 // of at most 10 matrix slots stripped by meshoptimizer.

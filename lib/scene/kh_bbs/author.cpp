@@ -1,6 +1,6 @@
 // A new KH BBS PMO from a Scene alone (issue 16), laid out as the game's converter lays out its
 // files (see lib/scene/kh_bbs/README.md, "Authoring"): one synthetic section per primitive in the format the
-// data needs, handed to the lower's section rebuild (kh_bbs_lower_strips.cpp) so joint partitions,
+// data needs, handed to the lower's section rebuild (lower_strips.cpp) so joint partitions,
 // strips or lists and the GE vertex encoding have one home; BON from the skin; TIM2s from the images.
 #include <algorithm>
 #include <bit>

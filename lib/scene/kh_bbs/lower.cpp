@@ -1,6 +1,6 @@
 // Scene -> KH BBS PMO and PMP over a base (issue 15). The base is lifted the way export lifts it and
 // each incoming value is compared with the lifted one: equal values keep their stored bytes, changed
-// ones are encoded the way the base stores them (sections: kh_bbs_lower_section.cpp; BON matrices
+// ones are encoded the way the base stores them (sections: lower_section.cpp; BON matrices
 // row-vector; names in their fixed-size fields; pictures through the TIM2 encoder).
 #include <algorithm>
 #include <array>

@@ -68,7 +68,7 @@ class SectionValues {
 
 // The incoming primitive as new sections in the base section's format and state (texture, group,
 // attribute, diffuse): triangle strips (or lists, see allow_lists), at most 8 joints each
-// (kh_bbs_lower_strips.cpp).
+// (lower_strips.cpp).
 Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<Warning>& warnings);
 
 }  // namespace remodel::scene::kh_bbs

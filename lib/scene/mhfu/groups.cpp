@@ -1,4 +1,4 @@
-// MHFU groups as the game's converter lays them out (mhfu_groups.hpp).
+// MHFU groups as the game's converter lays them out (groups.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>

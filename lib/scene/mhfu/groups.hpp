@@ -1,6 +1,6 @@
 // MHFU groups as the game's converter lays them out: triangles in runs on at most 8 bones, the
 // running GE palette each run loads, and its block (command list, vertices, indices: strips from
-// meshoptimizer, or one list where that is smaller). Shared by authoring (mhfu_author.cpp) and the
+// meshoptimizer, or one list where that is smaller). Shared by authoring (author.cpp) and the
 // lower over a base, which adds groups where edited weights leave a group's palette.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Scene -> MHFU PAC / PMO over a base: the inverse of mhfu.cpp. Vertices are re-encoded in their block's
+// Scene -> MHFU PAC / PMO over a base: the inverse of lift.cpp. Vertices are re-encoded in their block's
 // stored VTYPE only where the incoming value quantises differently from the base's; the skeleton's
 // Euler angles, the materials' colours and the TMH images likewise.
 #include <algorithm>

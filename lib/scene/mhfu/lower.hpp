@@ -22,7 +22,7 @@ namespace remodel::scene::mhfu {
 // ---- one group of a PMO over its base ----
 
 // A group the lower adds after base group `after` for triangles whose weights leave that group's
-// palette (mhfu_lower_palette.cpp); its block goes after the PMO's blocks.
+// palette (lower_palette.cpp); its block goes after the PMO's blocks.
 inline constexpr std::size_t kBaseMesh = ~std::size_t{0};
 
 // Where groups the lower adds go and how the first of them starts.

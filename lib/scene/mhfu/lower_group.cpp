@@ -1,4 +1,4 @@
-// The group-level MHFU lower over a base (mhfu_lower.hpp): a group's block re-encoded where the
+// The group-level MHFU lower over a base (lower.hpp): a group's block re-encoded where the
 // incoming primitive moved its vertices, or its vertices, indices and PRIMs rebuilt where its triangles
 // changed.
 #include <algorithm>

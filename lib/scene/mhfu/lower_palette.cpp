@@ -1,6 +1,6 @@
-// Edited weights that leave a group's GE palette (mhfu_lower.hpp): the group keeps its palette and the
+// Edited weights that leave a group's GE palette (lower.hpp): the group keeps its palette and the
 // triangles that still fit it; the others go to new groups after it, each loading the bones its
-// triangles need, as the game's converter lays groups out (mhfu_groups.hpp).
+// triangles need, as the game's converter lays groups out (groups.hpp).
 #include <algorithm>
 #include <string>
 
@@ -49,7 +49,7 @@ Result<void> remove_meshes(MhfuPmo& pmo, const std::vector<bool>& removed_meshes
 
 }  // namespace
 
-// The triangles' vertices with their strongest 8 bones, as mhfu_author.cpp prepares a part, in runs on
+// The triangles' vertices with their strongest 8 bones, as author.cpp prepares a part, in runs on
 // at most 8 bones, each a new group after `after` loading its bones into the running palette there.
 Result<void> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, const GeBonePalette& palette, const Primitive& ip,
                                               std::vector<std::uint32_t> triangles, const psp::VertexFormat* like, const Placing& placing,

@@ -1,4 +1,4 @@
-// MHFU records as the game's converter writes them (mhfu_records.hpp).
+// MHFU records as the game's converter writes them (records.hpp).
 #include "scene/mhfu/records.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // MHFU records as the game's converter writes them: mesh records, materials and their TMH images.
-// Shared by authoring (mhfu_author.cpp) and the lower over a base, which adds meshes and materials.
+// Shared by authoring (author.cpp) and the lower over a base, which adds meshes and materials.
 #pragma once
 
 #include <cstdint>
