@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 
 #include "gltf/reader_document.hpp"
 #include "model/file_io.hpp"
@@ -244,6 +245,7 @@ Result<void> read_buffers(Document& d, ByteSpan bin, bool glb, const ResourceLoa
   if (!d.root.contains("buffers")) return {};
   const json& list = d.root["buffers"];
   if (!list.is_array()) return bad("buffers", "is not an array");
+  std::unordered_map<std::string, std::size_t> loaded_from;  // URI -> index in d.loaded: each file is read once
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string where = "buffers[" + std::to_string(i) + "]";
     const json& b = list[i];
@@ -254,10 +256,16 @@ Result<void> read_buffers(Document& d, ByteSpan bin, bool glb, const ResourceLoa
     ByteSpan data;
     if (b.contains("uri")) {
       if (!b["uri"].is_string()) return bad(where + ".uri", "is not a string");
-      auto loaded = load_uri(b["uri"].get<std::string>(), resources, where + ".uri");
-      if (!loaded) return loaded.error();
-      d.loaded.push_back(std::move(*loaded));  // moving a vector keeps its bytes where they are
-      data = d.loaded.back();
+      const std::string& uri = b["uri"].get_ref<const std::string&>();
+      if (auto it = loaded_from.find(uri); it != loaded_from.end()) {
+        data = d.loaded[it->second];
+      } else {
+        auto loaded = load_uri(uri, resources, where + ".uri");
+        if (!loaded) return loaded.error();
+        loaded_from.emplace(uri, d.loaded.size());
+        d.loaded.push_back(std::move(*loaded));  // moving a vector keeps its bytes where they are
+        data = d.loaded.back();
+      }
     } else if (glb && i == 0) {
       data = bin;  // in place: a copy of a large BIN chunk costs as much as reading it
     } else {
@@ -467,12 +475,26 @@ Result<const Accessor*> Document::accessor(const json& index, const std::string&
   return &accessors[index.get<std::size_t>()];
 }
 
+Result<void> Document::spend(std::size_t bytes, const std::string& where) const {
+  if (bytes > decode_budget - std::min(decoded, decode_budget)) {
+    return bad(where, "would take the data decoded from this glTF past " + std::to_string(decode_budget) +
+                          " bytes (256 MiB plus 8 times the file's size): its accessors, images or textures are named from too many places",
+               ErrorCode::bad_count);
+  }
+  decoded += bytes;
+  return {};
+}
+
 Result<std::vector<float>> Document::floats(int index, const std::string& where) const {
-  return values<float>(*this, accessors[static_cast<std::size_t>(index)], where);
+  const Accessor& a = accessors[static_cast<std::size_t>(index)];
+  if (auto e = spend(a.count * a.width * sizeof(float), where); !e) return e.error();
+  return values<float>(*this, a, where);
 }
 
 Result<void> Document::floats_into(int index, const std::string& where, void* out) const {
-  return values_into<float>(*this, accessors[static_cast<std::size_t>(index)], where, out);
+  const Accessor& a = accessors[static_cast<std::size_t>(index)];
+  if (auto e = spend(a.count * a.width * sizeof(float), where); !e) return e;
+  return values_into<float>(*this, a, where, out);
 }
 
 Result<std::vector<std::uint32_t>> Document::uints(int index, const std::string& where) const {
@@ -481,6 +503,7 @@ Result<std::vector<std::uint32_t>> Document::uints(int index, const std::string&
     return bad(where, "is accessor " + std::to_string(index) + " of componentType " + std::to_string(a.component) + "; unsigned byte, short or int is required");
   }
   if (a.normalized) return bad(where, "is accessor " + std::to_string(index) + ", which is normalized; integers are required");
+  if (auto e = spend(a.count * a.width * sizeof(std::uint32_t), where); !e) return e.error();
   return values<std::uint32_t>(*this, a, where);
 }
 
@@ -542,6 +565,9 @@ Result<Document> read_document(ByteSpan bytes, const ResourceLoader& resources) 
   if (auto e = read_buffers(d, bin, glb, resources); !e) return e.error();
   if (auto e = read_views(d); !e) return e.error();
   if (auto e = read_accessors(d, text.size()); !e) return e.error();
+  std::size_t input = bytes.size();
+  for (const Bytes& b : d.loaded) input += b.size();
+  d.decode_budget = (std::size_t{256} << 20) + 8 * input;
   return d;
 }
 

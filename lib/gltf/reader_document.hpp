@@ -48,6 +48,13 @@ struct Document {
   std::vector<Accessor> accessors;
   std::vector<Warning> warnings;
   ResourceLoader resources;
+  // What reading may decode in all (accessor values, images, each texture's pixels): a budget from
+  // the input's size, so a glTF naming one accessor or image from many places cannot multiply it.
+  std::size_t decode_budget = 0;
+  mutable std::size_t decoded = 0;
+
+  // Counts `bytes` more decoded for `where`; past the budget, an Error naming it.
+  Result<void> spend(std::size_t bytes, const std::string& where) const;
 
   // The accessor's values as floats (normalized integers as glTF maps them to 0-1 or -1-1, other
   // integers as their value), width() per element; `where` names the referencing location.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "gltf/reader_document.hpp"
 
@@ -79,7 +80,8 @@ class SceneReader {
   const detail::Document& d_;
   std::vector<Warning>& warnings_;
   Scene s_;
-  std::vector<RgbaImage> images_;
+  std::vector<RgbaImage> images_;       // each image source decoded once
+  std::vector<std::size_t> image_of_;    // per glTF image: its entry in images_
 
   void warn(std::string where, std::string message) { warnings_.push_back({std::move(where), std::move(message)}); }
   // Each object of the root's `key` list into `out` (sized first: a node names later nodes), its name
@@ -454,26 +456,40 @@ Result<scene::Filter> filter(const json& s, const char* key, scene::Filter absen
 Result<void> SceneReader::textures() {
   auto images = list(d_.root, "images");
   if (!images) return images.error();
+  std::unordered_map<std::string, std::size_t> decoded;  // an image's source -> images_ entry: each is decoded once
   for (std::size_t i = 0; i < (*images)->size(); ++i) {
     const json& o = (**images)[i];
     const std::string where = at("images", i);
+    std::string source;
+    if (o.contains("uri")) {
+      if (!o["uri"].is_string()) return bad(where + ".uri", "is not a string");
+      source = "uri " + o["uri"].get<std::string>();
+    } else {
+      auto view = detail::index_of(o, "bufferView", d_.views.size(), where, "buffer view");
+      if (!view) return view.error();
+      if (*view < 0) return bad(where, "has neither a uri nor a bufferView");
+      source = "view " + std::to_string(*view);
+    }
+    if (auto it = decoded.find(source); it != decoded.end()) {
+      image_of_.push_back(it->second);
+      continue;
+    }
     Bytes owned;
     ByteSpan bytes;
     if (o.contains("uri")) {
-      if (!o["uri"].is_string()) return bad(where + ".uri", "is not a string");
       auto loaded = detail::load_uri(o["uri"].get<std::string>(), d_.resources, where + ".uri");
       if (!loaded) return loaded.error();
       owned = std::move(*loaded);
       bytes = owned;
     } else {
-      auto view = detail::index_of(o, "bufferView", d_.views.size(), where, "buffer view");
-      if (!view) return view.error();
-      if (*view < 0) return bad(where, "has neither a uri nor a bufferView");
-      const detail::View& v = d_.views[static_cast<std::size_t>(*view)];
+      const detail::View& v = d_.views[static_cast<std::size_t>(o["bufferView"].get<std::size_t>())];
       bytes = ByteSpan(d_.buffers[v.buffer]).subspan(v.offset, v.length);
     }
     auto image = read_png_or_jpeg(bytes);
     if (!image) return bad(where, image.error().message, image.error().code);
+    if (auto e = d_.spend(image->rgba.size(), where); !e) return e;
+    decoded.emplace(std::move(source), images_.size());
+    image_of_.push_back(images_.size());
     images_.push_back(std::move(*image));
   }
   auto samplers = list(d_.root, "samplers");
@@ -500,10 +516,12 @@ Result<void> SceneReader::textures() {
       t.extras.erase("encoding");
       if (t.extras.empty()) t.extras = scene::Extras();
     }
-    auto source = detail::index_of(o, "source", images_.size(), where, "image");
+    auto source = detail::index_of(o, "source", image_of_.size(), where, "image");
     if (!source) return source.error();
     if (*source < 0) return bad(where + ".source", "is missing; only PNG and JPEG textures are read", ErrorCode::unsupported);
-    t.image = images_[static_cast<std::size_t>(*source)];
+    const RgbaImage& image = images_[image_of_[static_cast<std::size_t>(*source)]];
+    if (auto e = d_.spend(image.rgba.size(), where + ".source"); !e) return e;  // each texture holds its own copy
+    t.image = image;
     auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
     if (!sampler) return sampler.error();
     if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];

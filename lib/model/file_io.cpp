@@ -96,6 +96,10 @@ Result<Bytes> read_file(const fs::path& path) {
 
 Result<void> write_file_atomic(const fs::path& path, ByteSpan data) {
   const fs::path target = write_target(path);
+  if (data.size() > kMaxFileSize) {  // a file remodel could not read back is not written
+    return Error{ErrorCode::unsupported, std::nullopt, path.string(),
+                 "would be " + std::to_string(data.size()) + " bytes; remodel writes only files it reads back, up to " + std::to_string(kMaxFileSize) + " bytes"};
+  }
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   struct stat original {};
   const bool replacing = ::stat(target.c_str(), &original) == 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -125,6 +126,24 @@ TEST(FileIo, AFailedWriteLeavesTheOriginalUntouched) {
 }
 
 // issue 32 (F10): the temporary name was the target's plus 18 bytes, past the 255-byte name limit.
+// Issue 32 F12: a file remodel could not read back (past 1 GiB) is not written, and the original stays.
+TEST(FileIo, WriteRefusesWhatReadWouldRefuse) {
+  const fs::path dir = temp_dir("huge");
+  const fs::path f = dir / "out.pam";
+  spit(f, Bytes{7});
+  const std::size_t size = remodel::kMaxFileSize + 1;
+  // Untouched anonymous pages: the span is real memory, none of it committed.
+  void* pages = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  const auto written = write_file_atomic(f, remodel::ByteSpan(static_cast<const std::uint8_t*>(pages), size));
+  ::munmap(pages, size);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.error().message.find("1073741825 bytes"), std::string::npos) << written.error().message;
+  EXPECT_EQ(slurp(f), (Bytes{7}));
+  EXPECT_EQ(files_in(dir), 1u);
+  fs::remove_all(dir);
+}
+
 TEST(FileIo, NamesUpToTheFileSystemLimitAreWritten) {
   const fs::path dir = temp_dir("long");
   std::size_t written = 0;
