@@ -110,6 +110,24 @@ Result<Joints> order_joints(const Scene& scene) {
     if (skip[i]) j.place_of_node[i] = up[i] >= 0 ? j.joint_of_node[static_cast<std::size_t>(up[i])] : 0;
     j.folded_above[i] = up[i] != scene.nodes[i].parent;
   }
+  // INF1 nests at most 256 levels: checked here, before anything walks the hierarchy. A joint that
+  // draws stands two levels above its shapes (its material node between).
+  std::vector<bool> draws(j.node_of.size(), false);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Node& node = scene.nodes[i];
+    const bool has_primitives = node.mesh >= 0 && static_cast<std::size_t>(node.mesh) < scene.meshes.size() &&
+                                !scene.meshes[static_cast<std::size_t>(node.mesh)].primitives.empty();
+    if (has_primitives && node.visible) draws[static_cast<std::size_t>(j.place_of_node[i])] = true;
+  }
+  std::vector<std::size_t> level(j.node_of.size(), 0);  // the INF1 child list each joint stands in
+  for (std::size_t k = 0; k < j.node_of.size(); ++k) {  // parents come first (depth-first order)
+    if (j.parent[k] >= 0) level[k] = level[static_cast<std::size_t>(j.parent[k])] + 1;
+    if (level[k] + (draws[k] ? 2 : 0) > kJ3dMaxDepth) {
+      const std::string what = j.node_of[k] >= 0 ? "nodes[" + num(static_cast<std::size_t>(j.node_of[k])) + "]" : "nodes";
+      return at(what, "stands " + num(level[k] + 1) + " joints deep" + (draws[k] ? " and draws (its material and shape nodes nest two levels more)" : std::string()) +
+                          "; J3D's INF1 hierarchy nests at most " + num(kJ3dMaxDepth) + " levels", ErrorCode::unsupported);
+    }
+  }
   return j;
 }
 
@@ -290,16 +308,35 @@ void joint_bounds(const std::vector<Part>& parts, const std::vector<Mat4>& joint
   }
 }
 
-// INF1: each joint's shapes under their materials (one material node per shape), then its child joints.
-J3dNode joint_node(std::size_t j, const Joints& joints, const std::vector<std::vector<std::pair<int, std::size_t>>>& shapes_of) {
-  J3dNode node{0x10, static_cast<std::uint16_t>(j), {}};
-  for (const auto& [material, shape] : shapes_of[j]) {
-    node.children.push_back(J3dNode{0x11, static_cast<std::uint16_t>(material), {J3dNode{0x12, static_cast<std::uint16_t>(shape), {}}}});
+// INF1: each joint's shapes under their materials (one material node per shape), then its child
+// joints. Built from the leaves up in reverse depth-first order (explicit stacks, no recursion),
+// each joint visited once.
+std::vector<J3dNode> inf1_hierarchy(const std::vector<int>& parent, const std::vector<std::vector<std::pair<int, std::size_t>>>& shapes_of) {
+  const std::size_t count = parent.size();
+  std::vector<std::vector<std::size_t>> children(count);
+  std::vector<std::size_t> roots;
+  for (std::size_t c = 0; c < count; ++c) (parent[c] < 0 ? roots : children[static_cast<std::size_t>(parent[c])]).push_back(c);
+  std::vector<std::size_t> order, stack(roots.rbegin(), roots.rend());  // depth first: parents before children
+  while (!stack.empty()) {
+    const std::size_t j = stack.back();
+    stack.pop_back();
+    order.push_back(j);
+    stack.insert(stack.end(), children[j].rbegin(), children[j].rend());
   }
-  for (std::size_t c = 0; c < joints.parent.size(); ++c) {
-    if (joints.parent[c] == static_cast<int>(j)) node.children.push_back(joint_node(c, joints, shapes_of));
+  std::vector<J3dNode> built(count);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const std::size_t j = *it;
+    J3dNode& node = built[j];
+    node = J3dNode{0x10, static_cast<std::uint16_t>(j), {}};
+    node.children.reserve(shapes_of[j].size() + children[j].size());
+    for (const auto& [material, shape] : shapes_of[j]) {
+      node.children.push_back(J3dNode{0x11, static_cast<std::uint16_t>(material), {J3dNode{0x12, static_cast<std::uint16_t>(shape), {}}}});
+    }
+    for (std::size_t c : children[j]) node.children.push_back(std::move(built[c]));
   }
-  return node;
+  std::vector<J3dNode> out;
+  for (std::size_t r : roots) out.push_back(std::move(built[r]));
+  return out;
 }
 
 }  // namespace
@@ -367,7 +404,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
   for (std::size_t j = 0; j < jnt.joints.size(); ++j) jnt.remap.push_back(static_cast<std::uint16_t>(j));
   const std::vector<std::vector<std::pair<int, std::size_t>>> no_shapes(joints->node_of.size());
   J3dInf1 inf;
-  inf.roots = {joint_node(0, *joints, no_shapes)};
+  inf.roots = inf1_hierarchy(joints->parent, no_shapes);
   file.sections = {inf, J3dVtx1{}, J3dEvp1{}, J3dDrw1{}, jnt};
   // The rest pose as JNT1 holds it (s16 angles): what vertices are stored against.
   auto jw = j3d_joint_world_matrices(file);
@@ -415,7 +452,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
     shapes_of[part.mesh_joint].emplace_back(material, s);
   }
   if (shp.shapes.size() > 0xFFFF) return at("meshes", "the scene draws " + num(shp.shapes.size()) + " primitives; SHP1 holds at most 65535 shapes", ErrorCode::unsupported);
-  std::get<J3dInf1>(file.sections[0]).roots = {joint_node(0, *joints, shapes_of)};
+  std::get<J3dInf1>(file.sections[0]).roots = inf1_hierarchy(joints->parent, shapes_of);
   file.sections[1] = vertex_formats(parts, joint_world);
   file.sections.push_back(std::move(shp));
   if (inputs.j3d_bdl) {  // MDL3: each material's GX commands, as Galaxy's converter writes them
