@@ -161,43 +161,28 @@ Bytes section_bytes(const J3dFile& f, const J3dSection& s) {
   return b.ok() ? *b : Bytes{};
 }
 
-// Each joint's parent joint in INF1.
-std::vector<int> inf1_parents(const J3dFile& f) {
-  std::vector<int> parent(section<J3dJnt1>(f).joints.size(), -2);
-  struct At {
-    const std::vector<J3dNode>* nodes;
-    int joint;
-  };
-  std::vector<At> stack{{&section<J3dInf1>(f).roots, -1}};
-  while (!stack.empty()) {
-    const At at = stack.back();
-    stack.pop_back();
-    for (const J3dNode& n : *at.nodes) {
-      const int here = n.type == 0x10 ? n.index : at.joint;
-      if (n.type == 0x10 && n.index < parent.size()) parent[n.index] = at.joint;
-      stack.push_back({&n.children, here});
-    }
-  }
-  return parent;
-}
+// What INF1 says, walked once: each joint's parent joint and the material node each shape stands under.
+struct Inf1View {
+  std::vector<int> parent_of_joint, material_of_shape;
+};
 
-// The INF1 material node each shape stands under.
-std::vector<int> material_of_shapes(const J3dFile& f) {
-  std::vector<int> material(section<J3dShp1>(f).shapes.size(), -1);
+Inf1View inf1_view(const J3dFile& f) {
+  Inf1View v{std::vector<int>(section<J3dJnt1>(f).joints.size(), -2), std::vector<int>(section<J3dShp1>(f).shapes.size(), -1)};
   struct At {
     const std::vector<J3dNode>* nodes;
-    int material;
+    int joint, material;
   };
-  std::vector<At> stack{{&section<J3dInf1>(f).roots, -1}};
+  std::vector<At> stack{{&section<J3dInf1>(f).roots, -1, -1}};
   while (!stack.empty()) {
     const At at = stack.back();
     stack.pop_back();
     for (const J3dNode& n : *at.nodes) {
-      if (n.type == 0x12 && n.index < material.size()) material[n.index] = at.material;
-      stack.push_back({&n.children, n.type == 0x11 ? n.index : at.material});
+      if (n.type == 0x10 && n.index < v.parent_of_joint.size()) v.parent_of_joint[n.index] = at.joint;
+      if (n.type == 0x12 && n.index < v.material_of_shape.size()) v.material_of_shape[n.index] = at.material;
+      stack.push_back({&n.children, n.type == 0x10 ? n.index : at.joint, n.type == 0x11 ? n.index : at.material});
     }
   }
-  return material;
+  return v;
 }
 
 // The material rules on one output: `added` is the new material's MAT3 index.
@@ -211,7 +196,7 @@ void expect_new_material(const Base& b, const Output& o, bool vertex_colours) {
   for (const Warning& w : o.warnings) EXPECT_NE(w.where, "materials") << w.message;  // no match by order
   EXPECT_TRUE(std::any_of(o.warnings.begin(), o.warnings.end(), [](const Warning& w) { return w.message.find("added as MAT3 material") != std::string::npos; }));
   // Every shape that draws stands under the new material.
-  const std::vector<int> material = material_of_shapes(o.file);
+  const std::vector<int> material = inf1_view(o.file).material_of_shape;
   const J3dShp1& shp = section<J3dShp1>(o.file);
   std::size_t drawing = 0;
   for (std::size_t k = 0; k < shp.shapes.size(); ++k) {
@@ -269,7 +254,7 @@ void expect_skeleton_kept(const Base& b, const Output& o) {
   for (std::size_t j = 0; j < binds.size(); ++j) {
     EXPECT_EQ(0, std::memcmp(binds[j].data(), out_binds[j].data(), sizeof(binds[j]))) << "EVP1 inverse bind " << j;
   }
-  EXPECT_EQ(inf1_parents(base), inf1_parents(o.file));
+  EXPECT_EQ(inf1_view(base).parent_of_joint, inf1_view(o.file).parent_of_joint);
 }
 
 // Rule: an incoming material no base material stands for becomes a new MAT3 entry (its texture a
@@ -326,7 +311,7 @@ TEST(ReplaceJ3d, ANewFileOnTheGamesSkeletonStoresItsJointsByteForByte) {
     const auto& out_binds = section<J3dEvp1>(out).inverse_binds;
     ASSERT_EQ(binds.size(), out_binds.size());
     for (std::size_t j = 0; j < binds.size(); ++j) EXPECT_EQ(0, std::memcmp(binds[j].data(), out_binds[j].data(), sizeof(binds[j]))) << "EVP1 inverse bind " << j;
-    EXPECT_EQ(inf1_parents(base), inf1_parents(out));
+    EXPECT_EQ(inf1_view(base).parent_of_joint, inf1_view(out).parent_of_joint);
     auto lifted = scene::lift(*doc);
     ASSERT_TRUE(lifted.ok()) << lifted.error().describe();
     float size = 1;
