@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -521,6 +522,86 @@ TEST(AuthorJ3d, HostileScenesAreClearErrors) {
   Scene nul = triangle();
   nul.nodes[0].name = std::string("a\0b", 3);
   test::expect_author_refuses(nul, Format::j3d, "nodes[0].name", "a NUL in a name");
+}
+
+// A chain of `depth` nodes, the last drawing a triangle rigidly (issue 32 F1).
+Scene chain_drawn_at_its_end(std::size_t depth) {
+  Scene s = triangle();  // its node is the chain's first
+  int parent = 0;
+  for (std::size_t d = 1; d < depth; ++d) {
+    scene::Node n;
+    n.name = "j" + std::to_string(d);
+    n.local.translation = {0, 0.01f, 0};
+    parent = s.add_node(std::move(n), parent);
+  }
+  s.nodes[static_cast<std::size_t>(parent)].mesh = 0;  // the triangle's own node draws nothing more
+  s.nodes[0].mesh = -1;
+  return s;
+}
+
+// INF1 nests at most 256 levels: a joint 255 deep with its material and shape nodes is the deepest
+// file; one level more, or 60,000 (which crashed: the hierarchy was built and walked recursively
+// and the limit checked only by the writer), is refused up front naming the depth.
+TEST(AuthorJ3d, ChainsPastInf1DepthAreRefusedUpFront) {
+  Authored a;
+  EXPECT_EQ(check(chain_drawn_at_its_end(255), "255-deep chain", &a), 1u);
+  for (std::size_t depth : {256u, 60000u}) {
+    SCOPED_TRACE(depth);
+    auto made = scene::author(chain_drawn_at_its_end(depth), Format::j3d);
+    ASSERT_FALSE(made.ok());
+    EXPECT_EQ(made.error().code, ErrorCode::unsupported);
+    EXPECT_NE(made.error().message.find("nests at most 256 levels"), std::string::npos) << made.error().message;
+  }
+  Scene skinned = one_mesh({cylinder(8, 3, 1.0f, 2, true)});  // a 10,000-joint skinned chain
+  test::add_chain(skinned, 10000, 0.01f);
+  auto made = scene::author(skinned, Format::j3d);
+  ASSERT_FALSE(made.ok());
+  EXPECT_NE(made.error().message.find("nests at most 256 levels"), std::string::npos) << made.error().message;
+}
+
+// Joint world matrices walk INF1 without recursion: a 10,000-deep hierarchy (deeper than any file
+// can hold) is walked, each joint one step past its parent.
+TEST(AuthorJ3d, JointWorldMatricesWalkADeepHierarchy) {
+  constexpr std::size_t kDepth = 10000;
+  J3dFile f;
+  J3dJnt1 jnt;
+  jnt.joints.resize(kDepth);
+  for (J3dJoint& j : jnt.joints) j.translation = {0, 1, 0};
+  J3dInf1 inf;
+  std::vector<J3dNode>* level = &inf.roots;
+  for (std::size_t d = 0; d < kDepth; ++d) {
+    level->push_back(J3dNode{0x10, static_cast<std::uint16_t>(d), {}});
+    level = &level->back().children;
+  }
+  f.sections.emplace_back(std::move(inf));  // moved, never copied: a copy would recurse
+  f.sections.emplace_back(std::move(jnt));
+  auto world = j3d_joint_world_matrices(f);
+  ASSERT_TRUE(world.ok()) << world.error().describe();
+  EXPECT_FLOAT_EQ((*world)[kDepth - 1][13], static_cast<float>(kDepth));
+  // Taken apart from the leaf up, so no destructor recurses either.
+  std::vector<J3dNode> parts;
+  parts.reserve(kDepth);  // `n` points into it
+  for (J3dNode* n = &std::get<J3dInf1>(f.sections[0]).roots[0]; !n->children.empty();) {
+    parts.push_back(std::move(n->children[0]));
+    n->children.clear();
+    n = &parts.back();
+  }
+}
+
+// Linear in the nodes: 65,000 nodes side by side (quadratic before: 5 s) are authored at once.
+TEST(AuthorJ3d, SixtyFiveThousandFlatNodesAreQuick) {
+  Scene s = triangle();
+  for (std::size_t n = 1; n < 65000; ++n) {
+    scene::Node node;
+    node.name = "n" + std::to_string(n);
+    s.add_node(std::move(node));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto made = scene::author(s, Format::j3d);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(made.ok()) << made.error().describe();
+  EXPECT_EQ(j3d_section<J3dJnt1>(std::get<J3dFile>(made->document))->joints.size(), 65001u) << "every node a joint under an added root";
+  EXPECT_LT(seconds, 2.0) << "authoring 65,000 flat nodes took " << seconds << " s";
 }
 
 // Each section of a written J3D file, by magic.

@@ -41,23 +41,37 @@ std::array<float, 16> local_matrix(const J3dJoint& j) {
   return m;
 }
 
-void walk(const std::vector<J3dNode>& nodes, const std::array<float, 16>& parent, const J3dJnt1& jnt,
-          std::vector<std::array<float, 16>>& out, std::vector<bool>& seen, std::optional<Error>& error) {
-  for (const J3dNode& n : nodes) {
-    if (error) return;
-    std::array<float, 16> here = parent;
+// Each joint's world matrix down INF1's hierarchy, iterative (an explicit stack): a file or a Scene
+// controls the depth.
+std::optional<Error> walk(const std::vector<J3dNode>& roots, const J3dJnt1& jnt, std::vector<std::array<float, 16>>& out) {
+  std::array<float, 16> identity{};
+  identity[0] = identity[5] = identity[10] = identity[15] = 1;
+  std::vector<bool> seen(jnt.joints.size(), false);
+  struct Level {
+    const std::vector<J3dNode>* nodes;
+    std::size_t next;
+    std::array<float, 16> parent;
+  };
+  std::vector<Level> stack{{&roots, 0, identity}};
+  while (!stack.empty()) {
+    Level& level = stack.back();
+    if (level.next == level.nodes->size()) {
+      stack.pop_back();
+      continue;
+    }
+    const J3dNode& n = (*level.nodes)[level.next++];
+    std::array<float, 16> here = level.parent;
     if (n.type == 0x10) {
       if (n.index >= jnt.joints.size() || seen[n.index]) {
-        error = Error{ErrorCode::bad_value, std::nullopt, "INF1.node.index",
-                      "joint " + std::to_string(n.index) + " is missing from JNT1 or placed twice in the hierarchy"};
-        return;
+        return Error{ErrorCode::bad_value, std::nullopt, "INF1.node.index", "joint " + std::to_string(n.index) + " is missing from JNT1 or placed twice in the hierarchy"};
       }
       seen[n.index] = true;
-      here = multiply(parent, local_matrix(jnt.joints[n.index]));
+      here = multiply(level.parent, local_matrix(jnt.joints[n.index]));
       out[n.index] = here;
     }
-    walk(n.children, here, jnt, out, seen, error);
+    if (!n.children.empty()) stack.push_back({&n.children, 0, here});  // `level` is not used past here
   }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -133,10 +147,7 @@ Result<std::vector<std::array<float, 16>>> j3d_joint_world_matrices(const J3dFil
   std::array<float, 16> identity{};
   identity[0] = identity[5] = identity[10] = identity[15] = 1;
   std::vector<std::array<float, 16>> out(jnt->joints.size(), identity);
-  std::vector<bool> seen(jnt->joints.size(), false);
-  std::optional<Error> error;
-  walk(inf->roots, identity, *jnt, out, seen, error);
-  if (error) return *error;
+  if (auto error = walk(inf->roots, *jnt, out)) return *error;
   return out;
 }
 

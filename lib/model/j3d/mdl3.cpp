@@ -465,4 +465,36 @@ Result<void> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3d
   return {};
 }
 
+Result<void> j3d_mdl3_add_materials(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t first) {
+  if (mdl.packets.size() != first || mdl.subpackets.size() != first || first > mat.remap.size() || mat.names.names.size() != mat.remap.size()) {
+    return Error{ErrorCode::inconsistent, std::nullopt, "MDL3.packets", "MDL3 holds " + std::to_string(mdl.packets.size()) + " packets where MAT3 had " + std::to_string(first) + " materials"};
+  }
+  // Wind Waker's converter masks the PE blend mode with 0x001FE7: its packets say which flavour this is.
+  J3dMdlFlavour flavour = J3dMdlFlavour::galaxy;
+  for (const J3dMdlPacket& p : mdl.packets) {
+    for (const J3dGxCommand& c : p.commands) {
+      if (c.opcode == 0x61 && c.args == Bytes{0xFE, 0x00, 0x1F, 0xE7}) flavour = J3dMdlFlavour::wind_waker;
+    }
+  }
+  J3dMat3 added = mat;  // the new materials alone: a base material the generator cannot encode stays out of it
+  const auto from = static_cast<std::ptrdiff_t>(first);
+  added.remap.assign(mat.remap.begin() + from, mat.remap.end());
+  added.names.names.assign(mat.names.names.begin() + from, mat.names.names.end());
+  added.indirect.clear();
+  if (mat.indirect.size() == mat.remap.size()) added.indirect.assign(mat.indirect.begin() + from, mat.indirect.end());
+  auto made = j3d_mdl3_from_mat3(added, tex, flavour);
+  if (!made) return made.error();
+  for (std::size_t k = 0; k < made->packets.size(); ++k) {
+    mdl.packets.push_back(std::move(made->packets[k]));
+    mdl.subpackets.push_back(made->subpackets[k]);
+    mdl.matrix_info.push_back(made->matrix_info[k]);
+    mdl.pe_modes.push_back(made->pe_modes[k]);
+    mdl.indices.push_back(static_cast<std::uint16_t>(first + k));
+    mdl.names.names.push_back(made->names.names[k]);
+  }
+  // Stored gaps fitted the old table sizes.
+  mdl.gap_after_packet_table = mdl.gap_after_pe_modes = mdl.gap_after_indices = mdl.gap_after_names = {};
+  return {};
+}
+
 }  // namespace remodel

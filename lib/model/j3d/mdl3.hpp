@@ -30,4 +30,8 @@ Result<J3dMdl3> j3d_mdl3_from_mat3(const J3dMat3& mat, const J3dTex1& tex,
 // it was. Nothing is regenerated when no field those registers hold has changed.
 Result<void> j3d_mdl3_follow_texture(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t texture, const J3dTexture& before);
 
+// Appends the packets of MAT3's materials from `first` on (added after MDL3 was written for the
+// others), generated as j3d_mdl3_from_mat3 makes them, in the flavour the stored packets show.
+Result<void> j3d_mdl3_add_materials(J3dMdl3& mdl, const J3dMat3& mat, const J3dTex1& tex, std::size_t first);
+
 }  // namespace remodel

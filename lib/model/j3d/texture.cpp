@@ -113,23 +113,30 @@ Result<void> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaIma
   }
   if (gx_tile(t.format).width == 0) return Error{ErrorCode::unsupported, std::nullopt, "format", "GX texture format " + std::to_string(t.format) + " is not known"};
   if (t.image_block >= tex1.blocks.size()) return Error{ErrorCode::bad_value, std::nullopt, "image_offset", "the image block does not exist"};
-  for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
-    if (j != index && tex1.textures[j].image_block == t.image_block && !same_size) {
-      return Error{ErrorCode::unsupported, std::nullopt, "image_offset",
-                   "texture " + std::to_string(j) + " shares this image; resizing one of them is not supported"};
-    }
-  }
   // An unchanged top level keeps the whole texture, the file's own lower levels included.
   if (same_size) {
     auto before = decode_j3d_texture(tex1, index);
     if (before.ok() && before.value() == image) return {};
   }
+  // A changed texture whose image or palette another entry shares gets its own copy, so the other
+  // entry keeps its texels (and its size).
+  const auto own_block = [&](std::uint32_t block) {
+    for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
+      const J3dTexture& o = tex1.textures[j];
+      if (j != index && (o.image_block == block || (gx_is_indexed(o.format) && o.palette_block == block))) {
+        tex1.blocks.push_back({tex1.blocks[block].data, {}});
+        return static_cast<std::uint32_t>(tex1.blocks.size() - 1);
+      }
+    }
+    return block;
+  };
+  t.image_block = own_block(t.image_block);
   const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
   // Mip levels stop at 1x1.
   const unsigned max_levels = static_cast<unsigned>(std::bit_width(std::max<unsigned>(width, height)));
   // A file's own level count stands at its own size, even past 1x1; a new size stops at 1x1.
   const unsigned levels = same_size ? std::max<unsigned>(t.mip_count, 1) : std::min<unsigned>(std::max<unsigned>(t.mip_count, 1), max_levels);
-  const Bytes& old = tex1.blocks[t.image_block].data;
+  const Bytes old = tex1.blocks[t.image_block].data;  // a copy: a palette split below appends to blocks
   auto palette = j3d_palette(tex1, t);
   if (!palette) return palette.error();
   std::optional<std::vector<Rgba>> new_palette;
@@ -154,12 +161,7 @@ Result<void> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaIma
     if (!indices && level == 0) {
       const std::size_t capacity = std::min<std::size_t>(t.palette_count, gx_palette_capacity(t.format));
       if (capacity == 0) return Error{ErrorCode::bad_value, std::nullopt, "palette_count", "the palette has no entries to encode into"};
-      for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
-        if (j != index && tex1.textures[j].palette_block == t.palette_block) {
-          return Error{ErrorCode::unsupported, std::nullopt, "palette_offset",
-                       "the image needs new palette colours but texture " + std::to_string(j) + " shares this palette"};
-        }
-      }
+      t.palette_block = own_block(*t.palette_block);  // j3d_palette checked it exists
       const std::uint8_t format = t.palette_format;
       auto quantized = quantize_image(level_image, std::min<std::size_t>(capacity, 256), format == gx_palette_rgb565 ? 2 : format == gx_palette_rgb5a3 ? 3 : 0,
                                       [format](Rgba c) { return gx_palette_representable(c, format); });

@@ -33,6 +33,48 @@ struct Joints {
   std::vector<int> parent;         // JNT1 joint -> parent joint
 };
 
+// Joints in depth-first order from the roots (parents before children), with each one's children.
+struct Tree {
+  std::vector<std::vector<std::size_t>> children;
+  std::vector<std::size_t> roots, order;
+};
+
+Tree depth_first(const std::vector<int>& parent) {
+  Tree t;
+  t.children.resize(parent.size());
+  for (std::size_t c = 0; c < parent.size(); ++c) (parent[c] < 0 ? t.roots : t.children[static_cast<std::size_t>(parent[c])]).push_back(c);
+  std::vector<std::size_t> stack(t.roots.rbegin(), t.roots.rend());
+  while (!stack.empty()) {
+    const std::size_t j = stack.back();
+    stack.pop_back();
+    t.order.push_back(j);
+    stack.insert(stack.end(), t.children[j].rbegin(), t.children[j].rend());
+  }
+  return t;
+}
+
+// INF1 nests at most 256 levels: checked before anything builds or walks the hierarchy. A joint that
+// draws stands two levels above its shapes (its material node between).
+Result<void> check_inf1_depth(const Scene& scene, const Joints& j) {
+  std::vector<bool> draws(j.node_of.size(), false);
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    const Node& node = scene.nodes[i];
+    const bool has_primitives = node.mesh >= 0 && static_cast<std::size_t>(node.mesh) < scene.meshes.size() &&
+                                !scene.meshes[static_cast<std::size_t>(node.mesh)].primitives.empty();
+    if (has_primitives && node.visible && j.place_of_node[i] >= 0) draws[static_cast<std::size_t>(j.place_of_node[i])] = true;
+  }
+  std::vector<std::size_t> level(j.node_of.size(), 0);  // the INF1 child list each joint stands in
+  for (const std::size_t k : depth_first(j.parent).order) {
+    if (j.parent[k] >= 0) level[k] = level[static_cast<std::size_t>(j.parent[k])] + 1;
+    if (level[k] + (draws[k] ? 2 : 0) > kJ3dMaxDepth) {
+      const std::string what = j.node_of[k] >= 0 ? "nodes[" + num(static_cast<std::size_t>(j.node_of[k])) + "]" : "nodes";
+      return at(what, "stands " + num(level[k] + 1) + " joints deep" + (draws[k] ? " and draws (its material and shape nodes nest two levels more)" : std::string()) +
+                          "; J3D's INF1 hierarchy nests at most " + num(kJ3dMaxDepth) + " levels", ErrorCode::unsupported);
+    }
+  }
+  return {};
+}
+
 Result<Joints> order_joints(const Scene& scene) {
   const std::size_t n = scene.nodes.size();
   if (n == 0) return at("nodes", "the scene has no nodes, so there is nothing to draw");
@@ -110,6 +152,52 @@ Result<Joints> order_joints(const Scene& scene) {
     if (skip[i]) j.place_of_node[i] = up[i] >= 0 ? j.joint_of_node[static_cast<std::size_t>(up[i])] : 0;
     j.folded_above[i] = up[i] != scene.nodes[i].parent;
   }
+  if (auto e = check_inf1_depth(scene, j); !e) return e.error();
+  return j;
+}
+
+// On a game file's skeleton (--skeleton; `scene` bound to it by bind_to_skeleton): joint j is the
+// bound skin 0's joint j (the lift's JNT1 order), its parent the game's INF1 parent; every other node
+// stands under its nearest joint, else the game's first root joint.
+Result<Joints> game_joints(const Scene& scene, const J3dFile& game) {
+  const J3dJnt1* jnt = j3d_section<J3dJnt1>(game);
+  const J3dInf1* inf = j3d_section<J3dInf1>(game);
+  if (jnt == nullptr || inf == nullptr || scene.skins.empty() || scene.skins[0].joints.size() != jnt->joints.size()) {
+    return at("skins[0]", "is not the --skeleton file's JNT1 (" + num(jnt == nullptr ? 0 : jnt->joints.size()) + " joints)", ErrorCode::unsupported);
+  }
+  const std::size_t n = scene.nodes.size();
+  Joints j;
+  j.joint_of_node.assign(n, -1);
+  j.parent.assign(jnt->joints.size(), -1);
+  j.folded_above.assign(n, false);
+  for (int node : scene.skins[0].joints) {
+    if (node < 0 || static_cast<std::size_t>(node) >= n) return at("skins[0].joints", "names node " + std::to_string(node) + ", which does not exist");
+    j.joint_of_node[static_cast<std::size_t>(node)] = static_cast<int>(j.node_of.size());
+    j.node_of.push_back(node);
+  }
+  int first_root = -1;
+  struct Level {
+    const std::vector<J3dNode>* nodes;
+    int joint;
+  };
+  std::vector<Level> stack{{&inf->roots, -1}};  // INF1 walked with an explicit stack
+  while (!stack.empty()) {
+    const Level l = stack.back();
+    stack.pop_back();
+    for (const J3dNode& c : *l.nodes) {
+      const bool joint = c.type == 0x10 && c.index < j.parent.size();
+      if (joint) j.parent[c.index] = l.joint;
+      if (joint && l.joint < 0 && first_root < 0) first_root = c.index;
+      stack.push_back({&c.children, joint ? static_cast<int>(c.index) : l.joint});
+    }
+  }
+  j.place_of_node = j.joint_of_node;
+  for (std::size_t i = 0; i < n; ++i) {
+    int p = static_cast<int>(i);
+    for (std::size_t steps = 0; p >= 0 && j.joint_of_node[static_cast<std::size_t>(p)] < 0 && steps <= n; ++steps) p = scene.nodes[static_cast<std::size_t>(p)].parent;
+    j.place_of_node[i] = p >= 0 && j.joint_of_node[static_cast<std::size_t>(p)] >= 0 ? j.joint_of_node[static_cast<std::size_t>(p)] : std::max(first_root, 0);
+  }
+  if (auto e = check_inf1_depth(scene, j); !e) return e.error();
   return j;
 }
 
@@ -290,16 +378,27 @@ void joint_bounds(const std::vector<Part>& parts, const std::vector<Mat4>& joint
   }
 }
 
-// INF1: each joint's shapes under their materials (one material node per shape), then its child joints.
-J3dNode joint_node(std::size_t j, const Joints& joints, const std::vector<std::vector<std::pair<int, std::size_t>>>& shapes_of) {
-  J3dNode node{0x10, static_cast<std::uint16_t>(j), {}};
-  for (const auto& [material, shape] : shapes_of[j]) {
-    node.children.push_back(J3dNode{0x11, static_cast<std::uint16_t>(material), {J3dNode{0x12, static_cast<std::uint16_t>(shape), {}}}});
+// INF1: each joint's shapes under their materials (one material node per shape), then its child
+// joints. Built from the leaves up in reverse depth-first order (explicit stacks, no recursion),
+// each joint visited once.
+std::vector<J3dNode> inf1_hierarchy(const std::vector<int>& parent, const std::vector<std::vector<std::pair<int, std::size_t>>>& shapes_of) {
+  const std::size_t count = parent.size();
+  const Tree tree = depth_first(parent);
+  const auto& children = tree.children;
+  std::vector<J3dNode> built(count);
+  for (auto it = tree.order.rbegin(); it != tree.order.rend(); ++it) {
+    const std::size_t j = *it;
+    J3dNode& node = built[j];
+    node = J3dNode{0x10, static_cast<std::uint16_t>(j), {}};
+    node.children.reserve(shapes_of[j].size() + children[j].size());
+    for (const auto& [material, shape] : shapes_of[j]) {
+      node.children.push_back(J3dNode{0x11, static_cast<std::uint16_t>(material), {J3dNode{0x12, static_cast<std::uint16_t>(shape), {}}}});
+    }
+    for (std::size_t c : children[j]) node.children.push_back(std::move(built[c]));
   }
-  for (std::size_t c = 0; c < joints.parent.size(); ++c) {
-    if (joints.parent[c] == static_cast<int>(j)) node.children.push_back(joint_node(c, joints, shapes_of));
-  }
-  return node;
+  std::vector<J3dNode> out;
+  for (std::size_t r : tree.roots) out.push_back(std::move(built[r]));
+  return out;
 }
 
 }  // namespace
@@ -335,7 +434,8 @@ void j3d_nintendo_draw_order(J3dFile& file) {
 
 Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
   Lowered result;
-  auto joints = order_joints(scene);
+  const J3dFile* game = inputs.skeleton != nullptr ? std::get_if<J3dFile>(inputs.skeleton) : nullptr;
+  auto joints = game != nullptr ? game_joints(scene, *game) : order_joints(scene);
   if (!joints) return joints.error();
   const std::vector<Mat4> world = world_matrices(scene);
 
@@ -365,10 +465,16 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
     jnt.names.names.push_back(node.name.empty() ? "node" + std::to_string(n) : node.name);  // an unnamed node by its glTF index
   }
   for (std::size_t j = 0; j < jnt.joints.size(); ++j) jnt.remap.push_back(static_cast<std::uint16_t>(j));
+  J3dEvp1 evp;
+  if (game != nullptr) {  // the game's own joint records, byte for byte, and the inverse binds it stores
+    jnt = *j3d_section<J3dJnt1>(*game);
+    const J3dEvp1* game_evp = j3d_section<J3dEvp1>(*game);
+    if (game_evp != nullptr && game_evp->inverse_binds.size() == jnt.joints.size()) evp.inverse_binds = game_evp->inverse_binds;
+  }
   const std::vector<std::vector<std::pair<int, std::size_t>>> no_shapes(joints->node_of.size());
   J3dInf1 inf;
-  inf.roots = {joint_node(0, *joints, no_shapes)};
-  file.sections = {inf, J3dVtx1{}, J3dEvp1{}, J3dDrw1{}, jnt};
+  inf.roots = inf1_hierarchy(joints->parent, no_shapes);
+  file.sections = {inf, J3dVtx1{}, evp, J3dDrw1{}, jnt};
   // The rest pose as JNT1 holds it (s16 angles): what vertices are stored against.
   auto jw = j3d_joint_world_matrices(file);
   if (!jw) return jw.error();
@@ -377,7 +483,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
 
   std::vector<Part> parts;
   if (auto e = prepare_parts(scene, *joints, world, parts); !e) return e.error();
-  joint_bounds(parts, joint_world, std::get<J3dJnt1>(file.sections[4]));
+  if (game == nullptr) joint_bounds(parts, joint_world, std::get<J3dJnt1>(file.sections[4]));  // the game's stay
 
   // MAT3 and TEX1: one material per Scene material, one more for primitives with none.
   auto materials = author_j3d_materials(scene, result.warnings);
@@ -415,7 +521,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
     shapes_of[part.mesh_joint].emplace_back(material, s);
   }
   if (shp.shapes.size() > 0xFFFF) return at("meshes", "the scene draws " + num(shp.shapes.size()) + " primitives; SHP1 holds at most 65535 shapes", ErrorCode::unsupported);
-  std::get<J3dInf1>(file.sections[0]).roots = {joint_node(0, *joints, shapes_of)};
+  std::get<J3dInf1>(file.sections[0]).roots = inf1_hierarchy(joints->parent, shapes_of);
   file.sections[1] = vertex_formats(parts, joint_world);
   file.sections.push_back(std::move(shp));
   if (inputs.j3d_bdl) {  // MDL3: each material's GX commands, as Galaxy's converter writes them

@@ -208,16 +208,22 @@ struct Pools {
       stage.color_in = {15, 15, 15, 10};  // the raster colour
       stage.alpha_in = {7, 7, 7, 5};
     }
-    // Swap modes share the stages' indices, as in every Nintendo file.
-    e.tev_stages[0] = static_cast<std::uint16_t>(m.tev_stages.size());
-    for (std::size_t k = 0; k < m.tev_stages.size(); ++k) {
-      if (m.tev_stages[k] == stage && m.swap_modes[k] == J3dSwapMode{}) e.tev_stages[0] = static_cast<std::uint16_t>(k);
+    // Swap modes share the stages' indices, as in every Nintendo file (pooled apart in a base whose
+    // tables are not aligned).
+    if (m.swap_modes.size() != m.tev_stages.size()) {
+      e.tev_stages[0] = pooled(m.tev_stages, stage);
+      e.swap_modes[0] = pooled(m.swap_modes, J3dSwapMode{});
+    } else {
+      e.tev_stages[0] = static_cast<std::uint16_t>(m.tev_stages.size());
+      for (std::size_t k = 0; k < m.tev_stages.size(); ++k) {
+        if (m.tev_stages[k] == stage && m.swap_modes[k] == J3dSwapMode{}) e.tev_stages[0] = static_cast<std::uint16_t>(k);
+      }
+      if (e.tev_stages[0] == m.tev_stages.size()) {
+        m.tev_stages.push_back(stage);
+        m.swap_modes.push_back(J3dSwapMode{});
+      }
+      e.swap_modes[0] = e.tev_stages[0];
     }
-    if (e.tev_stages[0] == m.tev_stages.size()) {
-      m.tev_stages.push_back(stage);
-      m.swap_modes.push_back(J3dSwapMode{});
-    }
-    e.swap_modes[0] = e.tev_stages[0];
     for (std::size_t k = 0; k < 4; ++k) e.swap_tables[k] = pooled(m.swap_tables, J3dSwapTable{0, 1, 2, 3});
     J3dFog fog;
     fog.color = {255, 255, 255, 255};  // off, as the SMG samples
@@ -233,13 +239,75 @@ struct Pools {
 
 }  // namespace
 
+Result<std::uint16_t> add_j3d_material(const Scene& scene, const Material& in, const std::string& name, const std::string& where, J3dMat3& m, J3dTex1& tex1,
+                                       std::vector<int>& tex1_of, std::vector<Warning>& warnings) {
+  if (m.remap.size() >= 0xFFFF) return Error{ErrorCode::unsupported, std::nullopt, "materials", "MAT3 holds at most 65535 materials"};
+  if (name.find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where + ".name", "holds a NUL byte, which a J3D name table cannot store"};
+  const bool finite = std::isfinite(in.base_color.x) && std::isfinite(in.base_color.y) && std::isfinite(in.base_color.z) && std::isfinite(in.base_color.w) &&
+                      std::isfinite(in.alpha_cutoff);
+  if (!finite) return Error{ErrorCode::bad_value, std::nullopt, where, "has a colour or alpha cutoff that is not finite"};
+  int texture = -1;
+  if (in.texture >= 0) {
+    if (static_cast<std::size_t>(in.texture) >= scene.textures.size()) {
+      return Error{ErrorCode::bad_value, std::nullopt, where + ".texture", "names texture " + std::to_string(in.texture) + ", which does not exist"};
+    }
+    if (in.uv_set < 0 || in.uv_set >= 8) return Error{ErrorCode::unsupported, std::nullopt, where + ".uv_set", "GX samples UV sets 0 to 7 (TEX0-7)"};
+    int& t = tex1_of[static_cast<std::size_t>(in.texture)];
+    const Texture& wanted = scene.textures[static_cast<std::size_t>(in.texture)];
+    for (std::size_t o = 0; o < scene.textures.size() && t < 0; ++o) {
+      // Exporters write a glTF texture per material: the same name, sampler and texels are one TEX1 texture.
+      const Texture& other = scene.textures[o];
+      if (tex1_of[o] >= 0 && other.name == wanted.name && other.sampler == wanted.sampler && other.image.width == wanted.image.width &&
+          other.image.height == wanted.image.height && other.image.rgba == wanted.image.rgba) {
+        t = tex1_of[o];
+      }
+    }
+    if (t < 0) {
+      auto made = author_texture(scene, static_cast<std::size_t>(in.texture), tex1, warnings);
+      if (!made) return made.error();
+      t = *made;
+    }
+    texture = t;
+  }
+  const bool indirect_per_material = m.indirect.size() == m.remap.size();  // a base may store none
+  const J3dMaterialEntry e = Pools{m}.entry(in, texture);
+  std::size_t k = 0;
+  while (k < m.entries.size() && !(m.entries[k] == e)) ++k;
+  if (k == m.entries.size()) m.entries.push_back(e);
+  m.remap.push_back(static_cast<std::uint16_t>(k));
+  m.names.names.push_back(name);
+  if (indirect_per_material) m.indirect.push_back(J3dIndirectEntry{});
+  return static_cast<std::uint16_t>(m.remap.size() - 1);
+}
+
+std::array<std::size_t, kJ3dMatTables> j3d_mat3_table_sizes(const J3dMat3& m) {
+  std::array<std::size_t, kJ3dMatTables> out{};
+  for (std::size_t t = 0; t < kJ3dMatTables; ++t) out[t] = j3d_mat_table_size(m, static_cast<J3dMatTable>(t));
+  return out;
+}
+
+void j3d_mat3_follow_growth(J3dMat3& m, const std::array<std::size_t, kJ3dMatTables>& before) {
+  bool grew = false;
+  for (std::size_t t = 0; t < kJ3dMatTables; ++t) {
+    const auto table = static_cast<J3dMatTable>(t);
+    if (j3d_mat_table_size(m, table) == before[t]) continue;
+    grew = true;
+    m.gaps[t] = {};  // a stored gap's length fitted the old size
+    m.points_at_next &= ~(1u << t);
+    if (std::find(m.order.begin(), m.order.end(), table) != m.order.end()) continue;
+    auto at = m.order.begin();  // a table that was empty joins in header order
+    while (at != m.order.end() && static_cast<std::size_t>(*at) < t) ++at;
+    m.order.insert(at, table);
+  }
+  if (grew && !m.order.empty()) m.gaps[static_cast<std::size_t>(m.order.back())] = {};  // the section's end moved
+}
+
 Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vector<Warning>& warnings) {
   J3dAuthoredMaterials out;
   J3dMat3& m = out.mat3;
   m.cull_modes = {2, 1, 0};  // pre-seeded: BACK, FRONT, NONE
   m.zcompare_locations = {0, 1};
   m.dithers = {0, 1};
-  Pools pools{m};
   std::vector<int> tex1_of(scene.textures.size(), -1);
   std::vector<Material> materials = scene.materials;
   Material fallback;
@@ -249,44 +317,10 @@ Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vecto
     for (const Primitive& p : mesh.primitives) need_default = need_default || p.material < 0;
   }
   if (need_default) materials.push_back(fallback);
-  if (materials.size() > 0xFFFF) return Error{ErrorCode::unsupported, std::nullopt, "materials", "MAT3 holds at most 65535 materials"};
   for (std::size_t i = 0; i < materials.size(); ++i) {
     const Material& in = materials[i];
-    const std::string where = "materials[" + num(i) + "]";
-    if (in.name.find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where + ".name", "holds a NUL byte, which a J3D name table cannot store"};
-    const bool finite = std::isfinite(in.base_color.x) && std::isfinite(in.base_color.y) && std::isfinite(in.base_color.z) && std::isfinite(in.base_color.w) &&
-                        std::isfinite(in.alpha_cutoff);
-    if (!finite) return Error{ErrorCode::bad_value, std::nullopt, where, "has a colour or alpha cutoff that is not finite"};
-    int texture = -1;
-    if (in.texture >= 0) {
-      if (static_cast<std::size_t>(in.texture) >= scene.textures.size()) {
-        return Error{ErrorCode::bad_value, std::nullopt, where + ".texture", "names texture " + std::to_string(in.texture) + ", which does not exist"};
-      }
-      if (in.uv_set < 0 || in.uv_set >= 8) return Error{ErrorCode::unsupported, std::nullopt, where + ".uv_set", "GX samples UV sets 0 to 7 (TEX0-7)"};
-      int& t = tex1_of[static_cast<std::size_t>(in.texture)];
-      const Texture& wanted = scene.textures[static_cast<std::size_t>(in.texture)];
-      for (std::size_t o = 0; o < scene.textures.size() && t < 0; ++o) {
-        // Exporters write a glTF texture per material: the same name, sampler and texels are one TEX1 texture.
-        const Texture& other = scene.textures[o];
-        if (tex1_of[o] >= 0 && other.name == wanted.name && other.sampler == wanted.sampler && other.image.width == wanted.image.width &&
-            other.image.height == wanted.image.height && other.image.rgba == wanted.image.rgba) {
-          t = tex1_of[o];
-        }
-      }
-      if (t < 0) {
-        auto made = author_texture(scene, static_cast<std::size_t>(in.texture), out.tex1, warnings);
-        if (!made) return made.error();
-        t = *made;
-      }
-      texture = t;
-    }
-    const J3dMaterialEntry e = pools.entry(in, texture);
-    std::size_t k = 0;
-    while (k < m.entries.size() && !(m.entries[k] == e)) ++k;
-    if (k == m.entries.size()) m.entries.push_back(e);
-    m.remap.push_back(static_cast<std::uint16_t>(k));
-    m.names.names.push_back(in.name.empty() ? "material" + num(i) : in.name);
-    m.indirect.push_back(J3dIndirectEntry{});
+    auto added = add_j3d_material(scene, in, in.name.empty() ? "material" + num(i) : in.name, "materials[" + num(i) + "]", m, out.tex1, tex1_of, warnings);
+    if (!added) return added.error();
     if (i < scene.materials.size()) out.of_scene_material.push_back(static_cast<int>(i));
     else out.default_material = static_cast<int>(i);
   }

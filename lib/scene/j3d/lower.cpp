@@ -12,6 +12,7 @@
 #include "model/j3d/mdl3.hpp"
 #include "model/j3d/texture.hpp"
 #include "scene/bone_turns.hpp"
+#include "scene/j3d/author.hpp"
 #include "scene/j3d/lower.hpp"
 #include "scene/lift.hpp"
 
@@ -55,8 +56,17 @@ struct Matched {
   bool by_order = false;
 };
 
+// Blender names a second item of one name "name.001": the name it was given.
+std::string without_blender_suffix(const std::string& name) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string::npos || name.size() - dot != 4) return name;
+  const bool digits = std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? name.substr(0, dot) : name;
+}
+
 template <typename GetExtras, typename GetName>
-Matched match_items(std::size_t count, std::size_t base_count, const std::vector<std::string>& base_names, GetExtras extras_of, GetName name_of) {
+Matched match_items(std::size_t count, std::size_t base_count, const std::vector<std::string>& base_names, GetExtras extras_of, GetName name_of,
+                    bool by_order = true) {
   Matched m;
   m.base_of.assign(count, -1);
   std::vector<bool> taken(base_count, false);
@@ -68,13 +78,17 @@ Matched match_items(std::size_t count, std::size_t base_count, const std::vector
   }
   std::unordered_map<std::string, std::size_t> by_name;
   for (std::size_t b = base_count; b-- > 0;) by_name[base_names[b]] = b;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (m.base_of[i] >= 0) continue;
-    if (const auto it = by_name.find(name_of(i)); it != by_name.end() && !taken[it->second]) {
-      m.base_of[i] = static_cast<int>(it->second);
-      taken[it->second] = true;
+  for (const bool blender_suffix : {false, true}) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (m.base_of[i] >= 0) continue;
+      const std::string name = blender_suffix ? without_blender_suffix(name_of(i)) : name_of(i);
+      if (const auto it = by_name.find(name); it != by_name.end() && !taken[it->second]) {
+        m.base_of[i] = static_cast<int>(it->second);
+        taken[it->second] = true;
+      }
     }
   }
+  if (!by_order) return m;
   std::size_t next = 0;
   for (std::size_t i = 0; i < count; ++i) {
     if (m.base_of[i] >= 0) continue;
@@ -143,6 +157,35 @@ Result<void> lower_joints(const Scene& scene, const Scene& base_scene, const std
   return {};
 }
 
+// Puts SHP1 shape `shape` under INF1 material `material`: the material node above it is renamed
+// when the shape is its only child, else the shape moves into a new material node just after it.
+// Walked with an explicit stack. False when no material node holds the shape.
+bool draw_shape_with(std::vector<J3dNode>& roots, std::uint16_t shape, std::uint16_t material) {
+  std::vector<std::vector<J3dNode>*> stack{&roots};
+  while (!stack.empty()) {
+    std::vector<J3dNode>& nodes = *stack.back();
+    stack.pop_back();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      J3dNode& m = nodes[i];
+      const auto held = std::find_if(m.children.begin(), m.children.end(), [&](const J3dNode& c) { return c.type == 0x12 && c.index == shape; });
+      if (m.type != 0x11 || held == m.children.end()) {
+        stack.push_back(&m.children);
+        continue;
+      }
+      if (m.index == material) return true;
+      if (m.children.size() == 1) {
+        m.index = material;
+        return true;
+      }
+      J3dNode moved{0x11, material, {std::move(*held)}};
+      m.children.erase(held);
+      nodes.insert(nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(moved));
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerInputs& inputs) {
@@ -207,41 +250,41 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   }
   if (auto e = lower_joints(scene, base_scene, base_skin.joints, node_of_joint, base, out); !e) return e.error();
 
-  // Materials: names (MAT3 and, in a BDL, MDL3's copy); other material values are the base's.
+  // Materials: by extras, then by name (never by order: an unrelated base material would draw the
+  // new mesh). Matched ones rename (MAT3 and, in a BDL, MDL3's copy); their other values are the base's.
   const Matched materials = match_items(
       scene.materials.size(), base_scene.materials.size(),
       [&] { std::vector<std::string> v; for (const Material& m : base_scene.materials) v.push_back(m.name); return v; }(),
-      [&](std::size_t i) { return extras_index(scene.materials[i].extras, "material"); }, [&](std::size_t i) { return scene.materials[i].name; });
-  if (materials.by_order) result.warnings.push_back({"materials", "materials without remodel extras or a base material's name were matched to MAT3 by order"});
-  for (J3dSection& s : out.sections) {
-    auto* mat = std::get_if<J3dMat3>(&s);
-    if (mat == nullptr) continue;
-    J3dMdl3* mdl = j3d_section<J3dMdl3>(out);
-    for (std::size_t i = 0; i < scene.materials.size(); ++i) {
-      const int b = materials.base_of[i];
-      const std::string where = "materials[" + std::to_string(i) + "]";
-      if (b < 0) {
-        result.warnings.push_back({where, "is not in the base's MAT3 and was left out (materials cannot be added)"});
-        continue;
+      [&](std::size_t i) { return extras_index(scene.materials[i].extras, "material"); }, [&](std::size_t i) { return scene.materials[i].name; }, false);
+  J3dMat3* mat = j3d_section<J3dMat3>(out);
+  J3dMdl3* mdl = j3d_section<J3dMdl3>(out);
+  for (std::size_t i = 0; i < scene.materials.size() && mat != nullptr; ++i) {
+    const int b = materials.base_of[i];
+    const std::string where = "materials[" + std::to_string(i) + "]";
+    if (b < 0) continue;  // a new material, added below
+    const Material& in = scene.materials[i];
+    const Material& was = base_scene.materials[static_cast<std::size_t>(b)];
+    if (in.name != was.name) {
+      if (auto e = check_name(in.name, where + ".name"); !e) return e.error();
+      if (static_cast<std::size_t>(b) >= mat->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a material MAT3's name table does not hold"};
+      // MDL3 names its packets as MAT3 names the materials: kept equal when they were.
+      if (mdl != nullptr && static_cast<std::size_t>(b) < mdl->names.names.size() && mdl->names.names[static_cast<std::size_t>(b)] == mat->names.names[static_cast<std::size_t>(b)]) {
+        mdl->names.names[static_cast<std::size_t>(b)] = in.name;
       }
-      const Material& in = scene.materials[i];
-      const Material& was = base_scene.materials[static_cast<std::size_t>(b)];
-      if (in.name != was.name) {
-        if (auto e = check_name(in.name, where + ".name"); !e) return e.error();
-        if (static_cast<std::size_t>(b) >= mat->names.names.size()) return Error{ErrorCode::unsupported, std::nullopt, where, "renames a material MAT3's name table does not hold"};
-        // MDL3 names its packets as MAT3 names the materials: kept equal when they were.
-        if (mdl != nullptr && static_cast<std::size_t>(b) < mdl->names.names.size() && mdl->names.names[static_cast<std::size_t>(b)] == mat->names.names[static_cast<std::size_t>(b)]) {
-          mdl->names.names[static_cast<std::size_t>(b)] = in.name;
-        }
-        mat->names.names[static_cast<std::size_t>(b)] = in.name;
-      }
-      const bool same_values = in.base_color == was.base_color && in.alpha_mode == was.alpha_mode && in.alpha_cutoff == was.alpha_cutoff &&
-                               in.double_sided == was.double_sided && in.vertex_colors == was.vertex_colors && in.unlit == was.unlit;
-      if (!same_values) {
-        result.warnings.push_back({where, "changes colour, alpha, culling or lighting, which MAT3" + std::string(mdl != nullptr ? " and MDL3 encode" : " encodes") +
-                                              " as GX state; those values were kept from the base"});
-      }
+      mat->names.names[static_cast<std::size_t>(b)] = in.name;
     }
+    const bool same_values = in.base_color == was.base_color && in.alpha_mode == was.alpha_mode && in.alpha_cutoff == was.alpha_cutoff &&
+                             in.double_sided == was.double_sided && in.vertex_colors == was.vertex_colors && in.unlit == was.unlit;
+    if (!same_values) {
+      result.warnings.push_back({where, "changes colour, alpha, culling or lighting, which MAT3" + std::string(mdl != nullptr ? " and MDL3 encode" : " encodes") +
+                                            " as GX state; those values were kept from the base"});
+    }
+  }
+  // Textures only new materials show become TEX1 entries with them (below), not edits of the base's.
+  std::vector<bool> shown_by_new(scene.textures.size(), false), shown_by_base(scene.textures.size(), false);
+  for (std::size_t i = 0; i < scene.materials.size(); ++i) {
+    const int t = scene.materials[i].texture;
+    if (t >= 0 && static_cast<std::size_t>(t) < scene.textures.size()) (materials.base_of[i] < 0 ? shown_by_new : shown_by_base)[static_cast<std::size_t>(t)] = true;
   }
 
   // Textures: each incoming texture stands for TEX1 entries, by its extras, else through the materials
@@ -268,7 +311,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       if (k >= 0 && static_cast<std::size_t>(k) < base_count) stand_for(static_cast<std::size_t>(t), static_cast<std::size_t>(k));
     }
     for (std::size_t i = 0; i < scene.textures.size(); ++i) {
-      if (!tex1_of[i].empty() || scene.textures[i].name.empty()) continue;
+      if (!tex1_of[i].empty() || scene.textures[i].name.empty() || (shown_by_new[i] && !shown_by_base[i])) continue;
       for (std::size_t k = 0; k < base_count; ++k) {
         if (base_scene.textures[k].name == scene.textures[i].name) stand_for(i, k);
       }
@@ -277,6 +320,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     std::vector<int> source(base_count, -1);
     for (std::size_t i = 0; i < scene.textures.size(); ++i) {
       const std::string where = "textures[" + std::to_string(i) + "]";
+      if (tex1_of[i].empty() && shown_by_new[i]) continue;  // authored with its new material
       if (tex1_of[i].empty() || tex1 == nullptr) {
         result.warnings.push_back({where, "is not in the base's TEX1 and was left out (textures cannot be added)"});
         continue;
@@ -309,13 +353,37 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
         const Error& e = replaced.error();
         return Error{e.code, e.offset, where + " (TEX1 " + std::to_string(k) + ")", e.message};
       }
-      J3dMdl3* mdl = j3d_section<J3dMdl3>(out);  // a BDL's MDL3 repeats the texture's size
-      if (const J3dMat3* mat3 = j3d_section<J3dMat3>(out); mdl != nullptr && mat3 != nullptr) {
-        if (auto followed = j3d_mdl3_follow_texture(*mdl, *mat3, *tex1, k, before); !followed) {
+      if (mdl != nullptr && mat != nullptr) {  // a BDL's MDL3 repeats the texture's size
+        if (auto followed = j3d_mdl3_follow_texture(*mdl, *mat, *tex1, k, before); !followed) {
           const Error& e = followed.error();
           return Error{e.code, e.offset, where + " (MDL3)", e.message};
         }
       }
+    }
+  }
+
+  // A material no base material stands for: a new MAT3 entry (and TEX1 entry for its texture),
+  // authored as a new file authors it, and its packet in a BDL's MDL3.
+  std::vector<int> j3d_material_of(materials.base_of);
+  if (std::find(j3d_material_of.begin(), j3d_material_of.end(), -1) != j3d_material_of.end()) {
+    J3dTex1* tex1 = j3d_section<J3dTex1>(out);
+    if (mat == nullptr || tex1 == nullptr) return Error{ErrorCode::unsupported, std::nullopt, "materials", "a new material needs the base's MAT3 and TEX1"};
+    const std::size_t first = mat->remap.size();
+    const auto sizes = j3d_mat3_table_sizes(*mat);
+    std::vector<int> tex1_of(scene.textures.size(), -1);
+    for (std::size_t i = 0; i < scene.materials.size(); ++i) {
+      if (j3d_material_of[i] >= 0) continue;
+      const Material& in = scene.materials[i];
+      const std::string where = "materials[" + std::to_string(i) + "]";
+      auto added = add_j3d_material(scene, in, in.name.empty() ? "material" + std::to_string(mat->remap.size()) : in.name, where, *mat, *tex1, tex1_of, result.warnings);
+      if (!added) return added.error();
+      j3d_material_of[i] = *added;
+      result.warnings.push_back({where, "is not a material of the base: it was added as MAT3 material " + std::to_string(*added) +
+                                            (in.texture >= 0 ? " with its texture as TEX1 " + std::to_string(tex1_of[static_cast<std::size_t>(in.texture)]) : std::string())});
+    }
+    j3d_mat3_follow_growth(*mat, sizes);
+    if (mdl != nullptr) {
+      if (auto e = j3d_mdl3_add_materials(*mdl, *mat, *tex1, first); !e) return Error{e.error().code, e.error().offset, "materials (MDL3)", e.error().message};
     }
   }
 
@@ -366,7 +434,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
     if (!map) return map.error();
     if (shapes.base_of[i] < 0) {
       J3dNewShape n{prims[i].prim, prims[i].where, std::move(*map), -1};
-      if (prims[i].prim->material >= 0 && static_cast<std::size_t>(prims[i].prim->material) < materials.base_of.size()) n.material = materials.base_of[static_cast<std::size_t>(prims[i].prim->material)];
+      if (prims[i].prim->material >= 0 && static_cast<std::size_t>(prims[i].prim->material) < j3d_material_of.size()) n.material = j3d_material_of[static_cast<std::size_t>(prims[i].prim->material)];
       added.push_back(std::move(n));
       continue;
     }
@@ -377,6 +445,14 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
       shape_inputs[s].where = "SHP1.shape[" + std::to_string(s) + "]";
       result.warnings.push_back({shape_inputs[s].where, "has no primitive in the Scene: it was emptied (it stays in INF1 and draws nothing)"});
     }
+  }
+  // A matched shape whose primitive now shows another material stands under that material in INF1.
+  for (std::size_t s = 0; s < shape_inputs.size(); ++s) {
+    const Primitive* in = shape_inputs[s].incoming;
+    if (in == nullptr || in->material < 0 || static_cast<std::size_t>(in->material) >= j3d_material_of.size()) continue;
+    const int m = j3d_material_of[static_cast<std::size_t>(in->material)];
+    J3dInf1* inf = j3d_section<J3dInf1>(out);
+    if (m >= 0 && inf != nullptr && m != base_scene.meshes[s].primitives[0].material) draw_shape_with(inf->roots, static_cast<std::uint16_t>(s), static_cast<std::uint16_t>(m));
   }
   bool geometry_changed = false;
   if (auto e = lower_j3d_geometry(base, base_scene, shape_inputs, added, out, result.warnings, geometry_changed); !e) return e.error();
