@@ -3,14 +3,10 @@
 // data needs, handed to the lower's section rebuild (lower_strips.cpp) so joint partitions,
 // strips or lists and the GE vertex encoding have one home; BON from the skin; TIM2s from the images.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
 
-#include "model/psp/ge.hpp"
-#include "model/psp/texture.hpp"
-#include "scene/image_check.hpp"
 #include "scene/kh_bbs/lower.hpp"
 #include "scene/lower.hpp"
 #include "scene/match.hpp"
@@ -21,21 +17,8 @@ namespace remodel::scene {
 namespace {
 
 constexpr std::size_t kMaxJoints = 255;        // section joint slots are u8, 0xFF = unused
-constexpr std::size_t kMaxTextures = 255;      // section texture ids are u8, 0xFF = none
-constexpr std::uint32_t kMaxImageSide = 512;   // the GE samples textures up to 512 a side
-constexpr std::uint32_t kWhiteDiffuse = 0xFF808080;  // RGB 0x80 is 1.0
-constexpr std::uint16_t kTranslucentAttribute = 0x30;  // texture alpha + semi-transparent, as retail mesh1
 
 std::string num(std::size_t n) { return std::to_string(n); }
-
-// `name` cut to `size` bytes at a UTF-8 character boundary; a warning says so.
-std::string fitted_name(const std::string& name, std::size_t size, const std::string& where, std::vector<Warning>& warnings) {
-  if (name.size() <= size) return name;
-  std::size_t n = size;
-  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
-  warnings.push_back({where, "the name \"" + name + "\" is cut to " + num(n) + " bytes (the field holds " + num(size) + ")"});
-  return name.substr(0, n);
-}
 
 template <std::size_t N>
 std::array<std::uint8_t, N> name_field(const std::string& name) {
@@ -74,7 +57,7 @@ Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat
     j.index = static_cast<std::uint16_t>(b);
     j.skin_index = static_cast<std::uint16_t>(b);
     j.parent = parent_slot[s] < 0 ? 0xFFFF : static_cast<std::uint16_t>(bon_of[static_cast<std::size_t>(parent_slot[s])]);
-    const std::string name = fitted_name(scene.nodes[static_cast<std::size_t>(node)].name, 16, "nodes[" + std::to_string(node) + "].name", warnings);
+    const std::string name = kh_bbs::fitted_name(scene.nodes[static_cast<std::size_t>(node)].name, 16, "nodes[" + std::to_string(node) + "].name", warnings);
     for (const BonJoint& other : bon.joints) {
       if (fixed_string(other.name) == name && !name.empty()) {
         warnings.push_back({"nodes[" + std::to_string(node) + "].name", "two joints are named \"" + name +
@@ -100,66 +83,34 @@ Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat
   return bon;
 }
 
-struct Textures {
-  std::vector<int> info_of;  // per Scene texture: its texture info, -1 until a material uses it
-  std::vector<Vec2> uv_scale;  // per texture info: GE size (next power of two) over image size
-};
-
-// The texture info (and TIM2) of Scene texture `t`, made on first use.
-Result<int> texture_info(const Scene& scene, int t, Textures& tex, Pmo& pmo, std::vector<Warning>& warnings) {
-  if (tex.info_of[static_cast<std::size_t>(t)] >= 0) return tex.info_of[static_cast<std::size_t>(t)];
-  const std::string where = "textures[" + std::to_string(t) + "]";
-  if (pmo.textures.size() == kMaxTextures) return at(where, "more than 255 textures: a section names its texture by a byte", ErrorCode::unsupported);
-  const Texture& texture = scene.textures[static_cast<std::size_t>(t)];
-  RgbaImage image = texture.image;
-  if (auto bad = check_image(image, where); !bad) return bad.error();
-  if (image.width > kMaxImageSide || image.height > kMaxImageSide) {
-    const float f = static_cast<float>(kMaxImageSide) / static_cast<float>(std::max(image.width, image.height));
-    const auto w = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.width) * f)));
-    const auto h = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.height) * f)));
-    warnings.push_back({where, "the " + num(image.width) + "x" + num(image.height) + " image is scaled to " + num(w) + "x" + num(h) +
-                                   " (the PSP samples textures up to 512 a side)"});
-    image = resize_image(image, w, h);
-  }
-  auto picture = new_tim2_picture(image);
-  if (!picture) return image_error(picture.error(), where);
-  Tim2 tim2;
-  tim2.pictures.push_back(std::move(*picture));
-  PmoTextureInfo info;
-  info.tim2 = static_cast<std::uint16_t>(pmo.tim2s.size());
-  const std::string name = texture.name.empty() ? "tex" + num(static_cast<std::size_t>(t)) : texture.name;
-  info.name = name_field<12>(fitted_name(name, 12, where + ".name", warnings));
-  pmo.tim2s.push_back(std::move(tim2));
-  const int index = static_cast<int>(pmo.textures.size());
-  pmo.textures.push_back(info);
-  auto ratio = [](std::uint32_t size) { return static_cast<float>(std::bit_ceil(size)) / static_cast<float>(size); };
-  tex.uv_scale.push_back({ratio(image.width), ratio(image.height)});
-  tex.info_of[static_cast<std::size_t>(t)] = index;
-  return index;
-}
-
-bool all_within(const std::vector<Vec2>& uvs, Vec2 scale, float top) {
-  return std::all_of(uvs.begin(), uvs.end(), [&](const Vec2& v) {
-    const float u = v.x / scale.x, w = v.y / scale.y;
-    return u >= 0.0f && u <= top && w >= 0.0f && w <= top;
-  });
-}
-
-bool exact_u8(const std::vector<Vec2>& uvs, Vec2 scale) {
-  return std::all_of(uvs.begin(), uvs.end(), [&](const Vec2& v) {
-    for (float x : {v.x / scale.x, v.y / scale.y}) {
-      const auto s = psp::unsigned_stored(psp::NumFormat::i8, x);
-      if (!s || psp::unsigned_value(psp::NumFormat::i8, *s) != x) return false;
-    }
-    return true;
-  });
-}
-
 }  // namespace
 
+// On a game file's skeleton (`--skeleton GAME.pmo`, the Scene already bound to its joints by
+// bind_to_skeleton): the game's BON records as they are, byte for byte; bon_of by joint name.
+Result<Bon> game_bon(const Scene& scene, int skin_index, const Bon& game, std::vector<int>& bon_of) {
+  const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
+  bon_of.assign(skin.joints.size(), -1);
+  for (std::size_t s = 0; s < skin.joints.size(); ++s) {
+    const std::string& name = scene.nodes[static_cast<std::size_t>(skin.joints[s])].name;
+    for (std::size_t b = 0; b < game.joints.size() && bon_of[s] < 0; ++b) {
+      if (fixed_string(game.joints[b].name) == name) bon_of[s] = static_cast<int>(b);
+    }
+    if (bon_of[s] < 0) {
+      return at("skins[" + num(static_cast<std::size_t>(skin_index)) + "].joints[" + num(s) + "]",
+                "joint \"" + name + "\" is not in the skeleton file's BON", ErrorCode::unsupported);
+    }
+  }
+  return game;
+}
+
 Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs) {
+  const Pmo* game = nullptr;
   if (inputs.skeleton != nullptr) {
-    return at("skeleton", "a PMO holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
+    const PmoFile* file = std::get_if<PmoFile>(inputs.skeleton);
+    if (file == nullptr || !file->pmo.skeleton) {
+      return at("skeleton", "a PMO's skeleton comes from a PMO with a BON (or, for a PAM, the PMO it animates)", ErrorCode::unsupported);
+    }
+    game = &file->pmo;
   }
   Lowered out{Document{PmoFile{}}, {}};
   std::vector<Warning>& warnings = out.warnings;
@@ -174,8 +125,11 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
   for (int d : drawn->nodes) draws.push_back({d, &scene.meshes[static_cast<std::size_t>(scene.nodes[static_cast<std::size_t>(d)].mesh)]});
   const std::vector<Mat4> world = world_matrices(scene);
   std::vector<int> bon_of;
+  if (game != nullptr && skin < 0) {
+    return at("meshes", "a skeleton file is given but no mesh is skinned: nothing is bound to its joints", ErrorCode::unsupported);
+  }
   if (skin >= 0) {
-    auto bon = author_bon(scene, skin, world, bon_of, warnings);
+    auto bon = game != nullptr ? game_bon(scene, skin, *game->skeleton, bon_of) : author_bon(scene, skin, world, bon_of, warnings);
     if (!bon) return bon.error();
     pmo.skeleton = std::move(*bon);
   }
@@ -243,48 +197,13 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
     pmo.bounding_box[i] = {i & 1 ? hi.x : lo.x, i & 4 ? hi.y : lo.y, i & 2 ? hi.z : lo.z, 1.0f};
   }
 
-  Textures tex{std::vector<int>(scene.textures.size(), -1), {}};
+  kh_bbs::NewTextures made;
   PmoMeshList lists[2];
   for (const Part& p : parts) {
-    const Material* m = p.material >= 0 ? &scene.materials[static_cast<std::size_t>(p.material)] : nullptr;
-    const bool translucent = m != nullptr && m->alpha_mode == AlphaMode::blend;
-    PmoSection base;
-    base.texture = 0xFF;
-    Vec2 uv_scale{1, 1};
-    if (m != nullptr && m->texture >= 0) {
-      if (static_cast<std::size_t>(m->texture) >= scene.textures.size()) {
-        return at("materials[" + std::to_string(p.material) + "].texture", "texture " + std::to_string(m->texture) + " does not exist");
-      }
-      auto info = texture_info(scene, m->texture, tex, pmo, warnings);
-      if (!info) return info.error();
-      base.texture = static_cast<std::uint8_t>(*info);
-      uv_scale = tex.uv_scale[static_cast<std::size_t>(*info)];
-    }
-    base.attribute = translucent ? kTranslucentAttribute : 0;
-    psp::VertexFormat format;
-    format.position = skinned ? psp::NumFormat::i16 : psp::NumFormat::f32;
-    if (!p.prim.uvs.empty()) {
-      // The smallest that holds every UV: u8 only when exact (maps' UVs often are), u16 over [0, 2), else f32.
-      format.texcoord = exact_u8(p.prim.uvs[0], uv_scale)                                ? psp::NumFormat::i8
-                        : all_within(p.prim.uvs[0], uv_scale, 65535.0f / 32768.0f) ? psp::NumFormat::i16
-                                                                                     : psp::NumFormat::f32;
-    }
-    // Vertex colours only when they vary; one colour for the section goes in its uniform diffuse.
-    const std::vector<Vec4>& c = p.prim.colors;
-    const bool varies = std::any_of(c.begin(), c.end(), [&](const Vec4& v) { return v != c[0]; });
-    if (varies) format.color = psp::ColorFormat::abgr8888;
-    else if (!c.empty()) base.diffuse = kWhiteDiffuse;  // the rebuild stores the primitive's colour
-    if (skinned) {
-      format.weight = psp::NumFormat::i8;
-      format.weight_count = 1;  // widened by the rebuild to the section's joints
-      base.joints.emplace();
-      base.joints->fill(0xFF);
-    }
-    base.vertex_flags = format.vtype() | (base.diffuse ? PmoSection::kUniformDiffuse : 0u) | (skinned ? 0u : PmoSection::kNoWeight);
-    Primitive lifted;  // what the rebuild reads of "the base as lifted": the UV scale of a NPOT texture
-    if (uv_scale != Vec2{1, 1}) lifted.extras["uv_scale"] = {uv_scale.x, uv_scale.y};
-    const int list = translucent ? 1 : 0;
-    kh_bbs::SectionEdit edit{base, lifted, p.prim, pmo.scale, skinned ? &bon_of : nullptr, p.where,
+    auto section = kh_bbs::new_section(scene, p.prim, p.material, skinned, made, {pmo.textures, pmo.tim2s, pmo.gaps_before_tim2}, warnings);
+    if (!section) return section.error();
+    const int list = section->list;
+    kh_bbs::SectionEdit edit{section->base, section->lifted, p.prim, pmo.scale, skinned ? &bon_of : nullptr, p.where,
                              "pmo.mesh" + std::to_string(list), true};
     auto sections = kh_bbs::rebuild_section(edit, warnings);
     if (!sections) return sections.error();

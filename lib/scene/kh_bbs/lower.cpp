@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "model/textures.hpp"
+#include "scene/bone_turns.hpp"
 #include "scene/image_check.hpp"
 #include "scene/kh_bbs/lower.hpp"
 #include "scene/lift.hpp"
@@ -120,10 +121,30 @@ bool same_bind_pose(const Scene& lifted, const Skin& ls, const Scene& in, const 
   return true;
 }
 
-// Names, parents, bind locals and inverse binds of the BON from the incoming skin's joints (the pose
-// only when `pose`).
+// The BON's world bind matrices from its locals (row-vector form, which is Mat4's column-major order).
+std::vector<Mat4> bon_worlds(const Bon& bon) {
+  std::vector<Mat4> world(bon.joints.size());
+  std::vector<char> done(bon.joints.size(), 0);
+  const std::function<const Mat4&(std::size_t, std::size_t)> of = [&](std::size_t b, std::size_t depth) -> const Mat4& {
+    if (done[b] != 0) return world[b];
+    Mat4 local;
+    local.m = bon.joints[b].local;
+    const std::uint16_t parent = bon.joints[b].parent;
+    world[b] = parent < bon.joints.size() && depth < bon.joints.size() ? of(parent, depth + 1) * local : local;
+    done[b] = 1;
+    return world[b];
+  };
+  for (std::size_t b = 0; b < bon.joints.size(); ++b) of(b, 0);
+  return world;
+}
+
+// Names and parents of the BON from the incoming skin's joints; with `pose`, the bind locals of the
+// joints that moved (`joints`: Blender's bone turns taken off, its noise ignored, bone_turns.hpp) and
+// the inverse binds of the joints whose world moved with them (the inverse of their new world).
 Result<void> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scene& in, const Skin& is,
-                               const std::vector<int>& bon_of, const std::string& field, const std::string& where, bool pose) {
+                               const std::vector<int>& bon_of, const std::string& field, const std::string& where, bool pose,
+                               const std::vector<IncomingJoint>& joints) {
+  const std::vector<Mat4> world_before = bon_worlds(out);
   if (!is.inverse_bind_matrices.empty() && is.inverse_bind_matrices.size() != is.joints.size()) {
     return at(where + ".inverse_bind_matrices", "the skin has " + num(is.joints.size()) + " joints but " +
                                                     num(is.inverse_bind_matrices.size()) + " inverse bind matrices", ErrorCode::inconsistent);
@@ -148,14 +169,21 @@ Result<void> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scen
     for (float f : trs_matrix(node.local).m) {
       if (!std::isfinite(f)) return at(where + ".joints[" + num(s) + "]", "joint \"" + node.name + "\" has a non-finite transform");
     }
-    if (!pose) continue;
-    if (!(node.local == was.local)) j.local = trs_matrix(node.local).m;
-    if (!is.inverse_bind_matrices.empty() && !(is.inverse_bind_matrices[s] == ls.inverse_bind_matrices[b])) {
+    if (!is.inverse_bind_matrices.empty()) {
       for (float f : is.inverse_bind_matrices[s].m) {
         if (!std::isfinite(f)) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite inverse bind matrix");
       }
-      j.inverse_bind = is.inverse_bind_matrices[s].m;
     }
+    const IncomingJoint& ij = joints[s];
+    if (pose && (ij.translation_moved || ij.rotation_moved || ij.scale_moved) && !(ij.local == was.local)) j.local = trs_matrix(ij.local).m;
+  }
+  if (!pose) return {};
+  const std::vector<Mat4> world_after = bon_worlds(out);
+  for (std::size_t b = 0; b < out.joints.size(); ++b) {
+    if (world_after[b] == world_before[b]) continue;
+    bool ok = true;
+    const Mat4 inverse_bind = inverse(world_after[b], &ok);
+    if (ok) out.joints[b].inverse_bind = inverse_bind.m;  // a joint scaled to 0 keeps what it stored
   }
   return {};
 }
@@ -179,10 +207,13 @@ struct ModelEdit {
   const Scene& in;
   int node;         // the incoming node drawing it
   std::string field;
+  kh_bbs::TextureLists lists;  // where a new material's texture info and TIM2 go
+  kh_bbs::NewTextures& made;
 };
 
 // Which incoming material stands for each lifted one: by name (in order among equal names), then by
-// name without the ".001"-style suffix Blender gives a repeated name, then the rest in order.
+// name without the ".001"-style suffix Blender gives a repeated name. Never by order: an incoming
+// material no base material is named for is the modder's own and gets sections of its own.
 std::vector<int> match_materials(const Scene& lifted, const Scene& in) {
   std::vector<int> out(lifted.materials.size(), -1);
   std::vector<bool> taken(in.materials.size(), false);
@@ -203,14 +234,6 @@ std::vector<int> match_materials(const Scene& lifted, const Scene& in) {
                         std::all_of(n.begin() + static_cast<std::ptrdiff_t>(dot) + 1, n.end(), [](char c) { return c >= '0' && c <= '9'; });
     return suffix ? n.substr(0, dot) : n;
   });
-  std::size_t i = 0;
-  for (std::size_t b = 0; b < out.size(); ++b) {
-    while (i < taken.size() && taken[i]) ++i;
-    if (out[b] < 0 && i < taken.size()) {
-      out[b] = static_cast<int>(i);
-      taken[i] = true;
-    }
-  }
   return out;
 }
 
@@ -237,6 +260,43 @@ void weld(Primitive& p, bool normals) {
   }
 }
 
+// Sections appended to mesh0 and mesh1 for materials no base material stands for.
+using Added = std::array<std::vector<PmoSection>, 2>;
+
+bool is_own_material(const std::vector<int>& material_of, int material) {
+  return material < 0 || std::find(material_of.begin(), material_of.end(), material) == material_of.end();
+}
+
+// A primitive drawn with a material no base material stands for (the modder's own): its triangles
+// become sections as authoring makes them, with a new texture info and TIM2 for its texture, never
+// an unrelated base section's state.
+Result<void> add_own_material(const ModelEdit& m, const Primitive& prim, const std::vector<int>* bon_of, float scale, const std::string& where,
+                              Added& added, std::vector<Warning>& warnings) {
+  Primitive drawn = prim;
+  drawn.topology = Topology::triangles;
+  drawn.indices = drawn_triangles(prim);
+  if (drawn.indices.empty()) return {};
+  weld(drawn, false);
+  const std::size_t infos = m.lists.infos.size();
+  auto section = kh_bbs::new_section(m.in, drawn, prim.material, bon_of != nullptr, m.made, m.lists, warnings);
+  if (!section) return section.error();
+  const std::string list = "mesh" + std::to_string(section->list);
+  const kh_bbs::SectionEdit edit{section->base, section->lifted, drawn, scale, bon_of, where, m.field + "." + list, true};
+  auto rebuilt = kh_bbs::rebuild_section(edit, warnings);
+  if (!rebuilt) return rebuilt.error();
+  const bool material = prim.material >= 0 && static_cast<std::size_t>(prim.material) < m.in.materials.size();
+  const std::string name = material ? "material \"" + m.in.materials[static_cast<std::size_t>(prim.material)].name + "\"" : "no material";
+  const std::string info = section->base.texture == 0xFF ? "" : "\"" + fixed_string(m.lists.infos[section->base.texture].name) + "\"";
+  const std::string texture = section->base.texture == 0xFF ? "no texture"
+                              : m.lists.infos.size() > infos ? "a new texture info " + info + " and its TIM2"
+                                                             : "the texture info " + info + " made for it";
+  warn(warnings, where, "drawn with " + name + ", which no base material stands for: " + num(drawn.indices.size() / 3) + " triangles become " +
+                            num(rebuilt->size()) + " new sections at the end of " + m.field + "." + list + ", drawn with " + texture);
+  auto& to = added[static_cast<std::size_t>(section->list)];
+  to.insert(to.end(), rebuilt->begin(), rebuilt->end());
+  return {};
+}
+
 using EditFor = std::function<kh_bbs::SectionEdit(std::size_t, std::size_t)>;  // (base primitive, incoming primitive)
 using PartOf = std::function<std::vector<PmoSection>&(std::size_t)>;            // what a base primitive becomes
 
@@ -247,7 +307,7 @@ using PartOf = std::function<std::vector<PmoSection>&(std::size_t)>;            
 // place of the first section of their material that was not found, else after its last section;
 // sections not found and not replaced were removed.
 Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, const std::string& where, const EditFor& edit_for,
-                                  const PartOf& part_of, float scale, std::vector<Warning>& warnings) {
+                                  const PartOf& part_of, float scale, const std::vector<int>* bon_of, Added& added, std::vector<Warning>& warnings) {
   const std::vector<int> material_of = match_materials(m.lifted, m.in);
   auto incoming_material = [&](std::size_t b) {
     const int lmat = lm.primitives[b].material;
@@ -276,6 +336,10 @@ Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, co
 
   std::vector<bool> replaced(lm.primitives.size(), false);
   for (std::size_t p = 0; p < im.primitives.size(); ++p) {
+    if (is_own_material(material_of, im.primitives[p].material)) {
+      if (auto e = add_own_material(m, im.primitives[p], bon_of, scale, where + ".primitives[" + num(p) + "]", added, warnings); !e) return e;
+      continue;
+    }
     Primitive rest = im.primitives[p];
     rest.topology = Topology::triangles;
     rest.indices = finders[p] ? finders[p]->unclaimed() : drawn_triangles(im.primitives[p]);
@@ -331,13 +395,19 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
     auto matched = match_joints(m.lifted, ls, m.in, is, sw, warnings);
     if (!matched) return matched.error();
     bon_of = std::move(*matched);
-    // Non-finite matrices never compare close, so lower_bon still refuses them.
-    const bool pose = !same_bind_pose(m.lifted, ls, m.in, is, bon_of);
+    // Joint frames turned about their origins (any turn, f32 noise), or Blender's axis turns with its
+    // bone-roll noise taken off: no joint moved, so the stored pose stays, which the game's
+    // animations are made for. Non-finite matrices never compare close, so lower_bon still refuses them.
+    std::vector<int> base_nodes(is.joints.size(), -1);
+    for (std::size_t s = 0; s < is.joints.size(); ++s) base_nodes[s] = ls.joints[static_cast<std::size_t>(bon_of[s])];
+    const std::vector<IncomingJoint> joints = incoming_joints(m.in, is.joints, m.lifted, base_nodes);
+    const bool moved = std::any_of(joints.begin(), joints.end(), [](const IncomingJoint& j) { return j.translation_moved || j.rotation_moved || j.scale_moved; });
+    const bool pose = moved && !same_bind_pose(m.lifted, ls, m.in, is, bon_of);
     if (!pose && !(is.inverse_bind_matrices == ls.inverse_bind_matrices)) {
       warn(warnings, sw, "the joints bind where the BON's do, their frames turned about their origins (as Blender orients bones): "
                          "the stored bind pose is kept, which the game's animations are made for");
     }
-    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw, pose); !e) return e.error();
+    if (auto e = lower_bon(*out.skeleton, m.lifted, ls, m.in, is, bon_of, m.field + ".skeleton", sw, pose, joints); !e) return e.error();
   }
 
   const Mesh& lm = m.lifted.meshes[static_cast<std::size_t>(ln.mesh)];
@@ -386,12 +456,13 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
                                base.skeleton ? &bon_of : nullptr, where + ".primitives[" + num(p) + "]",
                                m.field + ".mesh" + num(list) + ".sections[" + num(section) + "]"};
   };
+  Added added;
   const auto part_of = [&](std::size_t b) -> std::vector<PmoSection>& {
     const auto [list, section] = key(b);
     return parts[list][section];
   };
   if (!any_extras) {
-    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, warnings); !e) return e.error();
+    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, base.skeleton ? &bon_of : nullptr, added, warnings); !e) return e.error();
   }
   for (std::size_t b = 0; b < lm.primitives.size() && any_extras; ++b) {
     const auto [list, section] = key(b);
@@ -409,53 +480,75 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
     part = std::move(*rebuilt);
   }
   // A primitive standing for no section is added after the last section drawing its material (by
-  // name), else after the last section, in that section's format and state.
+  // name), in that section's format and state; drawn with another material, as authoring makes it.
   for (std::size_t p = 0; p < im.primitives.size() && any_extras; ++p) {
     if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(p)) != incoming_of.end()) continue;
-    if (lm.primitives.empty()) {
-      return at(where + ".primitives[" + num(p) + "]", "the base PMO has no section to take a vertex format from", ErrorCode::unsupported);
-    }
     const int mat = im.primitives[p].material;
     const std::string name = mat >= 0 && static_cast<std::size_t>(mat) < m.in.materials.size() ? m.in.materials[static_cast<std::size_t>(mat)].name : "";
-    std::size_t like = lm.primitives.size() - 1;
+    std::optional<std::size_t> like;
     for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
       const int lmat = lm.primitives[b].material;
       if (lmat >= 0 && m.lifted.materials[static_cast<std::size_t>(lmat)].name == name) like = b;
     }
-    auto rebuilt = kh_bbs::rebuild_section(edit_for(like, p), warnings);
+    if (!like) {
+      if (auto e = add_own_material(m, im.primitives[p], base.skeleton ? &bon_of : nullptr, base.scale, where + ".primitives[" + num(p) + "]",
+                                    added, warnings); !e) return e.error();
+      continue;
+    }
+    auto rebuilt = kh_bbs::rebuild_section(edit_for(*like, p), warnings);
     if (!rebuilt) return rebuilt.error();
-    const auto [list, section] = key(like);
+    const auto [list, section] = key(*like);
     auto& part = parts[list][section];
     part.insert(part.end(), rebuilt->begin(), rebuilt->end());
   }
   for (std::size_t list = 0; list < 2; ++list) {
     auto& l = list == 0 ? out.mesh0 : out.mesh1;
-    if (!l) continue;
+    if (!l && added[list].empty()) continue;
+    if (!l) l.emplace();
     l->sections.clear();
     for (auto& part : parts[list]) l->sections.insert(l->sections.end(), part.begin(), part.end());
+    l->sections.insert(l->sections.end(), added[list].begin(), added[list].end());
   }
   return {};
 }
 
 // Replaced pictures through the TIM2 encoder, and renamed textures into the texture info naming them.
-Result<void> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, const Scene& lifted, const Scene& in,
-                                    std::vector<Warning>& warnings) {
+// Incoming textures stand for base pictures by the lift's extras, else by name, else through their
+// materials (Blender names materials, not textures), else by order when the counts agree; `own`
+// marks incoming textures made into new TIM2s, which stand for none. `drawn` (per TIM2, nullptr: all)
+// says which pictures sections still draw: only those are said to be kept.
+Result<void> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, const Scene& lifted, const Scene& in, const std::vector<bool>& own,
+                            const std::vector<bool>* drawn, std::vector<Warning>& warnings) {
   std::vector<int> incoming_of(lifted.textures.size(), -1);
+  const auto stand = [&](std::size_t b, std::size_t t) {
+    if (incoming_of[b] < 0 && !(t < own.size() && own[t])) incoming_of[b] = static_cast<int>(t);
+  };
   for (std::size_t t = 0; t < in.textures.size(); ++t) {
     const auto tim2 = extras_int(in.textures[t].extras, "tim2"), picture = extras_int(in.textures[t].extras, "picture");
     for (std::size_t b = 0; b < lifted.textures.size(); ++b) {
       const bool same = tim2 ? extras_int(lifted.textures[b].extras, "tim2") == tim2 && extras_int(lifted.textures[b].extras, "picture") == picture
-                             : lifted.textures[b].name == in.textures[t].name;
-      if (same && incoming_of[b] < 0) incoming_of[b] = static_cast<int>(t);
+                             : !in.textures[t].name.empty() && lifted.textures[b].name == in.textures[t].name;
+      if (same) stand(b, t);
     }
   }
-  if (std::count(incoming_of.begin(), incoming_of.end(), -1) != 0 && in.textures.size() == lifted.textures.size()) {
+  const std::vector<int> material_of = match_materials(lifted, in);
+  for (std::size_t b = 0; b < material_of.size(); ++b) {
+    const int lt = lifted.materials[b].texture, i = material_of[b];
+    const int it = i < 0 ? -1 : in.materials[static_cast<std::size_t>(i)].texture;
+    if (lt >= 0 && static_cast<std::size_t>(lt) < lifted.textures.size() && it >= 0 && static_cast<std::size_t>(it) < in.textures.size()) {
+      stand(static_cast<std::size_t>(lt), static_cast<std::size_t>(it));
+    }
+  }
+  if (std::count(incoming_of.begin(), incoming_of.end(), -1) != 0 && in.textures.size() == lifted.textures.size() &&
+      std::none_of(own.begin(), own.end(), [](bool o) { return o; })) {
     for (std::size_t b = 0; b < lifted.textures.size(); ++b) incoming_of[b] = static_cast<int>(b);
     if (!lifted.textures.empty()) warn(warnings, "textures", "textures matched to the TIM2 pictures by order: names and extras did not identify them all");
   }
   for (std::size_t b = 0; b < lifted.textures.size(); ++b) {
     if (incoming_of[b] < 0) {
-      warn(warnings, "textures", "no incoming texture stands for \"" + lifted.textures[b].name + "\": its picture is kept");
+      const int tim2 = extras_int(lifted.textures[b].extras, "tim2").value_or(-1);
+      const bool still = drawn == nullptr || tim2 < 0 || static_cast<std::size_t>(tim2) >= drawn->size() || (*drawn)[static_cast<std::size_t>(tim2)];
+      if (still) warn(warnings, "textures", "no incoming texture stands for \"" + lifted.textures[b].name + "\": its picture is kept");
       continue;
     }
     const Texture& t = in.textures[static_cast<std::size_t>(incoming_of[b])];
@@ -478,6 +571,77 @@ Result<void> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, c
   return {};
 }
 
+// Which TIM2s the sections draw, through their texture infos.
+std::vector<bool> drawn_tim2s(const Pmo& pmo) {
+  std::vector<bool> out(pmo.tim2s.size(), false);
+  for (const auto* l : {&pmo.mesh0, &pmo.mesh1}) {
+    for (std::size_t s = 0; l->has_value() && s < (*l)->sections.size(); ++s) {
+      const std::uint8_t t = (*l)->sections[s].texture;
+      if (t < pmo.textures.size() && pmo.textures[t].tim2 && *pmo.textures[t].tim2 < out.size()) out[*pmo.textures[t].tim2] = true;
+    }
+  }
+  return out;
+}
+
+std::vector<bool> drawn_infos(const Pmo& pmo) {
+  std::vector<bool> out(pmo.textures.size(), false);
+  for (const auto* l : {&pmo.mesh0, &pmo.mesh1}) {
+    for (std::size_t s = 0; l->has_value() && s < (*l)->sections.size(); ++s) {
+      if ((*l)->sections[s].texture < out.size()) out[(*l)->sections[s].texture] = true;
+    }
+  }
+  return out;
+}
+
+// Texture infos the base drew and no section draws any more are removed, with the TIM2s only they
+// named; sections and infos re-indexed. Infos the base itself never drew stay (their bytes with them).
+void remove_undrawn_textures(const Pmo& base, Pmo& out, std::vector<Warning>& warnings) {
+  const std::vector<bool> was = drawn_infos(base), now = drawn_infos(out);
+  std::vector<int> info_to(out.textures.size(), -1);
+  std::vector<bool> keep_tim2(out.tim2s.size(), false), named_before(out.tim2s.size(), false);
+  std::vector<PmoTextureInfo> infos;
+  for (std::size_t i = 0; i < out.textures.size(); ++i) {
+    const PmoTextureInfo& info = out.textures[i];
+    if (info.tim2 && *info.tim2 < named_before.size()) named_before[*info.tim2] = true;
+    if (i < was.size() && was[i] && !now[i]) {
+      warn(warnings, "pmo.texture_infos[" + num(i) + "]", "\"" + fixed_string(info.name) + "\" is drawn by no section any more: removed");
+      continue;
+    }
+    info_to[i] = static_cast<int>(infos.size());
+    infos.push_back(info);
+    if (info.tim2 && *info.tim2 < keep_tim2.size()) keep_tim2[*info.tim2] = true;
+  }
+  if (infos.size() == out.textures.size()) return;
+  std::vector<int> tim2_to(out.tim2s.size(), -1);
+  std::vector<Tim2> tim2s;
+  std::vector<Verbatim> gaps;
+  for (std::size_t k = 0; k < out.tim2s.size(); ++k) {
+    if (named_before[k] && !keep_tim2[k]) continue;  // only removed infos named it
+    tim2_to[k] = static_cast<int>(tim2s.size());
+    tim2s.push_back(std::move(out.tim2s[k]));
+    if (k < out.gaps_before_tim2.size()) gaps.push_back(out.gaps_before_tim2[k]);
+  }
+  for (PmoTextureInfo& info : infos) {
+    if (info.tim2 && *info.tim2 < tim2_to.size()) info.tim2 = static_cast<std::uint16_t>(tim2_to[*info.tim2]);
+  }
+  for (auto* l : {&out.mesh0, &out.mesh1}) {
+    for (std::size_t s = 0; l->has_value() && s < (*l)->sections.size(); ++s) {
+      std::uint8_t& t = (*l)->sections[s].texture;
+      if (t < info_to.size()) t = static_cast<std::uint8_t>(info_to[t]);
+    }
+  }
+  out.textures = std::move(infos);
+  out.tim2s = std::move(tim2s);
+  out.gaps_before_tim2 = std::move(gaps);
+}
+
+// Incoming textures made into new TIM2s.
+std::vector<bool> own_textures(const Scene& in, const kh_bbs::NewTextures& made) {
+  std::vector<bool> out(in.textures.size(), false);
+  for (std::size_t t = 0; t < made.info_of.size() && t < out.size(); ++t) out[t] = made.info_of[t] >= 0;
+  return out;
+}
+
 }  // namespace
 
 Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const LowerInputs& inputs) {
@@ -488,13 +652,17 @@ Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const 
   if (!lifted) return lifted.error();
   Lowered out{Document{base}, {}};
   PmoFile& file = std::get<PmoFile>(out.document);
+  kh_bbs::NewTextures made;
   const int lifted_node = find_mesh_node(*lifted, "PMO");
   if (lifted_node >= 0) {
     const int node = find_mesh_node(scene, "PMO");
     if (node < 0) return at("nodes", "no node draws the PMO's mesh (a mesh named \"PMO\", or the only mesh)", ErrorCode::unsupported);
-    if (auto e = lower_model(ModelEdit{*lifted, lifted_node, scene, node, "pmo"}, base.pmo, file.pmo, out.warnings); !e) return e.error();
+    if (auto e = lower_model(ModelEdit{*lifted, lifted_node, scene, node, "pmo", {file.pmo.textures, file.pmo.tim2s, file.pmo.gaps_before_tim2}, made},
+                             base.pmo, file.pmo, out.warnings); !e) return e.error();
   }
-  if (auto e = lower_textures(out.document, file.pmo.textures, *lifted, scene, out.warnings); !e) return e.error();
+  const std::vector<bool> drawn = drawn_tim2s(file.pmo);
+  if (auto e = lower_textures(out.document, file.pmo.textures, *lifted, scene, own_textures(scene, made), &drawn, out.warnings); !e) return e.error();
+  remove_undrawn_textures(base.pmo, file.pmo, out.warnings);
   return out;
 }
 
@@ -509,6 +677,7 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
   if (!lifted) return lifted.error();
   Lowered out{Document{base}, {}};
   Pmp& pmp = std::get<Pmp>(out.document);
+  std::vector<bool> own(scene.textures.size(), false);  // incoming textures made into new TIM2s
   std::vector<int> roots;
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
     if (scene.nodes[i].parent < 0) roots.push_back(static_cast<int>(i));
@@ -562,12 +731,16 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
     }
     if (child < 0) return at(where, "object " + num(i) + " draws PMO " + num(*o.pmo) + " in the base but no child node draws a mesh", ErrorCode::unsupported);
     const std::string field = "pmp.pmos[" + num(*o.pmo) + "]";
-    if (auto e = lower_model(ModelEdit{*lifted, lifted_child, scene, child, field}, base.pmos[*o.pmo], pmp.pmos[*o.pmo], out.warnings); !e) {
+    kh_bbs::NewTextures made;
+    const ModelEdit edit{*lifted, lifted_child, scene, child, field, {pmp.pmos[*o.pmo].textures, pmp.tim2s, pmp.gaps_before_tim2}, made};
+    if (auto e = lower_model(edit, base.pmos[*o.pmo], pmp.pmos[*o.pmo], out.warnings); !e) {
       return e.error();
     }
+    const std::vector<bool> made_here = own_textures(scene, made);
+    for (std::size_t t = 0; t < own.size(); ++t) own[t] = own[t] || made_here[t];
   }
   if (by_order) warn(out.warnings, "nodes", "objects matched to the PMP's by the order of the root nodes: their names did not identify them");
-  if (auto e = lower_textures(out.document, pmp.textures, *lifted, scene, out.warnings); !e) return e.error();
+  if (auto e = lower_textures(out.document, pmp.textures, *lifted, scene, own, nullptr, out.warnings); !e) return e.error();
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/error.hpp"
@@ -70,5 +71,35 @@ class SectionValues {
 // attribute, diffuse): triangle strips (or lists, see allow_lists), at most 8 joints each
 // (lower_strips.cpp).
 Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vector<Warning>& warnings);
+
+// `name` cut to `size` bytes at a UTF-8 character boundary; a warning says so.
+std::string fitted_name(const std::string& name, std::size_t size, const std::string& where, std::vector<Warning>& warnings);
+
+// Where new texture infos and their TIM2s go: a PMO's own lists, or inside a PMP the PMO's infos and
+// the PMP's shared TIM2s.
+struct TextureLists {
+  std::vector<PmoTextureInfo>& infos;
+  std::vector<Tim2>& tim2s;
+  std::vector<Verbatim>& gaps_before_tim2;  // empty, or one per TIM2 (a new TIM2 then adds one)
+};
+
+// The texture infos made for Scene textures, each on first use (new_texture_info).
+struct NewTextures {
+  std::vector<int> info_of;           // per Scene texture: its texture info, -1 until one is made
+  std::vector<std::pair<int, Vec2>> uv_scale;  // per texture info made: GE size (next power of two) over image size
+  Vec2 uv_scale_of(int info) const;
+};
+
+// A section as authoring makes one for a primitive drawn with `material` (-1: none), before the
+// rebuild fills it: texture info and TIM2 made for the material's texture (encoded by
+// new_tim2_picture), pass and attribute from its alpha mode, the vertex format the data needs (UVs
+// u8/u16/f32, colours 8888 when they vary or one uniform diffuse, weights when skinned).
+struct NewSection {
+  PmoSection base;
+  Primitive lifted;  // what the rebuild reads of "the base as lifted": the NPOT UV scale
+  int list = 0;      // 0 = mesh0, 1 = mesh1 (the translucent pass)
+};
+Result<NewSection> new_section(const Scene& scene, const Primitive& prim, int material, bool skinned, NewTextures& made,
+                               TextureLists lists, std::vector<Warning>& warnings);
 
 }  // namespace remodel::scene::kh_bbs

@@ -230,26 +230,18 @@ Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
     psp::encode_vertex(*format, nv, out.vertices.data() + v * layout.size);
   }
 
-  // A uniform diffuse colour: one colour for the whole section.
+  // A uniform diffuse colour: one colour for the whole section. Colours that differ, or that are not
+  // white on a section without colour, need a format that stores them: the section is rebuilt.
   if (base.diffuse && format->color == psp::ColorFormat::none && !in.colors.empty()) {
     const Vec4 first = in.colors[0];
-    for (const Vec4& c : in.colors) {
-      if (c != first) {
-        return at(e.where + ".colors", "the section stores one diffuse colour for all its vertices (no colour in its vertex "
-                                       "format), but the incoming vertex colours differ", ErrorCode::unsupported);
-      }
-    }
+    if (std::any_of(in.colors.begin(), in.colors.end(), [&](const Vec4& c) { return colour_bytes(c) != colour_bytes(first); })) return false;
     if (lifted.colors.empty() || first != lifted.colors[0]) {
       const Rgba bytes = colour_bytes(first);
       out.diffuse = psp::encode_colour(PspColour::c8888, bytes.data());
     }
-  } else if (format->color == psp::ColorFormat::none && !base.diffuse && !in.colors.empty()) {
-    for (const Vec4& c : in.colors) {
-      if (c != Vec4{1, 1, 1, 1}) {
-        return at(e.where + ".colors", "the section's vertex format has no colour, so vertex colours other than white cannot be "
-                                       "stored", ErrorCode::unsupported);
-      }
-    }
+  } else if (format->color == psp::ColorFormat::none && !base.diffuse && !in.colors.empty() &&
+             std::any_of(in.colors.begin(), in.colors.end(), [](const Vec4& c) { return colour_bytes(c) != colour_bytes({1, 1, 1, 1}); })) {
+    return false;
   }
   return true;
 }

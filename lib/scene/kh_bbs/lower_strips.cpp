@@ -5,6 +5,7 @@
 // format (the weight count widened when a group needs it).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -85,7 +86,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
   std::vector<bool> used(vc, false);
   for (std::uint32_t v : tris) used[v] = true;
   std::vector<PaletteInfluences> inf(base.joints ? vc : 0);
-  std::size_t limited = 0;
+  std::vector<std::vector<std::pair<float, int>>> full(inf.size());  // each vertex's weights as they came, summing to 1
   for (std::size_t v = 0; v < inf.size(); ++v) {
     if (!used[v]) continue;
     std::map<int, float> by_joint;
@@ -96,14 +97,16 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     std::vector<std::pair<float, int>> sorted;
     for (const auto& [j, w] : by_joint) sorted.emplace_back(w, j);
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    if (sorted.size() > kSlots) {
-      sorted.resize(kSlots);
-      ++limited;
-    }
     float sum = 0;
     for (const auto& [w, j] : sorted) sum += w;
     if (sorted.empty() || !(sum > 0.0f)) {
       return at(e.where + ".weights", "vertex " + std::to_string(v) + " has no joint weight: every vertex of a skinned PMO follows a joint");
+    }
+    for (const auto& [w, j] : sorted) full[v].emplace_back(w / sum, j);
+    if (sorted.size() > kSlots) {
+      sorted.resize(kSlots);
+      sum = 0;
+      for (const auto& [w, j] : sorted) sum += w;
     }
     for (const auto& [w, j] : sorted) {
       if (j < 0) return at(e.where + ".joints", "vertex " + std::to_string(v) + " leans on a joint that is not in the BON");
@@ -111,15 +114,25 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
       inf[v].weight[inf[v].count++] = w / sum;
     }
   }
-  if (limited != 0) {
-    warnings.push_back({e.where, std::to_string(limited) + " vertices lean on more than 8 joints: the strongest 8 are kept and renormalised "
-                                 "(a PMO vertex holds 8 weights)"});
-  }
-
   const std::size_t narrowed = base.joints ? narrow_triangles(inf, tris) : 0;
-  if (narrowed != 0) {
-    warnings.push_back({e.where, std::to_string(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them "
-                                 "leave their vertices, whose weights are renormalised (a PMO section holds 8 joints)"});
+  // One warning for the primitive: the weight its vertices lost on joints the 8 slots could not hold.
+  std::size_t lost_vertices = 0;
+  float lost_most = 0, lost_sum = 0;
+  for (std::size_t v = 0; v < full.size(); ++v) {
+    float lost = 0;
+    for (const auto& [w, j] : full[v]) {
+      if (std::find(inf[v].joint.begin(), inf[v].joint.begin() + static_cast<std::ptrdiff_t>(inf[v].count), j) == inf[v].joint.begin() + static_cast<std::ptrdiff_t>(inf[v].count)) lost += w;
+    }
+    if (lost <= 0.0f) continue;
+    ++lost_vertices;
+    lost_sum += lost;
+    lost_most = std::max(lost_most, lost);
+  }
+  if (lost_vertices != 0) {
+    char amounts[64];
+    std::snprintf(amounts, sizeof amounts, "up to %.3f (mean %.3f)", static_cast<double>(lost_most), static_cast<double>(lost_sum / static_cast<float>(lost_vertices)));
+    warnings.push_back({e.where, std::to_string(lost_vertices) + " vertices lost " + amounts + " of their weight, moved to their other joints: a PMO "
+                                 "vertex holds 8 weights and a section 8 joints (" + std::to_string(narrowed) + " triangles leaned on more)"});
   }
 
   // Triangles in groups whose vertices lean on at most 8 joints.
@@ -187,6 +200,13 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
       const Rgba c = colour_bytes(in.colors[first]);
       diffuse = psp::encode_colour(PspColour::c8888, c.data());
     }
+  }
+  if (parsed->color == psp::ColorFormat::none && !diffuse && !in.colors.empty() &&
+      std::any_of(tris.begin(), tris.end(), [&](std::uint32_t v) { return colour_bytes(in.colors[v]) != colour_bytes({1, 1, 1, 1}); })) {
+    // A section without colour draws white: colours other than white need a format that stores them.
+    parsed->color = psp::ColorFormat::abgr8888;
+    warnings.push_back({e.where, "vertex colours other than white, which " + e.field + "'s format does not store: the rebuilt sections "
+                                 "store a colour per vertex (8888)"});
   }
   if (parsed->texcoord != psp::NumFormat::none && in.uvs.empty()) {
     warnings.push_back({e.where, "the primitive has no UVs but its section's format stores them: written as 0"});
