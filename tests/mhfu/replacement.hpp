@@ -1,13 +1,11 @@
 // Issue 30's replacement, made in code from an MHFU sample's lifted Scene as a modder makes it in
 // Blender: the game's meshes deleted, a stretched sphere of their own inside the model's extent
 // weighted to the game's joints (3 per vertex where the skeleton has them), a new material with a
-// 64x64 checker texture, a colour layer; then Blender's export (extras stripped, bones turned). And
-// the posing check: skinned positions of two Scenes under the same joint rotations.
+// 64x64 checker texture, a colour layer; then Blender's export (extras stripped, bones turned).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -112,106 +110,6 @@ inline scene::Scene blender_replacement(const scene::Scene& lifted) {
   strip_extras_like_blender(s);
   turn_bones_like_blender(s);
   return s;
-}
-
-// A set of joint rotations: joint k (in skin order) turned by (10 + 7k) degrees about an axis of its
-// own, in the frame of `frame`'s joints (the game's). Applied to a Scene whose joints may be turned
-// as Blender turns them: each joint's turn P (nearest to frame world^-1 x its world) is undone around it.
-inline void pose(scene::Scene& s, const scene::Scene& frame) {
-  const std::vector<scene::Mat4> ws = scene::world_matrices(s), wf = scene::world_matrices(frame);
-  const scene::Skin& skin = s.skins[0];
-  std::map<std::string, int> frame_joint;
-  for (int j : frame.skins[0].joints) frame_joint[frame.nodes[static_cast<std::size_t>(j)].name] = j;
-  std::vector<scene::Trs> posed(s.nodes.size());
-  for (std::size_t k = 0; k < skin.joints.size(); ++k) {
-    const auto n = static_cast<std::size_t>(skin.joints[k]);
-    const auto f = frame_joint.find(s.nodes[n].name);
-    if (f == frame_joint.end()) continue;
-    // P: the 3x3 part of frame world^-1 x world, to a signed permutation (Blender's turn) or the identity.
-    const scene::Mat4 turn = scene::inverse(wf[static_cast<std::size_t>(f->second)]) * ws[n];
-    scene::Mat4 p = scene::Mat4::identity();
-    for (int c = 0; c < 3; ++c) {
-      for (int r = 0; r < 3; ++r) p.at(r, c) = std::round(turn.at(r, c));
-    }
-    const float degrees = 10.0f + 7.0f * static_cast<float>(k);
-    const scene::Quat q = scene::axis_angle(scene::normalize(scene::Vec3{1.0f, 0.5f * static_cast<float>(k % 3), 0.3f}), degrees * 3.14159265f / 180.0f);
-    scene::Mat4 p_inverse = p;
-    for (int c = 0; c < 3; ++c) {
-      for (int r = 0; r < 3; ++r) p_inverse.at(r, c) = p.at(c, r);
-    }
-    posed[n] = scene::decompose(scene::trs_matrix(s.nodes[n].local) * p_inverse * scene::rotation_matrix(q) * p);
-  }
-  for (std::size_t k = 0; k < skin.joints.size(); ++k) {
-    const auto n = static_cast<std::size_t>(skin.joints[k]);
-    if (frame_joint.count(s.nodes[n].name)) s.nodes[n].local = posed[n];
-  }
-}
-
-// Every drawn vertex of the skinned meshes at the pose the nodes show: sum of weight x joint world x
-// inverse bind x position; with its rest position and how far apart its joints alone would take it
-// (the most a weight can move it).
-struct Skinned {
-  scene::Vec3 rest, posed;
-  float spread = 0;
-};
-inline std::vector<Skinned> skinned_vertices(const scene::Scene& s) {
-  std::vector<Skinned> out;
-  const std::vector<scene::Mat4> world = scene::world_matrices(s);
-  for (const scene::Node& node : s.nodes) {
-    if (node.mesh < 0 || node.skin < 0) continue;
-    const scene::Skin& skin = s.skins[static_cast<std::size_t>(node.skin)];
-    for (const scene::Primitive& p : s.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
-      for (std::uint32_t v : scene::drawn_triangles(p)) {
-        scene::Vec3 sum{0, 0, 0};
-        float total = 0;
-        std::vector<scene::Vec3> alone;
-        for (std::size_t k = 0; k < p.influences; ++k) {
-          const float w = p.weights[v * p.influences + k];
-          if (w <= 0) continue;
-          const std::uint16_t j = p.joints[v * p.influences + k];
-          const scene::Mat4 m = world[static_cast<std::size_t>(skin.joints[j])] * skin.inverse_bind_matrices[j];
-          alone.push_back(scene::transform_point(m, p.positions[v]));
-          sum = sum + alone.back() * w;
-          total += w;
-        }
-        float spread = 0;
-        for (const scene::Vec3& a : alone) {
-          for (const scene::Vec3& b : alone) spread = std::max(spread, scene::length(a - b));
-        }
-        out.push_back({p.positions[v], total > 0 ? sum * (1.0f / total) : p.positions[v], spread});
-      }
-    }
-  }
-  return out;
-}
-
-// How many of `written`'s posed vertices are farther than `tolerance` plus a u8 weight step's share
-// (1/128) of their joints' spread from the incoming posed vertex at the same rest position (within
-// `rest_step`), and how many have no incoming vertex there.
-struct PoseCompare {
-  std::size_t compared = 0, off = 0, unmatched = 0;
-  float worst = 0;
-};
-inline PoseCompare compare_posed(const std::vector<Skinned>& written, const std::vector<Skinned>& incoming, float rest_step, float tolerance) {
-  PoseCompare out;
-  for (const Skinned& w : written) {
-    const Skinned* best = nullptr;
-    float best_rest = rest_step, best_posed = 0;
-    for (const Skinned& i : incoming) {
-      const float d = scene::length(i.rest - w.rest);
-      if (d > best_rest) continue;
-      const float posed = scene::length(i.posed - w.posed);
-      if (best == nullptr || d < best_rest || posed < best_posed) best = &i, best_rest = d, best_posed = posed;
-    }
-    ++out.compared;
-    if (best == nullptr) {
-      ++out.unmatched;
-      continue;
-    }
-    out.worst = std::max(out.worst, best_posed);
-    out.off += best_posed > tolerance + w.spread / 128.0f;
-  }
-  return out;
 }
 
 }  // namespace remodel::test::mhfu

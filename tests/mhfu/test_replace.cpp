@@ -14,6 +14,7 @@
 #include "scene/lower.hpp"
 #include "mhfu/lower_samples.hpp"
 #include "mhfu/replacement.hpp"
+#include "posing.hpp"
 
 namespace remodel {
 namespace {
@@ -45,14 +46,10 @@ Measure measure(const Scene& base, const Document& written) {
   return m;
 }
 
-// Posed as the incoming Scene is posed, the written file's vertices land where the incoming ones do:
-// within two position steps, Blender's bone noise (1e-3 of the model's size) and a u8 weight step's
-// share of how far apart the vertex's joints pull.
-PoseCompare posed_difference(const Scene& written, const Scene& incoming, const Scene& base, const Measure& m) {
-  Scene w = written, in = incoming;
-  pose(w, base);
-  pose(in, base);
-  return compare_posed(skinned_vertices(w), skinned_vertices(in), 2 * m.step + 1e-3f * m.extent, 2 * m.step + 1e-3f * m.extent);
+// Every joint bent by 0.4 radians (tests/posing.hpp), the written file's vertices land where the
+// incoming ones do: within two position steps and Blender's bone noise (5e-3 of the model's size).
+test::PosedDrift posed_difference(const Scene& written, const Scene& incoming, const Scene& base, const Measure& m) {
+  return test::posed_drift(incoming, written, base, test::bend_every_joint(base, 0.4f), 2 * m.step + 5e-3f * m.extent);
 }
 
 TEST(ReplaceMhfu, BlenderReplacementOverTheOriginal) {
@@ -103,10 +100,10 @@ TEST(ReplaceMhfu, BlenderReplacementOverTheOriginal) {
     EXPECT_GT(coloured, 0u);
     // Posed by the same joint rotations, the written file skins as the incoming Scene.
     const Measure m = measure(base, out.doc);
-    const PoseCompare posed = posed_difference(*written, in, base, m);
-    EXPECT_GT(posed.compared, 0u);
-    EXPECT_EQ(posed.unmatched, 0u);
-    EXPECT_EQ(posed.off, 0u) << "worst " << posed.worst << " of a model " << m.extent << " across";
+    const test::PosedDrift posed = posed_difference(*written, in, base, m);
+    EXPECT_GT(posed.vertices, 0u);
+    EXPECT_LE(posed.max_rest, 2 * m.step + 5e-3f * m.extent);
+    EXPECT_EQ(posed.beyond, 0u) << "worst " << posed.max_posed << " of a model " << m.extent << " across";
     // It exports again and imports over itself to the same bytes.
     Result<Bytes> glb = gltf::write_glb(*written);
     ASSERT_TRUE(glb.ok()) << glb.error().describe();
@@ -144,11 +141,11 @@ TEST(ReplaceMhfu, PosingFindsWeightsCutToOneBone) {
       }
     }
     const Measure m = measure(base, out.doc);
-    const PoseCompare kept = posed_difference(*written, in, base, m), narrowed = posed_difference(cut, in, base, m);
-    EXPECT_EQ(kept.off, 0u);
-    EXPECT_GT(narrowed.off, kept.compared / 4) << "worst " << narrowed.worst;
+    const test::PosedDrift kept = posed_difference(*written, in, base, m), narrowed = posed_difference(cut, in, base, m);
+    EXPECT_EQ(kept.beyond, 0u);
+    EXPECT_GT(narrowed.beyond, kept.vertices / 4) << "worst " << narrowed.max_posed;
     std::printf("%s: posed, worst %.4f as written, %.4f cut to one bone (%zu of %zu vertices off), model %.1f across\n", s.path.filename().string().c_str(),
-                kept.worst, narrowed.worst, narrowed.off, narrowed.compared, m.extent);
+                kept.max_posed, narrowed.max_posed, narrowed.beyond, narrowed.vertices, m.extent);
   }
 }
 
@@ -200,9 +197,9 @@ TEST(ReplaceMhfu, WeightsAndColoursPastTheBaseVtypeAreStored) {
     Result<Scene> written = scene::lift(out.doc, {});
     ASSERT_TRUE(written.ok());
     const Measure m = measure(base, out.doc);
-    const PoseCompare posed = posed_difference(*written, in, base, m);
-    EXPECT_EQ(posed.unmatched, 0u);
-    EXPECT_EQ(posed.off, 0u) << "worst " << posed.worst << " of a model " << m.extent << " across";
+    const test::PosedDrift posed = posed_difference(*written, in, base, m);
+    EXPECT_LE(posed.max_rest, 2 * m.step + 5e-3f * m.extent);
+    EXPECT_EQ(posed.beyond, 0u) << "worst " << posed.max_posed << " of a model " << m.extent << " across";
     EXPECT_GT(two, 0u);
   }
 }
@@ -235,6 +232,46 @@ TEST(ReplaceMhfu, ResizedSharedImageGetsItsOwn) {
       EXPECT_TRUE(image_of(m).rgba == original.rgba && image_of(m).width == original.width) << "material " << m;
     }
     EXPECT_EQ(pac_pmo(out.doc).materials[0].texture, 1u);
+  }
+}
+
+// As a new file with --skeleton (the game's PAC, or its bare skeleton): the authored PAC's skeleton
+// is the game's byte for byte (Blender's turned bone frames taken off by bind_to_skeleton), the mesh
+// poses as the incoming Scene, and the file exports and imports over itself again.
+TEST(ReplaceMhfu, NewFileOnTheGameSkeleton) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  for (const Sample& s : pacs(files)) {
+    const Scene base = lift_ok(s);
+    const Scene in = blender_replacement(base);
+    const Document bare = load_document(std::filesystem::path(s.path).replace_extension(".1.skel"));
+    for (const Document* game : {&s.doc, &bare}) {
+      SCOPED_TRACE(s.path.string() + (game == &bare ? " (bare skeleton)" : " (PAC)"));
+      scene::LowerInputs inputs;
+      inputs.skeleton = game;
+      Result<scene::Lowered> made = scene::author(in, Format::mhfu_pac, inputs);
+      ASSERT_TRUE(made.ok()) << made.error().describe();
+      Result<Bytes> bytes = write_document(made->document);
+      ASSERT_TRUE(bytes.ok());
+      Result<Document> back = read_document(*bytes);
+      ASSERT_TRUE(back.ok());
+      Result<Bytes> again = write_document(*back);
+      EXPECT_TRUE(again.ok() && *again == *bytes) << "remodel check";
+      EXPECT_TRUE(skeleton_bytes(*back) == skeleton_bytes(s.doc)) << "the skeleton entry is not the game's";
+      Result<Scene> written = scene::lift(*back, {});
+      ASSERT_TRUE(written.ok());
+      const Measure m = measure(base, *back);
+      const test::PosedDrift posed = posed_difference(*written, in, base, m);
+      EXPECT_LE(posed.max_rest, 2 * m.step + 5e-3f * m.extent);
+      EXPECT_EQ(posed.beyond, 0u) << "worst " << posed.max_posed;
+      Result<Bytes> glb = gltf::write_glb(*written);
+      ASSERT_TRUE(glb.ok());
+      Result<gltf::ReadScene> read = gltf::read_gltf(*glb);
+      ASSERT_TRUE(read.ok());
+      Result<scene::Lowered> relowered = scene::lower(read->scene, *back);
+      ASSERT_TRUE(relowered.ok()) << relowered.error().describe();
+      Result<Bytes> rebytes = write_document(relowered->document);
+      EXPECT_TRUE(rebytes.ok() && *rebytes == *bytes) << "the re-import changed the file";
+    }
   }
 }
 
