@@ -243,7 +243,7 @@ TEST(ReplaceMhfu, NewFileOnTheGameSkeleton) {
   for (const Sample& s : pacs(files)) {
     const Scene base = lift_ok(s);
     const Scene in = blender_replacement(base);
-    const Document bare = load_document(std::filesystem::path(s.path).replace_extension(".1.skel"));
+    const Document bare = test::load_document(std::filesystem::path(s.path).replace_extension(".1.skel"));
     for (const Document* game : {&s.doc, &bare}) {
       SCOPED_TRACE(s.path.string() + (game == &bare ? " (bare skeleton)" : " (PAC)"));
       scene::LowerInputs inputs;
