@@ -306,14 +306,16 @@ TEST(LowerMhfu, ReplacedTextureAndMaterialColour) {
   }
 }
 
-// A vertex weighing one bone more than its VTYPE stores: the weakest (a bone outside the palette) is
-// dropped, the rest renormalised, with a warning.
-TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
+// A vertex weighing one bone more than its VTYPE stores (issue 30: the weaker one used to be dropped
+// in silence): the group is rebuilt in new groups whose VTYPE stores every weight, with a warning.
+TEST(LowerMhfu, WeightsBeyondTheVtypeRebuildTheGroupWider) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   std::size_t edited = 0;
   for (const Sample& s : pacs(files)) {
     SCOPED_TRACE(s.path.string());
     Scene scene = lift_ok(s);
+    scene::Vec3 moved{};
+    int bone = -1;
     for (scene::Mesh& mesh : scene.meshes) {
       for (scene::Primitive& pr : mesh.primitives) {
         const psp::VertexFormat f = psp::VertexFormat::parse(pr.extras["vtype"].get<std::uint32_t>());
@@ -342,6 +344,8 @@ TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
         }
         if (static_cast<std::size_t>(outside) >= scene.skins[0].joints.size()) continue;
         const std::uint32_t v = scene::drawn_triangles(pr).at(0);
+        moved = pr.positions[v];
+        bone = outside;
         std::uint16_t* j = &pr.joints[v * pr.influences];
         float* w = &pr.weights[v * pr.influences];
         // Stored weights as lifted, then one weaker joint outside the palette.
@@ -359,7 +363,22 @@ TEST(LowerMhfu, WeightsBeyondTheVtypeKeepTheStrongest) {
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     ASSERT_EQ(warnings.size(), 1u);
-    EXPECT_NE(warnings[0].message.find("strongest"), std::string::npos);
+    EXPECT_NE(warnings[0].message.find("the group is replaced"), std::string::npos) << warnings[0].message;
+    // The vertex weighs the added bone in the file: 0.05 of its weight, within a u8 step.
+    Result<Document> back = read_document(*out);
+    ASSERT_TRUE(back.ok());
+    const Scene lifted = lift_ok({s.path, {}, *back, {}, {}});
+    std::size_t found = 0;
+    for (const scene::Primitive& pr : lifted.meshes[0].primitives) {
+      for (std::size_t i = 0; i < pr.vertex_count(); ++i) {
+        if (scene::length(pr.positions[i] - moved) > 1e-3f) continue;
+        float w = 0;
+        for (std::size_t k = 0; k < pr.influences; ++k) w += pr.joints[i * pr.influences + k] == bone ? pr.weights[i * pr.influences + k] : 0.0f;
+        EXPECT_NEAR(w, 0.05f, 1.0f / 128);
+        ++found;
+      }
+    }
+    EXPECT_GT(found, 0u);
     break;
   }
   EXPECT_GE(edited, 1u);
@@ -548,14 +567,14 @@ TEST(LowerMhfu, AddedAndRemovedGroups) {
   }
 }
 
-// MHFU stores no joint or material names: a renamed one changes no byte, and matching says it fell
-// back to order.
-TEST(LowerMhfu, RenamesChangeNothingStored) {
+// MHFU stores no joint names: a renamed joint changes no byte, and matching says it fell back to
+// order. Materials match by name only (issue 30): a renamed one is a new material, and the base's
+// it replaced, drawn no more, leaves the table.
+TEST(LowerMhfu, RenamedJointChangesNothingRenamedMaterialIsNew) {
   REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
   for (const Sample& s : pacs(files)) {
     SCOPED_TRACE(s.path.string());
     Scene scene = lift_ok(s);
-    scene.materials[0].name = "skin";
     for (scene::Node& n : scene.nodes) {
       n.extras = nullptr;
       if (n.name == "bone0") n.name = "root";
@@ -564,7 +583,20 @@ TEST(LowerMhfu, RenamesChangeNothingStored) {
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == s.bytes);
-    EXPECT_EQ(warnings.size(), 2u);
+    EXPECT_EQ(warnings.size(), 1u);
+
+    scene.materials[0].name = "skin";
+    const Edited renamed = lower_diff(scene, s, &warnings);
+    ASSERT_FALSE(renamed.bytes.empty());
+    const MhfuPmo& before = pac_pmo(s.doc);
+    const MhfuPmo& after = pac_pmo(renamed.doc);
+    ASSERT_EQ(after.materials.size(), before.materials.size());
+    EXPECT_TRUE(after.materials.back().color == before.materials[0].color && after.materials.back().texture == before.materials[0].texture);
+    const auto said = [&](const std::string& part) {
+      return std::any_of(warnings.begin(), warnings.end(), [&](const Warning& w) { return w.message.find(part) != std::string::npos; });
+    };
+    EXPECT_TRUE(said("material skin is not the base's"));
+    EXPECT_TRUE(said("material material0 is drawn no more: removed"));
   }
 }
 
@@ -594,10 +626,9 @@ TEST(LowerMhfu, HostileScenesAreClearErrors) {
     e = base;
     e.meshes[0].primitives[0].indices = {0, 0, 0};  // draws nothing: a group cannot be removed
     expect_error(e, ErrorCode::unsupported, "primitives[0]");
-    e = base;  // a primitive gone, and no group extras to say which
-    for (scene::Primitive& q : e.meshes[0].primitives) q.extras = nullptr;
-    e.meshes[0].primitives.pop_back();
-    expect_error(e, ErrorCode::unsupported, "meshes[0]");
+    e = base;  // two materials with a base material's name: which stands for it cannot be told
+    e.materials.push_back(e.materials[0]);
+    expect_error(e, ErrorCode::unsupported, "materials");
     e = base;
     e.meshes[0].primitives[0].positions[v].x = 1e9f;
     expect_error(e, ErrorCode::unsupported, "positions");

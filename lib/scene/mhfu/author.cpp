@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <meshoptimizer.h>
@@ -16,6 +17,7 @@
 #include "scene/mhfu/groups.hpp"
 #include "scene/mhfu/records.hpp"
 #include "scene/palette_influences.hpp"
+#include "scene/skeleton.hpp"
 #include "scene/skin_joints.hpp"
 
 namespace remodel::scene {
@@ -193,7 +195,9 @@ struct Made {
   Tmh tmh;
 };
 
-Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings) {
+// `game`: the game file's skeleton the Scene is bound to (bind_to_skeleton: its skin's joints are the
+// game's bones in order), stored as it is; nullptr: the skin's own.
+Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings, const MhfuSkeleton* game = nullptr) {
   Made out;
   auto drawn = drawn_nodes(scene, "a PMO", "an MHFU model has one skeleton", "every group of an MHFU PMO follows the skeleton");
   if (!drawn) return drawn.error();
@@ -206,6 +210,14 @@ Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings) {
     if (!b) return b.error();
     bones = std::move(*b);
     out.skeleton = bones->skeleton;
+    if (game) {
+      if (game->bones.size() != bones->bone_of.size()) {
+        return at("skins", "the skin has " + num(bones->bone_of.size()) + " joints where the game's skeleton has " + num(game->bones.size()) + " bones",
+                  ErrorCode::unsupported);
+      }
+      for (std::size_t k = 0; k < bones->bone_of.size(); ++k) bones->bone_of[k] = static_cast<int>(k);
+      out.skeleton = *game;
+    }
   } else {
     out.skeleton = root_skeleton();
   }
@@ -340,15 +352,31 @@ Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings) {
 }  // namespace
 
 Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs) {
-  if (inputs.skeleton != nullptr) {
-    return at("skeleton", "a PAC holds its own skeleton: pass a skeleton only with a PAM", ErrorCode::unsupported);
-  }
+  // --skeleton: a PAC (scene::author bound the Scene to its lift) or a bare skeleton (bound here),
+  // whose skeleton is stored byte for byte.
+  const MhfuSkeletonFile* game = nullptr;
   std::vector<Warning> warnings;
-  auto made = author_parts(scene, warnings);
+  std::optional<Scene> bound;
+  if (inputs.skeleton != nullptr) {
+    if (const auto* pac = std::get_if<Pac>(inputs.skeleton)) {
+      for (const PacEntry& e : pac->entries) {
+        if (!game) game = std::get_if<MhfuSkeletonFile>(&e.content);
+      }
+    } else if ((game = std::get_if<MhfuSkeletonFile>(inputs.skeleton))) {
+      auto lifted = mhfu::lift_skeleton_alone(*game);
+      if (!lifted) return lifted.error();
+      auto b = bind_to_skeleton(scene, *lifted);
+      if (!b) return b.error();
+      bound = std::move(b->scene);
+      warnings = std::move(b->warnings);
+    }
+    if (!game) return at("skeleton", std::string("--skeleton takes an MHFU PAC or skeleton, not a ") + format_name(format_of(*inputs.skeleton)), ErrorCode::unsupported);
+  }
+  auto made = author_parts(bound ? *bound : scene, warnings, game ? &game->skeleton : nullptr);
   if (!made) return made.error();
   Pac pac;
   pac.entries.push_back({MhfuPmoFile{std::move(made->pmo), {}}, {}});
-  pac.entries.push_back({MhfuSkeletonFile{std::move(made->skeleton), {}}, {}});
+  pac.entries.push_back({MhfuSkeletonFile{std::move(made->skeleton), game ? game->tail : Verbatim{}}, {}});
   pac.entries.push_back({TmhFile{std::move(made->tmh), {}}, {}});
   return Lowered{Document{std::move(pac)}, std::move(warnings)};
 }

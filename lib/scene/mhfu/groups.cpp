@@ -101,9 +101,12 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
   const Primitive& p = *part.prim;
   psp::VertexFormat f;
   const std::vector<Vec2>* uvs = p.uvs.empty() ? nullptr : &p.uvs[part.uv_set];
+  const bool coloured = std::any_of(used.begin(), used.end(), [&](std::uint32_t v) { return !p.colors.empty() && p.colors[v] != Vec4{1, 1, 1, 1}; });
   if (enc.like) {
     f = *enc.like;
     if (f.texcoord == psp::NumFormat::none) uvs = nullptr;
+    // Colours the base's VTYPE does not store: the group stores them as authoring would.
+    if (coloured && f.color == psp::ColorFormat::none) f.color = psp::ColorFormat::abgr8888;
   } else {
     f.position = psp::NumFormat::i16;
     f.normal = psp::NumFormat::i8;
@@ -115,7 +118,6 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
       });
       f.texcoord = fits ? psp::NumFormat::i16 : psp::NumFormat::f32;
     }
-    const bool coloured = std::any_of(used.begin(), used.end(), [&](std::uint32_t v) { return !p.colors.empty() && p.colors[v] != Vec4{1, 1, 1, 1}; });
     if (coloured) f.color = psp::ColorFormat::abgr8888;
   }
   if (f.weight == psp::NumFormat::none) f.weight = psp::NumFormat::i8;

@@ -8,6 +8,7 @@
 
 #include "model/textures.hpp"
 #include "scene/lift.hpp"
+#include "scene/mhfu/records.hpp"
 
 namespace remodel::scene {
 
@@ -379,6 +380,8 @@ Result<Scene> lift_mhfu_pmo(const MhfuPmoFile& file, const LiftInputs& inputs) {
   }
   return lift_parts({&file}, inputs.skeleton, textures, "mhfu-pmo");
 }
+
+Result<Scene> mhfu::lift_skeleton_alone(const MhfuSkeletonFile& file) { return lift_parts({}, &file, {}, "mhfu-pac"); }
 
 Result<Scene> lift_mhfu_pac(const Pac& pac, const LiftInputs& inputs) {
   static_cast<void>(inputs);  // a PAC carries its own skeleton and textures

@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "model/textures.hpp"
@@ -125,6 +126,47 @@ Result<std::uint8_t> add_to_run(MhfuPmo& pmo, std::size_t m, std::uint8_t materi
   return static_cast<std::uint8_t>(mesh.material_count++);
 }
 
+// The PMO materials `gone` marks (no group draws them) leave the material table with their remap
+// entries; the runs, the groups' offsets into them and the remap's material numbers follow. False (the
+// materials kept unused) when two meshes' runs share remap entries, so one run cannot shrink alone.
+bool remove_materials(MhfuPmo& pmo, const std::vector<bool>& gone) {
+  const auto removed = [&](std::uint8_t k) { return k < gone.size() && gone[k]; };
+  std::vector<int> run_of(pmo.remap.size(), -1);
+  for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
+    const MhfuMesh& mesh = pmo.meshes[m];
+    for (std::size_t e = mesh.material_start; e < std::size_t{mesh.material_start} + mesh.material_count; ++e) {
+      if (e >= run_of.size() || run_of[e] >= 0) return false;
+      run_of[e] = static_cast<int>(m);
+    }
+  }
+  std::vector<std::size_t> dropped_before(pmo.remap.size() + 1, 0);
+  for (std::size_t e = 0; e < pmo.remap.size(); ++e) dropped_before[e + 1] = dropped_before[e] + (run_of[e] >= 0 && removed(pmo.remap[e]) ? 1 : 0);
+  for (MhfuMesh& mesh : pmo.meshes) {
+    const std::size_t start = mesh.material_start;
+    for (std::size_t g = mesh.group_start; g < std::size_t{mesh.group_start} + mesh.group_count && g < pmo.groups.size(); ++g) {
+      MhfuGroup& group = pmo.groups[g];
+      const std::size_t e = start + group.material_offset;
+      if (e < pmo.remap.size()) group.material_offset = static_cast<std::uint8_t>(group.material_offset - (dropped_before[e] - dropped_before[start]));
+    }
+    mesh.material_count = static_cast<std::uint8_t>(mesh.material_count - (dropped_before[start + mesh.material_count] - dropped_before[start]));
+    mesh.material_start = static_cast<std::uint16_t>(start - dropped_before[start]);
+  }
+  std::vector<std::uint8_t> number(pmo.materials.size(), 0);
+  std::vector<MhfuMaterial> materials;
+  for (std::size_t k = 0; k < pmo.materials.size(); ++k) {
+    number[k] = static_cast<std::uint8_t>(materials.size());
+    if (!removed(static_cast<std::uint8_t>(k))) materials.push_back(pmo.materials[k]);
+  }
+  Bytes remap;
+  for (std::size_t e = 0; e < pmo.remap.size(); ++e) {
+    if (run_of[e] >= 0 && removed(pmo.remap[e])) continue;
+    remap.push_back(pmo.remap[e] < number.size() ? number[pmo.remap[e]] : pmo.remap[e]);
+  }
+  pmo.remap = std::move(remap);
+  pmo.materials = std::move(materials);
+  return true;
+}
+
 class Lowerer {
  public:
   // tmh: the PAC's TMH bank the materials name images of (new ones are added to it); nullptr for a bare PMO.
@@ -143,7 +185,9 @@ class Lowerer {
     for (const PmoPart& part : parts) {
       if (auto e = lower_pmo(part, &part == &parts.front()); !e) return e.error();
     }
-    return lower_materials(parts);
+    if (auto e = lower_materials(parts); !e) return e.error();
+    for (const PmoPart& part : parts) drop_undrawn_materials(part);
+    return {};
   }
 
   // Base texture index -> incoming image, for the caller to encode into its TMH.
@@ -242,8 +286,9 @@ class Lowerer {
 
   // The incoming primitive for each base group of a mesh (and its index in the incoming mesh), and the
   // incoming primitives no base group stands for. By the "group" extra: a group no primitive names is
-  // removed, a primitive naming none is added. Else by order (the primitives past the base's groups
-  // are added), else split back by material (merged_groups).
+  // removed, a primitive naming none is added. Else, when every primitive draws a base material, by
+  // order (the primitives past the base's groups are added) or split back by material (merged_groups);
+  // else each base group takes the next primitive drawing its material (by name).
   struct MeshMatch {
     std::vector<std::pair<const Primitive*, std::size_t>> groups;  // nullptr: the group is removed
     std::vector<std::size_t> added;
@@ -270,7 +315,11 @@ class Lowerer {
       }
       return out;
     }
-    if (imesh.primitives.size() >= bmesh.primitives.size()) {
+    const auto material_name = [](const Scene& s, int m) { return m >= 0 && static_cast<std::size_t>(m) < s.materials.size() ? s.materials[static_cast<std::size_t>(m)].name : std::string(); };
+    std::set<std::string> base_names;
+    for (const Primitive& p : bmesh.primitives) base_names.insert(material_name(base_, p.material));
+    const bool base_materials = std::all_of(imesh.primitives.begin(), imesh.primitives.end(), [&](const Primitive& p) { return base_names.count(material_name(in_, p.material)) > 0; });
+    if (base_materials && imesh.primitives.size() >= bmesh.primitives.size()) {
       for (std::size_t k = 0; k < out.groups.size(); ++k) out.groups[k] = {&imesh.primitives[k], k};
       for (std::size_t i = out.groups.size(); i < imesh.primitives.size(); ++i) out.added.push_back(i);
       if (!out.added.empty()) {
@@ -279,10 +328,25 @@ class Lowerer {
       }
       return out;
     }
-    if (merged_groups(bmesh, imesh, out.groups)) return out;
-    return at(where, "mesh " + imesh.name + " has " + std::to_string(imesh.primitives.size()) + " primitives where the base draws " +
-                                  std::to_string(bmesh.primitives.size()) + " groups, and none names its group (extras.group): which group "
-                                  "is removed cannot be told", ErrorCode::unsupported);
+    if (base_materials && merged_groups(bmesh, imesh, out.groups)) return out;
+    // By material name: each base group takes the next primitive drawing its material; the groups left
+    // over are removed and the primitives left over (the modder's own materials among them) are added.
+    std::vector<bool> taken(imesh.primitives.size(), false);
+    std::size_t removed = 0;
+    for (std::size_t k = 0; k < bmesh.primitives.size(); ++k) {
+      const std::string name = material_name(base_, bmesh.primitives[k].material);
+      for (std::size_t i = 0; i < imesh.primitives.size() && !out.groups[k].first; ++i) {
+        if (!taken[i] && material_name(in_, imesh.primitives[i].material) == name) out.groups[k] = {&imesh.primitives[i], i}, taken[i] = true;
+      }
+      removed += out.groups[k].first == nullptr;
+    }
+    for (std::size_t i = 0; i < taken.size(); ++i) {
+      if (!taken[i]) out.added.push_back(i);
+    }
+    warnings_.push_back({where, "mesh " + imesh.name + "'s primitives have no group extras: each base group takes the next primitive drawing its material; " +
+                                    std::to_string(removed) + " of the base's " + std::to_string(bmesh.primitives.size()) + " groups are removed, " +
+                                    std::to_string(out.added.size()) + " primitives are new"});
+    return out;
   }
 
   // Blender merges the primitives of a mesh that share a material into one, their triangles in group
@@ -368,13 +432,19 @@ class Lowerer {
       const Mesh& imesh = in_.meshes[static_cast<std::size_t>(meshes_[bm])];
       for (std::size_t i : prims->added) {
         const std::string where = "meshes[" + std::to_string(meshes_[bm]) + "].primitives[" + std::to_string(i) + "]";
-        if (!last) return at(where, "every base group of the mesh is removed: a new group follows one kept", ErrorCode::unsupported);
         auto offset = material_offset(part, m, imesh.primitives[i].material, where, true);
         if (!offset) return offset.error();
         mhfu::Placing placing;
-        placing.after = *last;
         placing.material_offset = *offset;
-        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], (*palettes)[*last], imesh.primitives[i], placing, where); !e) return e.error();
+        placing.after = last.value_or(pmo.meshes[m].group_start);
+        // Every base group of the mesh removed: the first new group takes the place of its first, loading
+        // every slot it weighs, and the mesh draws as the converter draws its materials.
+        if (!last) {
+          if (pmo.meshes[m].group_count == 0) return at(where, "the base mesh has no group for a new group to take the place of", ErrorCode::unsupported);
+          placing.fresh = placing.takes_over = i == prims->added.front();
+          if (placing.fresh) converter_flags(imesh, pmo.meshes[m]);
+        }
+        if (auto e = groups_.add_primitive(pmo, pmo.meshes[m], (*palettes)[placing.after], imesh.primitives[i], placing, where); !e) return e.error();
       }
     }
     if (takes_new_meshes) {
@@ -399,6 +469,18 @@ class Lowerer {
     return {};
   }
 
+  // The converter's lighting flags and blend word for a mesh drawing imesh's materials: alpha-blended
+  // when one of them is BLEND, else opaque.
+  void converter_flags(const Mesh& imesh, MhfuMesh& record) const {
+    bool blend = false;
+    for (const Primitive& p : imesh.primitives) {
+      blend = blend || (p.material >= 0 && static_cast<std::size_t>(p.material) < in_.materials.size() &&
+                        in_.materials[static_cast<std::size_t>(p.material)].alpha_mode == AlphaMode::blend);
+    }
+    record.lighting_flags = blend ? mhfu::kBlendFlags : mhfu::kOpaqueFlags;
+    record.blend = blend ? mhfu::kBlendWord : 0;
+  }
+
   // An incoming mesh no base mesh stands for: a new PMO mesh record after the base's (the converter's
   // lighting flags, opaque or alpha-blended by its materials; UV scale 1), its primitives new groups
   // after the PMO's last, in the converter's vertex format, the first loading every slot it weighs.
@@ -409,14 +491,8 @@ class Lowerer {
     if (pmo.groups.empty() || palettes.size() != pmo.groups.size()) return at(where, "the base PMO has no group for a new mesh's groups to follow", ErrorCode::unsupported);
     if (pmo.meshes.size() >= 0xFFFF) return at(where, "the PMO already holds 65535 meshes (a u16 counts them)", ErrorCode::unsupported);
     if (imesh.primitives.empty()) return at(where, "mesh " + imesh.name + " has no primitive: a new PMO mesh draws at least one group", ErrorCode::unsupported);
-    bool blend = false;
-    for (const Primitive& p : imesh.primitives) {
-      blend = blend || (p.material >= 0 && static_cast<std::size_t>(p.material) < in_.materials.size() &&
-                        in_.materials[static_cast<std::size_t>(p.material)].alpha_mode == AlphaMode::blend);
-    }
     MhfuMesh record;
-    record.lighting_flags = blend ? mhfu::kBlendFlags : mhfu::kOpaqueFlags;
-    record.blend = blend ? mhfu::kBlendWord : 0;
+    converter_flags(imesh, record);
     record.material_start = static_cast<std::uint16_t>(pmo.remap.size());
     pmo.meshes.push_back(record);
     const std::size_t m = pmo.meshes.size() - 1;
@@ -514,6 +590,14 @@ class Lowerer {
       const int k = bt.extras.is_object() ? bt.extras.value("tmh_image", -1) : -1;
       if (k >= 0 && k < 0xFF && bt.image == it.image) return static_cast<std::uint8_t>(k);
     }
+    return new_image(t);
+  }
+
+  // Incoming texture t as a new image at the end of the PAC's TMH bank, encoded as authoring encodes one.
+  Result<std::uint8_t> new_image(int t) {
+    if (auto made = new_images_.find(t); made != new_images_.end()) return made->second;
+    const Texture& it = in_.textures[static_cast<std::size_t>(t)];
+    const std::size_t images = tmh_ ? tmh_->images.size() : 0;
     const std::string where = "textures[" + std::to_string(t) + "]";
     if (!tmh_) {
       return at(where, "texture " + it.name + " is none of the base's images, and a bare PMO holds no textures: lower over the PAC to add it",
@@ -523,25 +607,54 @@ class Lowerer {
     auto made = mhfu::tmh_image_of(it.image, where, warnings_);
     if (!made) return made.error();
     tmh_->images.push_back(std::move(*made));
-    warnings_.push_back({where, "texture " + it.name + " is added to the TMH as image " + std::to_string(images)});
+    warnings_.push_back({where, "texture" + (it.name.empty() ? std::string() : " " + it.name) + " is added to the TMH as image " + std::to_string(images)});
+    new_images_.emplace(t, static_cast<std::uint8_t>(images));
     return static_cast<std::uint8_t>(images);
   }
 
-  // The incoming material standing for each base material (materials_): by name, else by order. An
-  // incoming material standing for none is a new one (new_material) when a new group draws it.
+  // The incoming material standing for each base material (materials_): by name only, so a material of
+  // the modder's never takes over an unrelated base material. An incoming material standing for none is a
+  // new one (new_material) when a group draws it; a base material none stands for is drawn no more.
   Result<void> match_materials() {
-    std::vector<std::string> bnames, inames;
-    for (const Material& m : base_.materials) bnames.push_back(m.name);
-    for (const Material& m : in_.materials) inames.push_back(m.name);
-    bool by_order = false;
-    std::optional<std::vector<int>> match = match_names(bnames, inames, by_order);
-    if (!match) {
-      return at("materials", "the Scene's " + std::to_string(in_.materials.size()) + " materials match neither the names nor the count of the base's " +
-                                          std::to_string(base_.materials.size()) + " (a base material cannot be removed)", ErrorCode::unsupported);
+    std::map<std::string, int> named;
+    for (std::size_t i = 0; i < in_.materials.size(); ++i) {
+      if (!named.emplace(in_.materials[i].name, static_cast<int>(i)).second) named[in_.materials[i].name] = -1;
     }
-    if (by_order) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
-    materials_ = std::move(*match);
+    materials_.assign(base_.materials.size(), -1);
+    for (std::size_t b = 0; b < base_.materials.size(); ++b) {
+      const auto it = named.find(base_.materials[b].name);
+      if (it == named.end()) continue;
+      if (it->second < 0) {
+        return at("materials", "two materials are named " + it->first + ", the base's material of that name: which one stands for it cannot be told",
+                  ErrorCode::unsupported);
+      }
+      materials_[b] = it->second;
+    }
     return {};
+  }
+
+  // The base materials no incoming material stands for and no group draws any more are removed (with
+  // their remap entries), or kept unused where the remap runs overlap; a warning names them.
+  void drop_undrawn_materials(const PmoPart& part) {
+    MhfuPmo& pmo = *part.pmo;
+    std::vector<bool> drawn(pmo.materials.size(), false);
+    for (const MhfuMesh& mesh : pmo.meshes) {
+      for (std::size_t g = mesh.group_start; g < std::size_t{mesh.group_start} + mesh.group_count && g < pmo.groups.size(); ++g) {
+        const std::size_t e = std::size_t{mesh.material_start} + pmo.groups[g].material_offset;
+        if (e < pmo.remap.size() && pmo.remap[e] < drawn.size()) drawn[pmo.remap[e]] = true;
+      }
+    }
+    std::vector<bool> gone(pmo.materials.size(), false);
+    std::string names;
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < part.materials && k < gone.size(); ++k) {
+      gone[k] = materials_[part.first_material + k] < 0 && !drawn[k];
+      if (gone[k]) names += (count++ == 0 ? "" : ", ") + base_.materials[part.first_material + k].name;
+    }
+    if (count == 0) return;
+    const std::string which = count == 1 ? "the base's material " + names + " is" : "the base's materials " + names + " are";
+    warnings_.push_back({"materials", which + (remove_materials(pmo, gone) ? " drawn no more: removed from the PMO's table"
+                                                                           : " drawn no more: kept unused (mesh runs of the remap table overlap)")});
   }
 
   // Material colours (RGBA8 with red low) and texture images: the incoming material matched by name
@@ -552,6 +665,7 @@ class Lowerer {
       for (std::size_t k = 0; k < part.materials && k < part.pmo->materials.size(); ++k) stored.push_back(&part.pmo->materials[k]);
     }
     for (std::size_t i = 0; i < base_.materials.size() && i < stored.size(); ++i) {
+      if (materials_[i] < 0) continue;  // drawn no more: kept as stored
       const Material& b = base_.materials[i];
       const Material& m = in_.materials[static_cast<std::size_t>(materials_[i])];
       const std::string where = "materials[" + std::to_string(materials_[i]) + "]";
@@ -565,6 +679,14 @@ class Lowerer {
       const RgbaImage& bi = base_.textures[static_cast<std::size_t>(b.texture)].image;
       const RgbaImage& ii = in_.textures[static_cast<std::size_t>(m.texture)].image;
       if (ii.width == bi.width && ii.height == bi.height && ii.rgba == bi.rgba) continue;
+      // A new size for an image another base material shows: this material gets an image of its own.
+      const bool shared = std::any_of(base_.materials.begin(), base_.materials.end(), [&](const Material& o) { return &o != &b && o.texture == b.texture; });
+      if (shared && (ii.width != bi.width || ii.height != bi.height) && tmh_) {
+        auto image = new_image(m.texture);
+        if (!image) return image.error();
+        stored[i]->texture = *image;
+        continue;
+      }
       for (const auto& [t, img] : replaced_textures) {
         if (t == b.texture && !(img->width == ii.width && img->height == ii.height && img->rgba == ii.rgba)) {
           return at(where + ".texture", "two materials sharing TMH image " + base_.textures[static_cast<std::size_t>(t)].name +
@@ -581,6 +703,7 @@ class Lowerer {
   Tmh* tmh_ = nullptr;
   std::vector<Warning>& warnings_;
   std::vector<int> materials_;  // base material -> incoming
+  std::map<int, std::uint8_t> new_images_;  // incoming texture -> the TMH image added for it
   std::map<std::pair<const MhfuPmo*, int>, std::uint8_t> added_materials_;  // (PMO, incoming material) -> its new record
   const Skin* iskin_ = nullptr;  // the incoming meshes' skin
   std::vector<int> bones_;        // its joint -> base bone

@@ -38,6 +38,55 @@ float on_grid(psp::NumFormat f, float v, bool is_signed) {
   return is_signed ? psp::signed_value(f, *e) : psp::unsigned_value(f, *e);
 }
 
+// Half a step of the u8 weights and 8-bit colours the samples store: less is no difference.
+constexpr float kHalfWeightStep = 0.5f / 128.0f;
+
+// What the incoming primitive's drawn vertices carry that format f cannot store: more significant
+// bones per vertex than its weights (`bones` maps skin joints to bones), or colours other than white
+// where it stores none.
+struct Beyond {
+  std::size_t stored = 0, wider = 0, widest = 0, coloured = 0;
+  std::string text() const {
+    std::string out;
+    if (wider > 0) {
+      out = std::to_string(wider) + " vertices weigh up to " + std::to_string(widest) + " bones where its VTYPE stores " + std::to_string(stored) + " weight" +
+            (stored == 1 ? "" : "s");
+    }
+    if (coloured > 0) out += (out.empty() ? "" : ", and ") + std::to_string(coloured) + " vertices have colours its VTYPE does not store";
+    return out;
+  }
+};
+Beyond beyond_format(const Primitive& ip, const std::vector<int>& bones, const psp::VertexFormat& f) {
+  Beyond out;
+  out.stored = f.weight == psp::NumFormat::none ? 1 : f.weight_count;
+  std::vector<bool> seen(ip.vertex_count(), false);
+  for (std::uint32_t v : drawn_triangles(ip)) {
+    if (seen[v]) continue;
+    seen[v] = true;
+    if (ip.influences > 0) {
+      std::vector<std::pair<int, float>> by_bone;
+      float sum = 0;
+      for (std::size_t k = 0; k < ip.influences; ++k) {
+        const float w = ip.weights[v * ip.influences + k];
+        const std::uint16_t j = ip.joints[v * ip.influences + k];
+        if (!(w > 0) || j >= bones.size()) continue;
+        sum += w;
+        auto it = std::find_if(by_bone.begin(), by_bone.end(), [&](const auto& b) { return b.first == bones[j]; });
+        if (it == by_bone.end()) by_bone.emplace_back(bones[j], w);
+        else it->second += w;
+      }
+      const auto count = static_cast<std::size_t>(std::count_if(by_bone.begin(), by_bone.end(), [&](const auto& b) { return b.second >= kHalfWeightStep * sum; }));
+      out.widest = std::max(out.widest, count);
+      out.wider += count > out.stored;
+    }
+    if (f.color == psp::ColorFormat::none && !ip.colors.empty()) {
+      const Vec4 c = ip.colors[v];
+      out.coloured += std::min({c.x, c.y, c.z, c.w}) < 1.0f - 0.5f / 255.0f;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 // The incoming primitive's arrays agree in size, its indices are in range, its positions and weights
@@ -102,6 +151,27 @@ Result<bool> GroupLowerer::lower_group(MhfuPmo& pmo, const MhfuMesh& mesh, std::
   }
   if (!grid.uvs.empty() && f.texcoord != psp::NumFormat::none && f.texcoord != psp::NumFormat::f32 && mesh.uv_scale[0] != 0.0f && mesh.uv_scale[1] != 0.0f) {
     for (Vec2& t : grid.uvs[0]) t = {on_grid(f.texcoord, t.x / mesh.uv_scale[0], false) * mesh.uv_scale[0], on_grid(f.texcoord, t.y / mesh.uv_scale[1], false) * mesh.uv_scale[1]};
+  }
+  // Weights or colours the block's VTYPE cannot store: the group is replaced by new groups in a VTYPE
+  // that stores them (add_groups), as a primitive no base group stands for would be.
+  const Beyond beyond = beyond_format(ip, bones_, f);
+  if (beyond.wider > 0 || beyond.coloured > 0) {
+    if (bp.influences > 0 && ip.influences > 0) {
+      Placing placing;
+      placing.after = g;
+      placing.material_offset = pmo.groups[g].material_offset;
+      placing.fresh = placing.takes_over = true;
+      const std::vector<std::uint32_t> triangles = drawn_triangles(ip);
+      if (triangles.empty()) return at(where, "the primitive draws no triangle: removing an MHFU group is not supported", ErrorCode::unsupported);
+      if (auto e = add_groups(pmo, mesh, palette, ip, triangles, &f, placing, where, beyond.text() + " of group " + std::to_string(g) + ": the group is replaced"); !e) {
+        return e.error();
+      }
+      replaced.push_back(g);
+      return true;
+    }
+    if (beyond.coloured > 0) {
+      warnings_.push_back({where + ".colors", std::to_string(beyond.coloured) + " vertices have colours group " + std::to_string(g) + "'s VTYPE does not store, and an unweighted group cannot be rebuilt in another: they are dropped"});
+    }
   }
   if (bp.influences > 0 && ip.influences > 0) {
     Primitive kept;

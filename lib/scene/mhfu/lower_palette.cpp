@@ -67,13 +67,21 @@ Result<void> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, 
   for (Vec3& n : part.normals) n = normalize(n);
   std::vector<bool> seen(ip.vertex_count(), false);
   std::size_t cut = 0;
+  float lost = 0;  // the most weight a cut vertex lost, of its total
   for (std::uint32_t v : part.triangles) {
     if (seen[v]) continue;
     seen[v] = true;
     bool lim = false;
     auto strongest = strongest_joints(ip, v, bones_.size(), kSlots, where, lim);
     if (!strongest) return strongest.error();
-    cut += lim;
+    if (lim) {
+      auto all = strongest_joints(ip, v, bones_.size(), ip.influences, where, lim);
+      if (!all) return all.error();
+      float left = 0;
+      for (std::size_t k = kSlots; k < all->size(); ++k) left += (*all)[k].first;
+      lost = std::max(lost, left);
+      ++cut;
+    }
     PaletteInfluences& inf = part.influences[v];
     for (const auto& [w, j] : *strongest) {
       const int bone = bones_[static_cast<std::size_t>(j)];
@@ -111,7 +119,10 @@ Result<void> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, 
     added.push_back(std::move(a));
   }
   std::string message = note + ": drawn by " + num(groups->size()) + " new groups after group " + num(after) + ", each loading the bones its triangles need";
-  if (cut != 0) message += "; " + num(cut) + " of their vertices weigh more than 8 bones: the strongest 8 are kept and renormalised";
+  if (cut != 0) {
+    message += "; " + num(cut) + " of their vertices weigh more than 8 bones (the GE's limit): the strongest 8 are kept and renormalised, losing up to " +
+               std::to_string(lost) + " of a vertex's weight";
+  }
   if (narrowed != 0) message += "; " + num(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
   warnings_.push_back({where, message});
   return {};

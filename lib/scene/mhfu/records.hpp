@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/mhfu/skeleton.hpp"
 #include "model/mhfu/tmh.hpp"
 #include "scene/lower.hpp"
 #include "scene/scene.hpp"
@@ -27,5 +28,9 @@ std::optional<std::uint32_t> material_colour(const Vec4& c);
 // A Scene texture's image as a new TMH image: sides scaled to powers of two up to 512 (with a warning),
 // CLUT4 or CLUT8 (new_tmh_image). `where` names the texture.
 Result<TmhImage> tmh_image_of(const RgbaImage& image, const std::string& where, std::vector<Warning>& warnings);
+
+// A Scene holding a bare skeleton's joints alone, as a PAC's lift names and places them (lift.cpp):
+// what a new file binds to when `--skeleton` names a .skel.
+Result<Scene> lift_skeleton_alone(const MhfuSkeletonFile& file);
 
 }  // namespace remodel::scene::mhfu
