@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <string>
 
 #include "gltf/reader_document.hpp"
 
@@ -80,6 +82,7 @@ class SceneReader {
   std::vector<Warning>& warnings_;
   Scene s_;
   std::vector<RgbaImage> images_;
+  std::vector<std::string> image_names_;  // each image's name, else its URI's file stem
 
   void warn(std::string where, std::string message) { warnings_.push_back({std::move(where), std::move(message)}); }
   // Each object of the root's `key` list into `out` (sized first: a node names later nodes), its name
@@ -459,8 +462,11 @@ Result<void> SceneReader::textures() {
     const std::string where = at("images", i);
     Bytes owned;
     ByteSpan bytes;
+    std::string name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : std::string();
     if (o.contains("uri")) {
       if (!o["uri"].is_string()) return bad(where + ".uri", "is not a string");
+      const std::string& uri = o["uri"].get_ref<const std::string&>();
+      if (name.empty() && uri.rfind("data:", 0) != 0) name = std::filesystem::path(uri).stem().string();
       auto loaded = detail::load_uri(o["uri"].get<std::string>(), d_.resources, where + ".uri");
       if (!loaded) return loaded.error();
       owned = std::move(*loaded);
@@ -475,6 +481,7 @@ Result<void> SceneReader::textures() {
     auto image = read_png_or_jpeg(bytes);
     if (!image) return bad(where, image.error().message, image.error().code);
     images_.push_back(std::move(*image));
+    image_names_.push_back(std::move(name));
   }
   auto samplers = list(d_.root, "samplers");
   if (!samplers) return samplers.error();
@@ -504,6 +511,8 @@ Result<void> SceneReader::textures() {
     if (!source) return source.error();
     if (*source < 0) return bad(where + ".source", "is missing; only PNG and JPEG textures are read", ErrorCode::unsupported);
     t.image = images_[static_cast<std::size_t>(*source)];
+    // Blender names images, not textures (our writer names both): an unnamed texture is its image's.
+    if (t.name.empty()) t.name = image_names_[static_cast<std::size_t>(*source)];
     auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
     if (!sampler) return sampler.error();
     if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];

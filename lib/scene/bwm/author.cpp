@@ -141,17 +141,12 @@ class Author {
   }
 
   // The material definition a primitive's material stands for, in order of first use; its diffuse
-  // texture name is the texture's (what the game loads), else the material's.
+  // texture name is the image it shows (what the game loads), else the material's; a skin's type SKIN.
   std::uint32_t material_of(int m) {
     if (auto it = materials_.find(m); it != materials_.end()) return it->second;
     BwmMaterial mat;
-    if (m >= 0) {
-      const Material& sm = scene_.materials[static_cast<std::size_t>(m)];
-      const bool textured = sm.texture >= 0 && static_cast<std::size_t>(sm.texture) < scene_.textures.size() &&
-                            !scene_.textures[static_cast<std::size_t>(sm.texture)].name.empty();
-      const std::string& name = textured ? scene_.textures[static_cast<std::size_t>(sm.texture)].name : sm.name;
-      mat.diffuse = name_field<64>(name, "materials[" + std::to_string(m) + "]", "texture");
-    }
+    if (m >= 0) mat.diffuse = name_field<64>(bwm_diffuse_name(scene_, scene_.materials[static_cast<std::size_t>(m)]), "materials[" + std::to_string(m) + "]", "texture");
+    if (skin_ >= 0) mat.type = name_field<64>("SKIN", "materials", "type");  // the type skins store (tests/bwm_golden.hpp, issue 30)
     out_.materials.push_back(mat);
     const auto index = static_cast<std::uint32_t>(out_.materials.size() - 1);
     materials_.emplace(m, index);
@@ -248,6 +243,7 @@ class Author {
     }
     const std::size_t joint_count = skinned ? scene_.skins[static_cast<std::size_t>(skin_)].joints.size() : 0;
     std::size_t limited = 0;
+    float dropped = 0;  // the largest share of a vertex's weight left out
     for (std::size_t v = 0; v < vc; ++v) {
       if (local[v] == kUnmatched) continue;
       const BwmVec3 q = to_bwm(positions[v]);
@@ -267,12 +263,11 @@ class Author {
         auto strongest = strongest_joints(src, v, joint_count, kInfluences, where, cut);  // unused slots: bone 0, weight 0
         if (!strongest) return strongest.error();
         limited += cut;
+        if (cut) dropped = std::max(dropped, bwm_dropped_weight(src, v, *strongest));
         for (std::size_t k = 0; k < strongest->size(); ++k) j[k] = static_cast<std::uint8_t>((*strongest)[k].second), w[k] = (*strongest)[k].first;
       }
     }
-    if (limited != 0) {
-      warnings_.push_back({where, num(limited) + " vertices lean on more than 4 joints: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});
-    }
+    if (limited != 0) warnings_.push_back({where + ".weights", bwm_narrowed_message(limited, dropped)});
     std::vector<std::uint32_t> over_local(tris.size());
     for (std::size_t k = 0; k < tris.size(); ++k) over_local[k] = local[tris[k]];
     const BwmIndexRun run = bwm_index_run(over_local, used, skinned);
