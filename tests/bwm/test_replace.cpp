@@ -9,11 +9,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "blender_like.hpp"
+#include "posing.hpp"
 #include "bwm/lower_checks.hpp"
 #include "scene/bone_turns.hpp"
 #include "scene/math.hpp"
@@ -82,32 +82,15 @@ Scene replacement(const Scene& lifted, bool turned) {
   return s;
 }
 
-// Each joint turned about its own rest head in world space (BWM bones are flat): the skinned position
-// of every vertex a triangle draws, by its rest position.
-std::map<std::array<float, 3>, Vec3> posed(const Scene& s, const std::vector<scene::Quat>& turns) {
-  const std::vector<Mat4> world = scene::world_matrices(s);
-  const scene::Skin& skin = s.skins.at(0);
-  std::vector<Mat4> skinning;
-  for (std::size_t j = 0; j < skin.joints.size(); ++j) {
-    const Mat4& w = world[static_cast<std::size_t>(skin.joints[j])];
-    const Vec3 head{w.at(0, 3), w.at(1, 3), w.at(2, 3)};
-    const Mat4 about = scene::trs_matrix({head, turns[j % turns.size()], {1, 1, 1}}) * scene::trs_matrix({head * -1.0f, {}, {1, 1, 1}});
-    skinning.push_back(about * w * skin.inverse_bind_matrices[j]);
-  }
-  std::map<std::array<float, 3>, Vec3> out;
-  for (const scene::Node& n : s.nodes) {
-    if (n.mesh < 0) continue;
-    for (const scene::Primitive& p : s.meshes[static_cast<std::size_t>(n.mesh)].primitives) {
-      for (std::uint32_t v : scene::drawn_triangles(p)) {
-        Vec3 q{0, 0, 0};
-        for (std::size_t k = 0; k < p.influences; ++k) {
-          q = q + scene::transform_point(skinning[p.joints[v * p.influences + k]], p.positions[v]) * p.weights[v * p.influences + k];
-        }
-        out[{p.positions[v].x, p.positions[v].y, p.positions[v].z}] = q;
-      }
-    }
-  }
-  return out;
+// A written file poses as the incoming Scene under the same bend of the game's bones, within Blender's
+// bone noise (the incoming bones carry it, the written ones are the game's): kBoneRollNoise radians
+// over the replacement's reach of about a unit.
+void expect_poses_as(const Scene& in, const Scene& written, const Scene& game) {
+  const float tolerance = static_cast<float>(scene::kBoneRollNoise);
+  const test::PosedDrift d = test::posed_drift(in, written, game, test::bend_every_joint(game, 0.7f), tolerance);
+  EXPECT_GT(d.vertices, 0u);
+  EXPECT_LT(d.max_rest, tolerance) << "every incoming vertex is drawn at its rest position";
+  EXPECT_EQ(d.beyond, 0u) << "posed apart by up to " << d.max_posed;
 }
 
 TEST(ReplaceBwm, BlenderTurnedBonesKeepTheirRecords) {
@@ -163,17 +146,8 @@ TEST(ReplaceBwm, ABlenderReplacementKeepsTheSkeletonAndPosesAsTheScene) {
   bool colours = false;
   for (const Warning& w : warnings) colours = colours || (w.where.find(".colors") != std::string::npos && w.message.find("dropped") != std::string::npos);
   EXPECT_TRUE(colours) << "the dropped colour layer is named";
-  // It exports again and poses as the incoming Scene does: within Blender's bone noise (the incoming
-  // bones carry it, the written ones are the game's), kBoneRollNoise radians over a unit's reach.
-  const Scene back = reread(*out);
-  const std::vector<scene::Quat> turns = {scene::axis_angle({0, 0, 1}, 0.6f), scene::axis_angle(scene::normalize(Vec3{1, 1, 0}), -0.8f)};
-  const auto want = posed(in, turns), got = posed(back, turns);
-  ASSERT_EQ(got.size(), want.size());
-  for (const auto& [rest, q] : want) {
-    const auto it = got.find(rest);
-    ASSERT_NE(it, got.end()) << "every incoming vertex is drawn at its rest position";
-    EXPECT_LT(scene::length(it->second - q), static_cast<float>(scene::kBoneRollNoise));
-  }
+  // It exports again and poses as the incoming Scene does.
+  expect_poses_as(in, reread(*out), lifted);
 }
 
 TEST(ReplaceBwm, ANewSkinsMaterialIsTypedSkinAndNamedAfterItsImage) {
@@ -219,6 +193,26 @@ TEST(ReplaceBwm, WeightsNarrowedToFourBonesAreOneWarningPerPrimitive) {
   ASSERT_EQ(said.size(), 1u);
   EXPECT_NE(said[0].find("2 vertices"), std::string::npos) << said[0];
   EXPECT_NE(said[0].find("0.200"), std::string::npos) << said[0] << ": two of six bones at 0.1 each";
+}
+
+// A new file on the game's skeleton (--skeleton GAME.bwm): Blender's turned bones are bound back to
+// the game's, whose 48-byte records the written file stores as they are; it poses as the glTF did.
+TEST(ReplaceBwm, ANewFileOnTheGamesSkeletonStoresItsBoneRecords) {
+  const Document game = read_ok(golden::bwm_skin());
+  const Scene lifted = lift_ok(game);
+  const Scene in = replacement(lifted, true);
+  scene::LowerInputs inputs;
+  inputs.skeleton = &game;
+  auto made = scene::author(in, Format::bwm, inputs);
+  ASSERT_TRUE(made.ok()) << made.error().describe();
+  EXPECT_EQ(bone_records(std::get<Bwm>(made->document)), bone_records(std::get<Bwm>(game)));
+  Result<Bytes> bytes = write_document(made->document);
+  ASSERT_TRUE(bytes.ok());
+  expect_poses_as(in, reread(*bytes), lifted);
+  // Without it, Blender's turns are the bones' (what --skeleton is for).
+  auto alone = scene::author(in, Format::bwm);
+  ASSERT_TRUE(alone.ok());
+  EXPECT_NE(bone_records(std::get<Bwm>(alone->document)), bone_records(std::get<Bwm>(game)));
 }
 
 }  // namespace

@@ -51,8 +51,8 @@ struct Draw {
 
 class Author {
  public:
-  Author(const Scene& scene, std::uint32_t version, std::vector<Warning>& warnings)
-      : scene_(scene), world_(world_matrices(scene)), warnings_(warnings) {
+  Author(const Scene& scene, std::uint32_t version, const Bwm* game, std::vector<Warning>& warnings)
+      : scene_(scene), world_(world_matrices(scene)), warnings_(warnings), game_(game) {
     out_.version = version;
     const char id[] = "LiOnHeAdMODEL";
     std::copy(id, id + sizeof id - 1, out_.identifier.begin());
@@ -110,6 +110,14 @@ class Author {
       const Mat4& w = world_[static_cast<std::size_t>(node)];
       if (!finite(w)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
       out_.bones.push_back(frame_of(w));
+    }
+    // On a game file's skeleton (the skin bound to its bones, in its order): its own bone records, as
+    // stored (the lifted frames' TRS would round them off).
+    if (game_ != nullptr) {
+      if (game_->bones.size() != out_.bones.size()) {
+        return at(where + ".joints", "the skin has " + num(out_.bones.size()) + " joints but the skeleton file has " + num(game_->bones.size()) + " bones");
+      }
+      out_.bones = game_->bones;
     }
     return {};
   }
@@ -320,6 +328,7 @@ class Author {
   const std::vector<Mat4> world_;
   RestPose rest_;  // the skin's bind pose to the nodes' pose
   std::vector<Warning>& warnings_;
+  const Bwm* game_;  // the game file whose skeleton the skin is bound to (--skeleton), else none
   Bwm out_;
   std::vector<Draw> draws_;
   int skin_ = -1;
@@ -367,12 +376,13 @@ BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size
 }
 
 Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs) {
-  if (inputs.skeleton != nullptr) return at("skeleton", "a BWM holds its own bones: pass a skeleton only with a PAM", ErrorCode::unsupported);
+  const Bwm* game = inputs.skeleton != nullptr ? std::get_if<Bwm>(inputs.skeleton) : nullptr;
+  if (inputs.skeleton != nullptr && game == nullptr) return at("skeleton", "a BWM takes its bones from a BWM file", ErrorCode::unsupported);
   if (inputs.bwm_version != 5 && inputs.bwm_version != 6) {
     return at("bwm_version", "is " + std::to_string(inputs.bwm_version) + "; BWM versions 5 and 6 exist", ErrorCode::unsupported);
   }
   std::vector<Warning> warnings;
-  Author author(scene, inputs.bwm_version, warnings);
+  Author author(scene, inputs.bwm_version, game, warnings);
   auto bwm = author.run();
   if (!bwm) return bwm.error();
   return Lowered{Document{std::move(*bwm)}, std::move(warnings)};
