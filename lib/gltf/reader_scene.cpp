@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <string>
 #include <unordered_map>
 
 #include "gltf/reader_document.hpp"
@@ -80,8 +82,9 @@ class SceneReader {
   const detail::Document& d_;
   std::vector<Warning>& warnings_;
   Scene s_;
-  std::vector<RgbaImage> images_;       // each image source decoded once
-  std::vector<std::size_t> image_of_;    // per glTF image: its entry in images_
+  std::vector<RgbaImage> images_;         // each image source decoded once
+  std::vector<std::size_t> image_of_;     // per glTF image: its entry in images_
+  std::vector<std::string> image_names_;  // per glTF image: its name, else its URI's file stem
 
   void warn(std::string where, std::string message) { warnings_.push_back({std::move(where), std::move(message)}); }
   // Each object of the root's `key` list into `out` (sized first: a node names later nodes), its name
@@ -461,15 +464,19 @@ Result<void> SceneReader::textures() {
     const json& o = (**images)[i];
     const std::string where = at("images", i);
     std::string source;
+    std::string name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : std::string();
     if (o.contains("uri")) {
       if (!o["uri"].is_string()) return bad(where + ".uri", "is not a string");
-      source = "uri " + o["uri"].get<std::string>();
+      const std::string& uri = o["uri"].get_ref<const std::string&>();
+      if (name.empty() && uri.rfind("data:", 0) != 0) name = std::filesystem::path(uri).stem().string();
+      source = "uri " + uri;
     } else {
       auto view = detail::index_of(o, "bufferView", d_.views.size(), where, "buffer view");
       if (!view) return view.error();
       if (*view < 0) return bad(where, "has neither a uri nor a bufferView");
       source = "view " + std::to_string(*view);
     }
+    image_names_.push_back(std::move(name));
     if (auto it = decoded.find(source); it != decoded.end()) {
       image_of_.push_back(it->second);
       continue;
@@ -522,6 +529,8 @@ Result<void> SceneReader::textures() {
     const RgbaImage& image = images_[image_of_[static_cast<std::size_t>(*source)]];
     if (auto e = d_.spend(image.rgba.size(), where + ".source"); !e) return e;  // each texture holds its own copy
     t.image = image;
+    // Blender names images, not textures (our writer names both): an unnamed texture is its image's.
+    if (t.name.empty()) t.name = image_names_[static_cast<std::size_t>(*source)];
     auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
     if (!sampler) return sampler.error();
     if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];

@@ -51,8 +51,8 @@ struct Draw {
 
 class Author {
  public:
-  Author(const Scene& scene, std::uint32_t version, std::vector<Warning>& warnings)
-      : scene_(scene), world_(world_matrices(scene)), warnings_(warnings) {
+  Author(const Scene& scene, std::uint32_t version, const Bwm* game, std::vector<Warning>& warnings)
+      : scene_(scene), world_(world_matrices(scene)), warnings_(warnings), game_(game) {
     out_.version = version;
     const char id[] = "LiOnHeAdMODEL";
     std::copy(id, id + sizeof id - 1, out_.identifier.begin());
@@ -111,6 +111,14 @@ class Author {
       if (!finite(w)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
       out_.bones.push_back(frame_of(w));
     }
+    // On a game file's skeleton (the skin bound to its bones, in its order): its own bone records, as
+    // stored (the lifted frames' TRS would round them off).
+    if (game_ != nullptr) {
+      if (game_->bones.size() != out_.bones.size()) {
+        return at(where + ".joints", "the skin has " + num(out_.bones.size()) + " joints but the skeleton file has " + num(game_->bones.size()) + " bones");
+      }
+      out_.bones = game_->bones;
+    }
     return {};
   }
 
@@ -141,17 +149,12 @@ class Author {
   }
 
   // The material definition a primitive's material stands for, in order of first use; its diffuse
-  // texture name is the texture's (what the game loads), else the material's.
+  // texture name is the image it shows (what the game loads), else the material's; a skin's type SKIN.
   std::uint32_t material_of(int m) {
     if (auto it = materials_.find(m); it != materials_.end()) return it->second;
     BwmMaterial mat;
-    if (m >= 0) {
-      const Material& sm = scene_.materials[static_cast<std::size_t>(m)];
-      const bool textured = sm.texture >= 0 && static_cast<std::size_t>(sm.texture) < scene_.textures.size() &&
-                            !scene_.textures[static_cast<std::size_t>(sm.texture)].name.empty();
-      const std::string& name = textured ? scene_.textures[static_cast<std::size_t>(sm.texture)].name : sm.name;
-      mat.diffuse = name_field<64>(name, "materials[" + std::to_string(m) + "]", "texture");
-    }
+    if (m >= 0) mat.diffuse = name_field<64>(bwm_diffuse_name(scene_, scene_.materials[static_cast<std::size_t>(m)]), "materials[" + std::to_string(m) + "]", "texture");
+    if (skin_ >= 0) mat.type = name_field<64>("SKIN", "materials", "type");  // the type skins store (tests/bwm_golden.hpp, issue 30)
     out_.materials.push_back(mat);
     const auto index = static_cast<std::uint32_t>(out_.materials.size() - 1);
     materials_.emplace(m, index);
@@ -248,6 +251,7 @@ class Author {
     }
     const std::size_t joint_count = skinned ? scene_.skins[static_cast<std::size_t>(skin_)].joints.size() : 0;
     std::size_t limited = 0;
+    float dropped = 0;  // the largest share of a vertex's weight left out
     for (std::size_t v = 0; v < vc; ++v) {
       if (local[v] == kUnmatched) continue;
       const BwmVec3 q = to_bwm(positions[v]);
@@ -267,12 +271,11 @@ class Author {
         auto strongest = strongest_joints(src, v, joint_count, kInfluences, where, cut);  // unused slots: bone 0, weight 0
         if (!strongest) return strongest.error();
         limited += cut;
+        if (cut) dropped = std::max(dropped, bwm_dropped_weight(src, v, *strongest));
         for (std::size_t k = 0; k < strongest->size(); ++k) j[k] = static_cast<std::uint8_t>((*strongest)[k].second), w[k] = (*strongest)[k].first;
       }
     }
-    if (limited != 0) {
-      warnings_.push_back({where, num(limited) + " vertices lean on more than 4 joints: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});
-    }
+    if (limited != 0) warnings_.push_back({where + ".weights", bwm_narrowed_message(limited, dropped)});
     std::vector<std::uint32_t> over_local(tris.size());
     for (std::size_t k = 0; k < tris.size(); ++k) over_local[k] = local[tris[k]];
     const BwmIndexRun run = bwm_index_run(over_local, used, skinned);
@@ -325,6 +328,7 @@ class Author {
   const std::vector<Mat4> world_;
   RestPose rest_;  // the skin's bind pose to the nodes' pose
   std::vector<Warning>& warnings_;
+  const Bwm* game_;  // the game file whose skeleton the skin is bound to (--skeleton), else none
   Bwm out_;
   std::vector<Draw> draws_;
   int skin_ = -1;
@@ -372,12 +376,13 @@ BwmIndexRun bwm_index_run(const std::vector<std::uint32_t>& triangles, std::size
 }
 
 Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs) {
-  if (inputs.skeleton != nullptr) return at("skeleton", "a BWM holds its own bones: pass a skeleton only with a PAM", ErrorCode::unsupported);
+  const Bwm* game = inputs.skeleton != nullptr ? std::get_if<Bwm>(inputs.skeleton) : nullptr;
+  if (inputs.skeleton != nullptr && game == nullptr) return at("skeleton", "a BWM takes its bones from a BWM file", ErrorCode::unsupported);
   if (inputs.bwm_version != 5 && inputs.bwm_version != 6) {
     return at("bwm_version", "is " + std::to_string(inputs.bwm_version) + "; BWM versions 5 and 6 exist", ErrorCode::unsupported);
   }
   std::vector<Warning> warnings;
-  Author author(scene, inputs.bwm_version, warnings);
+  Author author(scene, inputs.bwm_version, game, warnings);
   auto bwm = author.run();
   if (!bwm) return bwm.error();
   return Lowered{Document{std::move(*bwm)}, std::move(warnings)};

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "scene/bone_turns.hpp"
 #include "scene/bwm/lower_run.hpp"
 #include "scene/bwm/space.hpp"
 #include "scene/lift.hpp"
@@ -167,6 +168,14 @@ class Lowerer {
     }
     if (by_order && !bkeys.empty()) warnings_.push_back({"nodes", "bone and entity names do not match the base's: matched by order"});
     const std::vector<Mat4> bworld = world_matrices(base_), iworld = world_matrices(in_);
+    // Blender's bone turns taken off the bones (entities are no joints: Blender does not turn them).
+    std::vector<int> in_bones, base_bones;
+    for (std::size_t k = 0; k < bnodes.size(); ++k) {
+      const bool bone = !base_.nodes[static_cast<std::size_t>(bnodes[k])].extras.contains("entity");
+      in_bones.push_back(bone ? inodes[static_cast<std::size_t>((*match)[k])] : -1);
+      base_bones.push_back(bone ? bnodes[k] : -1);
+    }
+    const std::vector<IncomingJoint> joints = incoming_joints(in_, in_bones, base_, base_bones);
     std::size_t bone = 0, entity = 0;
     for (std::size_t k = 0; k < bnodes.size(); ++k) {
       const Node& b = base_.nodes[static_cast<std::size_t>(bnodes[k])];
@@ -180,8 +189,15 @@ class Lowerer {
       }
       const bool is_entity = b.extras.contains("entity");
       BwmBone& frame = is_entity ? out_.entities[entity].transform : out_.bones[bone];
-      // Entities are roots; bones hang from the identity root: world is the frame either way.
-      const BwmBone ie = frame_of(iworld[ni]), be = frame_of(bworld[static_cast<std::size_t>(bnodes[k])]);
+      const IncomingJoint& j = joints[k];
+      if (!is_entity && !j.translation_moved && !j.rotation_moved && !j.scale_moved) {  // Blender's noise: the stored frame stays
+        ++bone;
+        continue;
+      }
+      // Entities are roots; bones hang from the identity root: world is the frame either way (a bone's
+      // with Blender's turn taken off).
+      const Mat4 world = is_entity || i.parent < 0 ? iworld[ni] : iworld[static_cast<std::size_t>(i.parent)] * trs_matrix(j.local);
+      const BwmBone ie = frame_of(world), be = frame_of(bworld[static_cast<std::size_t>(bnodes[k])]);
       const auto keep = [](BwmVec3& stored, const BwmVec3& incoming, const BwmVec3& base) {
         if (incoming != base) stored = incoming;
       };
@@ -203,8 +219,8 @@ class Lowerer {
     return {};
   }
 
-  // Materials by their diffuse texture name (extras), then by name, then order; a renamed material
-  // renames its diffuse texture, which is what the game looks it up by.
+  // Materials by their diffuse texture name (extras), then by name, then order; the diffuse texture
+  // name (what the game looks the material up by) becomes the image the material shows, else its name.
   Result<void> lower_materials() {
     std::vector<std::vector<std::string>> bkeys, ikeys;
     for (const Material& m : base_.materials) bkeys.push_back({extra_string(m.extras, "diffuse"), m.name});
@@ -219,11 +235,12 @@ class Lowerer {
     materials_ = *match;
     for (std::size_t k = 0; k < bkeys.size(); ++k) {
       const Material& i = in_.materials[static_cast<std::size_t>((*match)[k])];
-      if (i.name == base_.materials[k].name) continue;
-      auto name = stored_name<64>(i.name);
+      const std::string& diffuse = bwm_diffuse_name(in_, i);
+      if (diffuse == base_.materials[k].name) continue;
+      auto name = stored_name<64>(diffuse);
       if (!name) {
         return at("materials[" + std::to_string((*match)[k]) + "].name",
-                           "material name " + i.name + " does not fit the 63 bytes of a BWM texture name", ErrorCode::unsupported);
+                           "texture name " + diffuse + " does not fit the 63 bytes of a BWM texture name", ErrorCode::unsupported);
       }
       out_.materials[k].diffuse = *name;
     }
@@ -527,8 +544,9 @@ class Lowerer {
     return *m;
   }
 
-  // An incoming primitive's arrays: sized for its vertices, finite, its indices and joints in range.
-  Result<void> check_incoming(const Primitive& ip, bool skinned, const std::vector<int>& bones, const std::string& where) const {
+  // An incoming primitive's arrays: sized for its vertices, finite, its indices and joints in range;
+  // its vertex colours named in a warning (no BWM stride attribute holds a colour).
+  Result<void> check_incoming(const Primitive& ip, bool skinned, const std::vector<int>& bones, const std::string& where) {
     if (ip.topology != Topology::triangles && ip.topology != Topology::triangle_strip && ip.topology != Topology::triangle_fan) {
       return at(where + ".mode", "points and lines cannot be drawn by a BWM (triangles only)", ErrorCode::unsupported);
     }
@@ -559,7 +577,24 @@ class Lowerer {
         return at(where + ".joints", "joint " + std::to_string(ip.joints[k]) + " is past the skin's " + std::to_string(bones.size()) + " joints");
       }
     }
+    if (std::any_of(ip.colors.begin(), ip.colors.end(), [](const Vec4& c) { return !(c == Vec4{1, 1, 1, 1}); })) {
+      warnings_.push_back({where + ".colors", "the primitive's vertex colours are dropped: a BWM vertex holds none (no stride attribute stores a colour)"});
+    }
     return {};
+  }
+
+  // One warning per primitive for the vertices whose weights the 4 bone slots narrowed, then reset.
+  void warn_narrowed(const std::string& where) {
+    if (narrowed_ == 0) return;
+    warnings_.push_back({where + ".weights", bwm_narrowed_message(narrowed_, narrowed_most_)});
+    narrowed_ = 0;
+    narrowed_most_ = 0;
+  }
+
+  // A vertex narrowed to 4 bones, losing `dropped` of its weight.
+  void count_narrowed(float dropped) {
+    ++narrowed_;
+    narrowed_most_ = std::max(narrowed_most_, dropped);
   }
 
   Result<void> lower_primitive(const Primitive& bp, const Primitive& ip, const std::vector<int>& bones, const std::string& where, int id,
@@ -602,6 +637,7 @@ class Lowerer {
         owner_[g] = id;
       }
     }
+    warn_narrowed(where);
     return {};
   }
 
@@ -652,6 +688,7 @@ class Lowerer {
       }
       over_local[k] = local[i];
     }
+    warn_narrowed(where);
     BwmIndexRun run = bwm_index_run(over_local, used.size(), out_.type == 3);
     BwmRun out{{}, run.indices_size, run.faces_size, *std::min_element(used.begin(), used.end()), *std::max_element(used.begin(), used.end())};
     for (std::uint32_t i : run.indices) out.indices.push_back(static_cast<std::uint16_t>(used[i]));
@@ -683,7 +720,7 @@ class Lowerer {
     bool cut = false;
     auto strongest = strongest_joints(ip, i, bones.size(), std::min(places_.joints.size(), places_.weights.size()), where, cut);
     if (!strongest) return strongest.error();
-    if (cut) warnings_.push_back({where, "vertex " + std::to_string(i) + " weighs more bones than the base's strides store: the strongest are kept and renormalised"});
+    if (cut) count_narrowed(bwm_dropped_weight(ip, i, *strongest));
     for (std::size_t k = 0; k < strongest->size(); ++k) {
       const int bone = bones[static_cast<std::size_t>((*strongest)[k].second)];
       if (bone < 0 || bone > 0xFF) return at(where + ".joints", "vertex " + std::to_string(i) + " weighs a joint no BWM bone index (a byte) names", ErrorCode::unsupported);
@@ -711,8 +748,9 @@ class Lowerer {
     // A full order (weight, then bone) with std::sort: see scene/mhfu/lower.cpp on stable_sort under ASan.
     std::sort(strongest.begin(), strongest.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
     if (strongest.size() > 4) {
-      warnings_.push_back({where, "vertex " + std::to_string(m) + " has " + std::to_string(strongest.size()) +
-                                      " weights: the strongest 4 are kept and renormalised (a BWM skin stores 4)"});
+      float total = 0, kept = 0;
+      for (std::size_t k = 0; k < strongest.size(); ++k) total += strongest[k].second, kept += k < 4 ? strongest[k].second : 0.0f;
+      count_narrowed(1.0f - kept / total);
       strongest.resize(4);
     }
     if (strongest.empty()) return at(where + ".weights", "vertex " + std::to_string(m) + " weighs no joint");
@@ -745,6 +783,8 @@ class Lowerer {
   std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
   std::vector<Rebuilt> rebuilt_;
   bool moved_ = false;                   // a base vertex's position was rewritten
+  std::size_t narrowed_ = 0;             // the primitive's vertices narrowed to 4 bones so far
+  float narrowed_most_ = 0;              // the largest share of its weight one of them lost
   std::vector<std::size_t> new_record_;  // per vertex added: the mesh record whose reference added it
 };
 

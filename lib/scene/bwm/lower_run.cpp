@@ -91,6 +91,15 @@ void hold_vertices(BwmMesh& mesh, const BwmRun& run) {
   mesh.vertex_size = hi - lo;
 }
 
+// A mesh's face and index counts are its references' sums (as authoring stores them), derived anew
+// for an edited mesh: moving the stored counts by a reference's change kept a base whose counts did not
+// sum (a skin reference storing faces as a list's, indices / 3) disagreeing with itself.
+void recount(BwmMesh& mesh) {
+  mesh.faces_count = 0;
+  mesh.indices_size = 0;
+  for (const BwmMaterialRef& r : mesh.material_refs) mesh.faces_count += r.faces_size, mesh.indices_size += r.indices_size;
+}
+
 void draw(BwmMaterialRef& ref, const BwmRun& run) {
   ref.indices_size = run.indices_size;
   ref.faces_size = run.faces_size;
@@ -104,8 +113,6 @@ void bwm_replace_run(Bwm& bwm, std::size_t record, std::size_t r, const BwmRun& 
   BwmMesh& mesh = bwm.meshes[record];
   BwmMaterialRef& ref = mesh.material_refs[r];
   const std::uint64_t start = ref.indices_offset, end = start + run_length(bwm, ref.indices_size);
-  move(mesh.faces_count, ref.faces_size, run.faces_size);
-  move(mesh.indices_size, ref.indices_size, run.indices_size);
   if (drawn_by_others(bwm, start, end, mesh, &ref)) {
     ref.faces_offset = faces_end(bwm);
     ref.indices_offset = static_cast<std::uint32_t>(bwm.indices.size());
@@ -114,6 +121,7 @@ void bwm_replace_run(Bwm& bwm, std::size_t record, std::size_t r, const BwmRun& 
     splice(bwm, start, end, run.indices, ref.faces_offset, ref.faces_offset + ref.faces_size, run.faces_size, mesh, &ref);
   }
   draw(ref, run);
+  recount(mesh);
   hold_vertices(mesh, run);
 }
 
@@ -133,10 +141,9 @@ void bwm_add_ref(Bwm& bwm, std::size_t record, std::uint32_t material, const Bwm
   ref.indices_offset = static_cast<std::uint32_t>(point);
   ref.faces_offset = faces_point;
   draw(ref, run);
-  mesh.faces_count += run.faces_size;
-  mesh.indices_size += run.indices_size;
-  hold_vertices(mesh, run);
   mesh.material_refs.push_back(ref);
+  recount(mesh);
+  hold_vertices(mesh, run);
 }
 
 void bwm_remove_ref(Bwm& bwm, std::size_t record, std::size_t r) {
@@ -147,8 +154,7 @@ void bwm_remove_ref(Bwm& bwm, std::size_t record, std::size_t r) {
     splice(bwm, start, end, {}, ref.faces_offset, ref.faces_offset + ref.faces_size, 0, mesh, &mesh.material_refs[r]);
   }
   mesh.material_refs.erase(mesh.material_refs.begin() + static_cast<std::ptrdiff_t>(r));
-  move(mesh.faces_count, ref.faces_size, 0);
-  move(mesh.indices_size, ref.indices_size, 0);
+  recount(mesh);
   if (mesh.indices_offset != start) return;
   // The mesh's run began with the reference's: it now begins with the first reference left.
   std::uint64_t first = UINT64_MAX;

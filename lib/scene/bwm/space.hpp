@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/bwm/bwm.hpp"
 #include "scene/math.hpp"
+#include "scene/scene.hpp"
 
 namespace remodel::scene {
 
@@ -39,6 +42,36 @@ std::array<std::uint8_t, N> bwm_name(const std::string& name, bool& cut) {
   std::array<std::uint8_t, N> out{};
   std::copy(name.begin(), name.begin() + static_cast<std::ptrdiff_t>(end), out.begin());
   return out;
+}
+
+// The diffuse texture name a material is stored under: the image it shows (the texture's name: its
+// image's name or URI stem when the glTF names only the image), else the material's own name.
+inline const std::string& bwm_diffuse_name(const Scene& scene, const Material& m) {
+  const bool textured = m.texture >= 0 && static_cast<std::size_t>(m.texture) < scene.textures.size() &&
+                        !scene.textures[static_cast<std::size_t>(m.texture)].name.empty();
+  return textured ? scene.textures[static_cast<std::size_t>(m.texture)].name : m.name;
+}
+
+// The share of vertex v's weight that `kept` (strongest_joints' (weight, joint) pairs) leaves out.
+inline float bwm_dropped_weight(const Primitive& p, std::size_t v, const std::vector<std::pair<float, int>>& kept) {
+  float total = 0, held = 0;
+  for (std::size_t k = 0; k < p.influences; ++k) {
+    const float w = p.weights[v * p.influences + k];
+    if (!(w > 0)) continue;
+    total += w;
+    const auto joint = static_cast<int>(p.joints[v * p.influences + k]);
+    if (std::any_of(kept.begin(), kept.end(), [&](const auto& s) { return s.second == joint; })) held += w;
+  }
+  return total > 0 ? 1.0f - held / total : 0.0f;
+}
+
+// The one warning for a primitive whose `vertices` were narrowed to a skin's 4 bones, `most` the largest
+// share of its weight one of them lost.
+inline std::string bwm_narrowed_message(std::size_t vertices, float most) {
+  char share[16];
+  std::snprintf(share, sizeof share, "%.3f", static_cast<double>(most));
+  return std::to_string(vertices) + " vertices lean on more than 4 joints: the strongest 4 are kept and renormalised (a BWM skin stores 4), "
+                                    "each losing up to " + share + " of its weight";
 }
 
 // A material reference's indices from triangles over its own vertices (glTF winding): windings
