@@ -443,7 +443,7 @@ Result<Lowered> lower_j3d(const Scene& scene, const J3dFile& base, const LowerIn
   for (std::size_t s = 0; s < shape_inputs.size(); ++s) {
     if (shape_inputs[s].incoming == nullptr) {
       shape_inputs[s].where = "SHP1.shape[" + std::to_string(s) + "]";
-      result.warnings.push_back({shape_inputs[s].where, "has no primitive in the Scene: it was emptied (it stays in INF1 and draws nothing)"});
+      result.warnings.push_back({shape_inputs[s].where, "has no primitive in the Scene: it was removed from SHP1 and INF1 (later shapes move down one index)"});
     }
   }
   // A matched shape whose primitive now shows another material stands under that material in INF1.

@@ -12,7 +12,10 @@
 #include "model/gx/colour.hpp"
 #include "model/j3d/decode.hpp"
 #include "scene/j3d/array_codec.hpp"
+#include "scene/j3d/draw_matrices.hpp"
+#include "scene/j3d/inf1_shapes.hpp"
 #include "scene/j3d/lower.hpp"
+#include "scene/j3d/packets.hpp"
 #include "scene/match.hpp"
 
 namespace remodel::scene {
@@ -153,6 +156,7 @@ struct Geometry {
   Binds base_binds, binds;
   std::vector<Mat4> world;  // the Scene's bind pose (JNT1 as lowered)
   std::array<J3dArrayCodec, 13> codecs;
+  J3dDrawTable draws;
   std::vector<Warning>& warnings;
   bool changed = false;
   // Per shape: rebuilt packets and matrix groups (whose `first` indexes new_table), or nullopt = keep.
@@ -160,7 +164,7 @@ struct Geometry {
 
   // The DRW1 entry for a vertex's influences: an equal entry when there is one, else appended.
   Result<std::uint32_t> draw_entry(const Primitive& p, std::size_t v, const std::vector<std::uint16_t>& joint_map, const std::string& where) {
-    std::map<std::uint16_t, float> merged;
+    J3dWeights merged;
     float sum = 0;
     for (std::uint32_t k = 0; k < p.influences; ++k) {
       const float w = p.weights[v * p.influences + k];
@@ -169,66 +173,19 @@ struct Geometry {
       if (j >= joint_map.size()) {
         return Error{ErrorCode::bad_value, std::nullopt, where + ".joints", "vertex " + std::to_string(v) + " names joint " + std::to_string(j) + ", past the skin's " + std::to_string(joint_map.size())};
       }
-      merged[joint_map[j]] += w;
+      const auto at = std::find_if(merged.begin(), merged.end(), [&](const auto& jw) { return jw.first == joint_map[j]; });
+      if (at == merged.end()) merged.emplace_back(joint_map[j], w);
+      else at->second += w;
       sum += w;
     }
     if (merged.empty() || !(sum > 0) || !std::isfinite(sum)) {
       return Error{ErrorCode::bad_value, std::nullopt, where + ".weights", "vertex " + std::to_string(v) + " has no positive weight, so no joint holds it"};
     }
-    if (merged.size() == 1) {
-      const std::uint16_t joint = merged.begin()->first;
-      for (std::size_t d = 0; d < drw.indices.size(); ++d) {
-        if (drw.weighted[d] == 0 && drw.indices[d] == joint) return static_cast<std::uint32_t>(d);
-      }
-      drw.weighted.push_back(0);
-      drw.indices.push_back(joint);
-      changed = true;
-      return static_cast<std::uint32_t>(drw.indices.size() - 1);
-    }
     if (merged.size() > 0xFF) return Error{ErrorCode::unsupported, std::nullopt, where, "vertex " + std::to_string(v) + " has more than 255 joints, past EVP1's u8 count"};
-    // Envelope weights as the lift shows them (each stored weight over their sum) against ours.
-    J3dEnvelope env;
-    for (const auto& [joint, w] : merged) {
-      env.joints.push_back(joint);
-      env.weights.push_back(w / sum);
-    }
-    std::size_t found = evp.envelopes.size();
-    for (std::size_t e = 0; e < evp.envelopes.size() && found == evp.envelopes.size(); ++e) {
-      const J3dEnvelope& x = evp.envelopes[e];
-      if (x.joints.size() != env.joints.size()) continue;
-      float xs = 0;
-      for (float w : x.weights) xs += w;
-      std::map<std::uint16_t, float> xm;
-      for (std::size_t k = 0; k < x.joints.size(); ++k) xm[x.joints[k]] += x.weights[k] / xs;
-      bool same = xm.size() == env.joints.size();
-      std::size_t k = 0;
-      for (auto it = xm.begin(); same && it != xm.end(); ++it, ++k) {
-        same = it->first == env.joints[k] && std::fabs(it->second - env.weights[k]) <= 1e-6f;
-      }
-      if (same) found = e;
-    }
-    if (found == evp.envelopes.size()) {
-      // A new envelope needs an inverse bind for each joint: unskinned files store none.
-      if (evp.inverse_binds.size() < world.size()) {
-        for (std::size_t j = evp.inverse_binds.size(); j < world.size(); ++j) {
-          const Mat4 ibm = inverse(world[j]);
-          std::array<float, 12> rows{};
-          for (int r = 0; r < 3; ++r) {
-            for (int c = 0; c < 4; ++c) rows[static_cast<std::size_t>(r * 4 + c)] = ibm.at(r, c);
-          }
-          evp.inverse_binds.push_back(rows);
-        }
-      }
-      evp.envelopes.push_back(std::move(env));
-      changed = true;
-    }
-    for (std::size_t d = 0; d < drw.indices.size(); ++d) {
-      if (drw.weighted[d] == 1 && drw.indices[d] == found) return static_cast<std::uint32_t>(d);
-    }
-    drw.weighted.push_back(1);
-    drw.indices.push_back(static_cast<std::uint16_t>(found));
-    changed = true;
-    return static_cast<std::uint32_t>(drw.indices.size() - 1);
+    if (merged.size() > 1 && draws.envelope_count() >= 0xFFFF) return Error{ErrorCode::unsupported, std::nullopt, where, "needs more than 65535 EVP1 envelopes"};
+    std::sort(merged.begin(), merged.end());
+    for (auto& jw : merged) jw.second /= sum;  // envelope weights as the lift shows them
+    return draws.entry(merged);
   }
 
   // Whether an incoming vertex's influences are the base vertex's (so its DRW1 entry stays).
@@ -311,10 +268,10 @@ struct Geometry {
         if (in.colors.empty()) {
           // Our export keeps colours a material does not show as `_COLOR_0`, which Blender drops: a
           // base vertex keeps its own (as for CLR1); a new one has none to store.
-          if (kept) continue;
+          if (kept && key[kClr0] != kAbsent) continue;
           return Error{ErrorCode::inconsistent, std::nullopt, at, "is new in a shape that draws vertex colours (CLR0), but the primitive has none (COLOR_0)"};
         }
-        if (kept && base.colors[bv] == in.colors[iv]) continue;
+        if (kept && !base.colors.empty() && base.colors[bv] == in.colors[iv]) continue;
         if (auto err = codec(kClr0).encode_colour(in.colors[iv], e, at); !err) return err.error();
       } else if (slot == kClr1) {
         if (kept) continue;  // CLR1 is not exported: a base vertex keeps its own
@@ -389,27 +346,24 @@ struct Geometry {
     for (const Key& k : keys) {
       if (auto e = check_width(descriptors, k, where); !e) return e.error();
     }
+    std::vector<std::array<std::uint32_t, 3>> corner_matrices(triangles.size() / 3);
+    for (std::size_t t = 0; t < corner_matrices.size(); ++t) {
+      for (std::size_t c = 0; c < 3; ++c) corner_matrices[t][c] = keys[triangles[t * 3 + c]][kDrw];
+      const std::uint32_t first = corner_matrices[0][0];
+      if (!has_slots && std::any_of(corner_matrices[t].begin(), corner_matrices[t].end(), [&](std::uint32_t d) { return d != first; })) {
+        return Error{ErrorCode::unsupported, std::nullopt, where, "draws with one matrix (no PNMTXIDX in its vertex descriptors) but its vertices now bind to different joints or envelopes"};
+      }
+    }
     std::vector<J3dPacket> packets;
     std::vector<J3dMatrixGroup> groups;
-    std::size_t t = 0;
-    while (t < triangles.size()) {
-      std::vector<std::uint32_t> slots;  // DRW1 entries loaded, slot by slot
+    for (const J3dPacketPlan& plan : j3d_plan_packets(corner_matrices, GxMatrixPalette::kSlots)) {
+      const std::vector<std::uint32_t>& slots = plan.matrices;
       std::vector<std::uint32_t> local;  // triangles in packet vertex numbers
       std::unordered_map<std::uint32_t, std::uint32_t> local_of;
       std::vector<std::uint32_t> packet_vertices;
-      for (; t < triangles.size(); t += 3) {
-        std::vector<std::uint32_t> add;
-        for (int c = 0; c < 3; ++c) {
-          const std::uint32_t d = keys[triangles[t + static_cast<std::size_t>(c)]][kDrw];
-          if (std::find(slots.begin(), slots.end(), d) == slots.end() && std::find(add.begin(), add.end(), d) == add.end()) add.push_back(d);
-        }
-        if (!has_slots && (slots.size() + add.size() > 1)) {
-          return Error{ErrorCode::unsupported, std::nullopt, where, "draws with one matrix (no PNMTXIDX in its vertex descriptors) but its vertices now bind to different joints or envelopes"};
-        }
-        if (slots.size() + add.size() > GxMatrixPalette::kSlots) break;
-        slots.insert(slots.end(), add.begin(), add.end());
-        for (int c = 0; c < 3; ++c) {
-          const std::uint32_t v = triangles[t + static_cast<std::size_t>(c)];
+      for (std::uint32_t t : plan.triangles) {
+        for (std::size_t c = 0; c < 3; ++c) {
+          const std::uint32_t v = triangles[std::size_t{t} * 3 + c];
           const auto [it, added] = local_of.try_emplace(v, static_cast<std::uint32_t>(packet_vertices.size()));
           if (added) packet_vertices.push_back(v);
           local.push_back(it->second);
@@ -467,6 +421,55 @@ struct Geometry {
     return std::make_pair(std::move(packets), std::move(groups));
   }
 
+  // Whether a primitive's colours hold anything: all opaque white is what a shape without CLR0 shows.
+  static bool has_colours(const Primitive& p) {
+    return std::any_of(p.colors.begin(), p.colors.end(), [](const Vec4& c) { return c.x != 1 || c.y != 1 || c.z != 1 || c.w != 1; });
+  }
+
+  // VTX1's CLR0 array, added (RGBA8, as authoring stores colours) when the file has none.
+  void add_colour_array() {
+    if (codec(kClr0).format != nullptr) return;
+    const J3dVertexFormat clr0{11, 1, 5, 0, {0xFF, 0xFF, 0xFF}};
+    std::erase_if(vtx.formats, [](const J3dVertexFormat& f) { return f.attribute == 11; });
+    vtx.formats.insert(std::find_if(vtx.formats.begin(), vtx.formats.end(), [](const J3dVertexFormat& f) { return f.attribute > 11; }), clr0);
+    std::erase_if(vtx.arrays, [](const J3dVertexArray& a) { return a.slot == kClr0; });
+    vtx.arrays.insert(std::find_if(vtx.arrays.begin(), vtx.arrays.end(), [](const J3dVertexArray& a) { return a.slot > kClr0; }), J3dVertexArray{static_cast<std::uint8_t>(kClr0), {}, {}});
+    bind_codecs();  // the arrays and formats moved
+    changed = true;
+  }
+
+  // A rebuilt shape draws what its primitive holds: CLR0 when it brings colours, PNMTXIDX when its
+  // vertices bind to more than one draw matrix. The base's list may be shared: an edited copy is used.
+  Result<void> fit_descriptors(std::size_t s, const Primitive& p, const std::vector<std::uint32_t>& entries) {
+    J3dShape& shape = shp.shapes[s];
+    std::vector<J3dVertexDescriptor> list = shp.descriptor_lists[shape.descriptors];
+    const auto has = [&](std::uint32_t attribute) {
+      return std::any_of(list.begin(), list.end(), [&](const J3dVertexDescriptor& d) { return d.attribute == attribute && d.type != 0; });
+    };
+    const auto put = [&](J3dVertexDescriptor d) {
+      std::erase_if(list, [&](const J3dVertexDescriptor& x) { return x.attribute == d.attribute; });
+      list.insert(std::find_if(list.begin(), list.end(), [&](const J3dVertexDescriptor& x) { return x.attribute > d.attribute; }), d);
+    };
+    bool edited = false;
+    if (has_colours(p) && !has(11)) {
+      add_colour_array();
+      put({11, 3});
+      edited = true;
+    }
+    const bool several = std::any_of(entries.begin(), entries.end(), [&](std::uint32_t d) { return d != entries[0]; });
+    if (several && !has(0) && shape.matrix_type == 0) {  // a billboard draws with one matrix
+      put({0, 1});
+      shape.matrix_type = 3;
+      edited = true;
+    }
+    if (!edited) return {};
+    const auto found = std::find(shp.descriptor_lists.begin(), shp.descriptor_lists.end(), list);
+    shape.descriptors = static_cast<std::uint32_t>(found - shp.descriptor_lists.begin());
+    if (found == shp.descriptor_lists.end()) shp.descriptor_lists.push_back(std::move(list));
+    changed = true;
+    return {};
+  }
+
   // A shape whose triangles or draw matrices changed: every incoming vertex keyed (reusing the base
   // key of a base vertex with the same values), then packets rebuilt.
   Result<void> rebuild(std::size_t s, const Primitive* base, const ShapeWalk* walk, const J3dShapeInput& in, std::size_t real_uvs) {
@@ -488,24 +491,30 @@ struct Geometry {
       if (base != nullptr) {
         for (std::uint32_t b = 0; b < base->vertex_count(); ++b) base_at[bits(base->positions[b])].push_back(b);
       }
+      std::vector<std::uint32_t> entries(p.vertex_count());
+      for (std::uint32_t v = 0; v < p.vertex_count(); ++v) {
+        auto d = draw_entry(p, v, in.joint_map, in.where);
+        if (!d) return d.error();
+        entries[v] = *d;
+      }
+      if (auto e = fit_descriptors(s, p, entries); !e) return e.error();
       auto fills = descriptor_fills(shp.descriptor_lists[shape.descriptors], in.where);
       if (!fills) return fills.error();
       keys.resize(p.vertex_count());
       for (std::uint32_t v = 0; v < p.vertex_count(); ++v) {
-        auto d = draw_entry(p, v, in.joint_map, in.where);
-        if (!d) return d.error();
+        const std::uint32_t d = entries[v];
         std::uint32_t bv = kAbsent;
         if (base != nullptr) {
           if (const auto it = base_at.find(bits(p.positions[v])); it != base_at.end()) {
             for (std::uint32_t b : it->second) {
-              if (same_vertex(*base, b, p, v) && same_influences(*base, b, p, v, in.joint_map) && walk->keys[b][kDrw] == *d) {
+              if (same_vertex(*base, b, p, v) && same_influences(*base, b, p, v, in.joint_map) && walk->keys[b][kDrw] == d) {
                 bv = b;
                 break;
               }
             }
           }
         }
-        auto key = vertex_key(base != nullptr ? *base : p, bv, bv == kAbsent ? nullptr : &walk->keys[bv], p, v, *d, real_uvs, *fills, in.where);
+        auto key = vertex_key(base != nullptr ? *base : p, bv, bv == kAbsent ? nullptr : &walk->keys[bv], p, v, d, real_uvs, *fills, in.where);
         if (!key) return key.error();
         keys[v] = *key;
       }
@@ -519,12 +528,26 @@ struct Geometry {
     return {};
   }
 
-  Result<void> lower_shape(std::size_t s, const J3dShapeInput& in) {
+  // UV sets shape `s` draws that the primitive lacks (Blender writes the one UV map a modder made):
+  // zeros, said once, in `storage`; else `in` as it is.
+  J3dShapeInput pad_uvs(std::size_t s, const J3dShapeInput& in, std::size_t real_uvs, Primitive& storage) {
+    if (in.incoming == nullptr || in.incoming->uvs.size() >= real_uvs || in.incoming->vertex_count() == 0) return in;
+    storage = *in.incoming;
+    const std::size_t had = storage.uvs.size();
+    warnings.push_back({in.where, "lacks TEXCOORD_" + std::to_string(had) + (real_uvs - had > 1 ? " to TEXCOORD_" + std::to_string(real_uvs - 1) : std::string()) +
+                                      ", which SHP1 shape " + std::to_string(s) + " draws: stored as (0, 0)"});
+    storage.uvs.resize(real_uvs, std::vector<Vec2>(storage.vertex_count(), Vec2{0, 0}));
+    return J3dShapeInput{&storage, in.where, in.joint_map};
+  }
+
+  Result<void> lower_shape(std::size_t s, const J3dShapeInput& given) {
     const Primitive& base = base_scene.meshes[s].primitives[0];
     auto walk = walk_shape(base_shp, s);
     if (!walk) return walk.error();
     std::size_t real_uvs = base.uvs.size();
     if (const auto it = base.extras.find("uvs_added"); it != base.extras.end() && it->is_number_unsigned()) real_uvs -= it->get<std::size_t>();
+    Primitive padded;
+    const J3dShapeInput in = pad_uvs(s, given, real_uvs, padded);
     if (in.incoming == nullptr) return rebuild(s, &base, &*walk, in, real_uvs);
     const Primitive& p = *in.incoming;
     for (int fill : walk->fills) {  // what the shape draws, the primitive must hold
@@ -537,6 +560,8 @@ struct Geometry {
                                                                ", which SHP1 shape " + std::to_string(s) + " draws"};
       }
     }
+    // Colours the shape does not draw: rebuilt to draw them (fit_descriptors).
+    if (std::find(walk->fills.begin(), walk->fills.end(), static_cast<int>(kClr0)) == walk->fills.end() && has_colours(p)) return rebuild(s, &base, &*walk, in, real_uvs);
     // Values beyond what the shape draws are dropped: say so when they hold anything.
     for (std::size_t u = real_uvs; u < p.uvs.size(); ++u) {
       if (std::any_of(p.uvs[u].begin(), p.uvs[u].end(), [](const Vec2& t) { return t.x != 0 || t.y != 0; }) &&
@@ -628,32 +653,13 @@ struct Geometry {
     const Primitive& base = base_scene.meshes[like].primitives[0];
     std::size_t real_uvs = base.uvs.size();
     if (const auto it = base.extras.find("uvs_added"); it != base.extras.end() && it->is_number_unsigned()) real_uvs -= it->get<std::size_t>();
-    if (auto e = rebuild(s, nullptr, nullptr, J3dShapeInput{n.incoming, n.where, n.joint_map}, real_uvs); !e) return e.error();
+    Primitive padded;
+    if (auto e = rebuild(s, nullptr, nullptr, pad_uvs(s, J3dShapeInput{n.incoming, n.where, n.joint_map}, real_uvs, padded), real_uvs); !e) return e.error();
     // INF1: beside the shape it is drawn like (under its material), or under a new material node there.
     J3dNode node{0x12, static_cast<std::uint16_t>(s), {}};
     if (!same_material && n.material >= 0) node = J3dNode{0x11, static_cast<std::uint16_t>(n.material), {node}};
-    if (!insert_beside(inf.roots, static_cast<std::uint16_t>(like), same_material || n.material < 0, node)) inf.roots.push_back(node);
+    if (!j3d_insert_shape_beside(inf.roots, static_cast<std::uint16_t>(like), same_material || n.material < 0, node)) inf.roots.push_back(node);
     return {};
-  }
-
-  // Puts `node` after shape `like`'s node (beside it) or after its material node (`beside_shape` false).
-  static bool insert_beside(std::vector<J3dNode>& nodes, std::uint16_t like, bool beside_shape, const J3dNode& node) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i].type == 0x12 && nodes[i].index == like && beside_shape) {
-        nodes.insert(nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, node);
-        return true;
-      }
-      if (!beside_shape && nodes[i].type == 0x11) {
-        for (const J3dNode& c : nodes[i].children) {
-          if (c.type == 0x12 && c.index == like) {
-            nodes.insert(nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, node);
-            return true;
-          }
-        }
-      }
-      if (insert_beside(nodes[i].children, like, beside_shape, node)) return true;
-    }
-    return false;
   }
 
   // Each VTX1 array with its format and element size.
@@ -668,6 +674,26 @@ struct Geometry {
         if (a.slot == slot) c.array = &a;
       }
       if (c.array == nullptr) c.format = nullptr;  // nothing to append to
+    }
+  }
+
+  // Rebuilt shapes that draw nothing leave SHP1 and INF1: glTF has no empty primitive, so a shape with
+  // no packets could not be exported again. Later shapes move down one index.
+  void remove_emptied(J3dInf1& inf) {
+    for (std::size_t s = shp.shapes.size(); s-- > 0;) {
+      if (!rebuilt[s] || shp.shapes[s].packet_count != 0) continue;
+      bool named_elsewhere = shp.remap.size() != shp.shapes.size();
+      for (std::size_t i = 0; i < shp.remap.size() && !named_elsewhere; ++i) named_elsewhere = i != s && shp.remap[i] == s;
+      if (named_elsewhere) {
+        warnings.push_back({"SHP1.shape[" + std::to_string(s) + "]", "draws nothing but stays (with no packets): SHP1's remap table names it elsewhere"});
+        continue;
+      }
+      shp.shapes.erase(shp.shapes.begin() + static_cast<std::ptrdiff_t>(s));
+      shp.remap.erase(shp.remap.begin() + static_cast<std::ptrdiff_t>(s));
+      for (std::uint16_t& r : shp.remap) r = static_cast<std::uint16_t>(r > s ? r - 1 : r);
+      rebuilt.erase(rebuilt.begin() + static_cast<std::ptrdiff_t>(s));
+      j3d_remove_shape_node(inf.roots, static_cast<std::uint16_t>(s));
+      changed = true;
     }
   }
 
@@ -728,7 +754,7 @@ Result<void> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, co
   auto world = joint_worlds(out);
   if (!world) return world.error();
   Geometry g{base_scene, out, *vtx, *drw, *evp, *shp, *base_shp,
-             Binds{*base_drw, *base_evp, *base_world, {}}, Binds{*drw, *evp, *world, {}}, *world, {}, warnings, false,
+             Binds{*base_drw, *base_evp, *base_world, {}}, Binds{*drw, *evp, *world, {}}, *world, {}, J3dDrawTable{*drw, *evp, *world}, warnings, false,
              std::vector<std::optional<std::pair<std::vector<J3dPacket>, std::vector<J3dMatrixGroup>>>>(shp->shapes.size())};
   g.bind_codecs();
   for (std::size_t s = 0; s < shapes.size(); ++s) {
@@ -738,8 +764,9 @@ Result<void> lower_j3d_geometry(const J3dFile& base, const Scene& base_scene, co
     if (auto e = g.add_shape(n, *inf); !e) return e.error();
   }
   if (auto e = g.splice(); !e) return e.error();
+  g.remove_emptied(*inf);
   for (const J3dArrayCodec& c : g.codecs) g.changed |= c.appended;
-  geometry_changed = g.changed;
+  geometry_changed = g.changed || g.draws.appended();
   return {};
 }
 
@@ -755,7 +782,7 @@ Result<void> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFi
   auto world = joint_worlds(out);
   if (!world) return world.error();
   const Scene none;  // no base: every vertex is new
-  Geometry g{none, out, *vtx, *drw, *evp, *shp, *shp, Binds{*drw, *evp, *world, {}}, Binds{*drw, *evp, *world, {}}, *world, {}, warnings, false,
+  Geometry g{none, out, *vtx, *drw, *evp, *shp, *shp, Binds{*drw, *evp, *world, {}}, Binds{*drw, *evp, *world, {}}, *world, {}, J3dDrawTable{*drw, *evp, *world}, warnings, false,
              std::vector<std::optional<std::pair<std::vector<J3dPacket>, std::vector<J3dMatrixGroup>>>>(shp->shapes.size())};
   g.bind_codecs();
   for (std::size_t s = 0; s < shapes.size(); ++s) {
@@ -763,6 +790,7 @@ Result<void> author_j3d_geometry(const std::vector<J3dShapeInput>& shapes, J3dFi
     if (auto e = g.rebuild(s, nullptr, nullptr, shapes[s], shapes[s].incoming->uvs.size()); !e) return e.error();
   }
   if (auto e = g.splice(); !e) return e.error();
+  g.remove_emptied(*inf);
   return {};
 }
 
