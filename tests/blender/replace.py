@@ -95,7 +95,6 @@ def body_along(armature, extent, max_triangles):
     for polygon in mesh.polygons:
         polygon.use_smooth = True
     body = bpy.data.objects.new("replacement_body", mesh)
-    bpy.context.scene.collection.objects.link(body)
     return body, len(placed), (segments, rings)
 
 
@@ -138,13 +137,12 @@ def weight_leftovers(body, armature):
     return len(leftovers)
 
 
-def replace(in_glb, out_glb, max_triangles=3000, image_path=None):
-    """Builds the replacement of in_glb's meshes and exports it to out_glb; returns what it made."""
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    bpy.ops.import_scene.gltf(filepath=os.path.abspath(in_glb))
+def build(max_triangles=3000, image_path="replacement_checker.png"):
+    """In the open scene (one armature, the game's meshes): the modder's edit, up to the export.
+    Returns what it made."""
     armatures = [o for o in bpy.context.scene.objects if o.type == "ARMATURE"]
     if len(armatures) != 1:
-        raise RuntimeError(f"{in_glb}: {len(armatures)} armatures; a replacement needs the one game skeleton")
+        raise RuntimeError(f"{len(armatures)} armatures in the scene; a replacement needs the one game skeleton")
     armature = armatures[0]
     meshes = [o for o in bpy.context.scene.objects if o.type == "MESH"]
     extent = extent_of(meshes, armature)
@@ -152,8 +150,8 @@ def replace(in_glb, out_glb, max_triangles=3000, image_path=None):
         bpy.data.objects.remove(o, do_unlink=True)
 
     body, spheres, (segments, rings) = body_along(armature, extent, max_triangles)
-    image_path = os.path.abspath(image_path or os.path.splitext(out_glb)[0] + "_checker.png")
-    image = make_checker(image_path)
+    armature.users_collection[0].objects.link(body)  # beside the armature (the add-on exports its collection)
+    image = make_checker(os.path.abspath(image_path))
     body.data.materials.append(make_material(image))
     paint_gradient(body.data)
 
@@ -163,23 +161,28 @@ def replace(in_glb, out_glb, max_triangles=3000, image_path=None):
     armature.select_set(True)
     bpy.context.view_layer.objects.active = armature
     bpy.ops.object.parent_set(type="ARMATURE_AUTO")
-
     unweighted = weight_leftovers(body, armature)
-    most = max((sum(1 for g in v.groups if g.weight > 0) for v in body.data.vertices), default=0)
-    bpy.ops.export_scene.gltf(filepath=os.path.abspath(out_glb))  # the exporter's defaults (.glb)
-    made = {
-        "in": in_glb,
-        "out": out_glb,
-        "image": image_path,
+    return {
+        "image": os.path.abspath(image_path),
         "bones": len(armature.data.bones),
         "spheres": spheres,
         "sphere": [segments, rings],
         "vertices": len(body.data.vertices),
         "triangles": sum(len(p.vertices) - 2 for p in body.data.polygons),
         "unweighted_by_heat": unweighted,
-        "most_weights_per_vertex": most,
+        "most_weights_per_vertex": max((sum(1 for g in v.groups if g.weight > 0) for v in body.data.vertices), default=0),
         "vertex_groups": len(body.vertex_groups),
     }
+
+
+def replace(in_glb, out_glb, max_triangles=3000, image_path=None):
+    """Builds the replacement of in_glb's meshes in an empty Blender and exports it to out_glb at the
+    glTF exporter's defaults; returns what it made."""
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.import_scene.gltf(filepath=os.path.abspath(in_glb))
+    made = build(max_triangles, image_path or os.path.splitext(out_glb)[0] + "_checker.png")
+    bpy.ops.export_scene.gltf(filepath=os.path.abspath(out_glb))  # the exporter's defaults (.glb)
+    made.update({"in": in_glb, "out": out_glb})
     print("REMODEL_REPLACED " + json.dumps(made), flush=True)
     return made
 
