@@ -107,9 +107,13 @@ def skeleton_differences(expected, got, tolerance=1e-5):
     return out
 
 
-def skinned_vertices(path):
-    """Every skinned primitive's vertices as the node pose skins them: (positions (n, 3), weights: a
-    list of {joint name: weight} per vertex, linear RGB colours (n, 3), NaN where none)."""
+def skinned_vertices(path, pose=None, played=False):
+    """Every skinned primitive's vertices as the node pose skins them, or under pose (game_pose()):
+    played, each joint at the game's posed world matrix (what the game does playing its animation's
+    local values on the file's joints); else each joint's rest frame carried by the move the game's
+    joint of that name makes (how Blender poses its own, turned, bones to follow it). Returns
+    (positions (n, 3), weights: a list of {joint name: weight} per vertex, linear RGB colours (n, 3),
+    NaN where none)."""
     gltf, binary = glb(path)
     worlds = world_matrices(gltf)
     nodes = gltf["nodes"]
@@ -121,7 +125,9 @@ def skinned_vertices(path):
         names = [nodes[j].get("name", f"node {j}") for j in skin["joints"]] if skin else []
         if skin:
             binds = accessor(gltf, binary, skin["inverseBindMatrices"]).reshape(-1, 4, 4).transpose(0, 2, 1)
-            skinning = numpy.array([worlds[j] @ b for j, b in zip(skin["joints"], binds)])
+            at = [worlds[j] if not pose or name not in pose else pose[name][0] if played
+                  else pose[name][0] @ numpy.linalg.inv(pose[name][1]) @ worlds[j] for name, j in zip(names, skin["joints"])]
+            skinning = numpy.array([m @ b for m, b in zip(at, binds)])
         for p in gltf["meshes"][n["mesh"]]["primitives"]:
             a = p["attributes"]
             xyz = accessor(gltf, binary, a["POSITION"])
@@ -149,23 +155,61 @@ def skinned_vertices(path):
     return numpy.vstack(positions), weights, numpy.vstack(colours)
 
 
-def vertex_differences(incoming_path, result_path):
+def game_pose(skeleton_path, turns):
+    """A pose of the game's skeleton (the first skin of skeleton_path, the original's export): each
+    joint named in turns rotated by turns[name] = (axis, degrees) in its own stored frame, as the
+    game's animations rotate it. Returns {joint name: (posed world matrix, rest world matrix)}."""
+    gltf, _ = glb(skeleton_path)
+    nodes = gltf["nodes"]
+    up = parents(gltf)
+    rest = world_matrices(gltf)
+    posed = {}
+
+    def world(i):
+        if i not in posed:
+            local = local_matrix(nodes[i])
+            axis, degrees = turns.get(nodes[i].get("name"), ((1, 0, 0), 0))
+            x, y, z = numpy.array(axis, dtype=numpy.float64) / numpy.linalg.norm(axis)
+            c, s_, t = numpy.cos(numpy.radians(degrees)), numpy.sin(numpy.radians(degrees)), 1 - numpy.cos(numpy.radians(degrees))
+            turn = numpy.identity(4)
+            turn[:3, :3] = [[t * x * x + c, t * x * y - s_ * z, t * x * z + s_ * y],
+                            [t * x * y + s_ * z, t * y * y + c, t * y * z - s_ * x],
+                            [t * x * z - s_ * y, t * y * z + s_ * x, t * z * z + c]]
+            posed[i] = (world(up[i]) if i in up else numpy.identity(4)) @ local @ turn
+        return posed[i]
+
+    return {nodes[j].get("name"): (world(j), rest[j]) for j in gltf["skins"][0]["joints"]}
+
+
+def test_pose(skeleton_path):
+    """A pose every test uses: every other joint turned 35 degrees about its own (1, 1, 0) axis."""
+    gltf, _ = glb(skeleton_path)
+    names = [gltf["nodes"][j].get("name") for j in gltf["skins"][0]["joints"]]
+    return game_pose(skeleton_path, {n: ((1, 1, 0), 35) for n in names[1::2]})
+
+
+def vertex_differences(incoming_path, result_path, pose=None):
     """Each result vertex matched to the incoming vertex nearest it under the node pose: {"distance":
     the largest distance of a match relative to the model's size, "weight": the largest weight
     difference, "weights_off": how many vertices' weights differ by more than 0.02, "colour": the
-    largest colour difference (NaN when the result holds no colours)}."""
+    largest colour difference (NaN when the result holds no colours), "posed": the largest distance
+    between matched vertices under the game's pose (game_pose(): Blender's bones follow it, the
+    result's joints play it) relative to the model's size}."""
     a_xyz, a_w, a_rgb = skinned_vertices(incoming_path)
     b_xyz, b_w, b_rgb = skinned_vertices(result_path)
+    a_posed = skinned_vertices(incoming_path, pose)[0] if pose else a_xyz
+    b_posed = skinned_vertices(result_path, pose, played=True)[0] if pose else b_xyz
     if not len(a_xyz) or not len(b_xyz):
-        return {"distance": float("inf"), "weight": float("inf"), "weights_off": len(b_xyz), "colour": float("nan")}
+        return {"distance": float("inf"), "weight": float("inf"), "weights_off": len(b_xyz), "colour": float("nan"), "posed": float("inf")}
     size = max(numpy.ptp(a_xyz, axis=0).max(), 1e-9)
-    worst_distance = worst_weight = worst_colour = 0.0
+    worst_distance = worst_weight = worst_colour = worst_posed = 0.0
     off = 0
     for start in range(0, len(b_xyz), 512):
         block = b_xyz[start:start + 512]
         d = ((block[:, None, :] - a_xyz[None, :, :]) ** 2).sum(-1)
         nearest = d.argmin(1)
         worst_distance = max(worst_distance, float(numpy.sqrt(d[numpy.arange(len(block)), nearest]).max()) / size)
+        worst_posed = max(worst_posed, float(numpy.linalg.norm(b_posed[start:start + 512] - a_posed[nearest], axis=1).max()) / size)
         worst_colour = max(worst_colour, float(numpy.nan_to_num(abs(b_rgb[start:start + 512] - a_rgb[nearest]), nan=1.0).max()))
         for k, m in enumerate(nearest):
             want, have = a_w[m], b_w[start + k]
@@ -174,7 +218,7 @@ def vertex_differences(incoming_path, result_path):
             off += diff > 0.02
     if numpy.isnan(b_rgb).all():
         worst_colour = float("nan")
-    return {"distance": worst_distance, "weight": worst_weight, "weights_off": off, "colour": worst_colour}
+    return {"distance": worst_distance, "weight": worst_weight, "weights_off": off, "colour": worst_colour, "posed": worst_posed}
 
 
 def png_rgba(path):
@@ -304,9 +348,12 @@ def attempt(remodel, original, replacement, work, like=True, skeleton=True, tole
     step("check", out)
     if step("export", out, "-o", exported) == 0:
         problems += ["skeleton: " + d for d in skeleton_differences(skeleton_of(exported_original), skeleton_of(exported))]
-        v = vertex_differences(replacement, exported)
+        v = vertex_differences(replacement, exported, test_pose(exported_original))
         if v["distance"] > 1e-3:
             problems.append(f"vertices: the written mesh is not where Blender's is (a vertex {v['distance']:.3g} of the model's size from any of Blender's)")
+        if v["posed"] > 2e-3:
+            problems.append(f"pose: under the same pose of the game's skeleton the written mesh is not where Blender's is "
+                            f"(a vertex {v['posed']:.3g} of the model's size away)")
         if v["weight"] > tolerance:
             problems.append(f"weights: {v['weights_off']} vertices' weights differ from Blender's by more than {tolerance} (by up to {v['weight']:.3f})")
         warned = any("colour" in line for _, _, said in steps[:1] for line in said)

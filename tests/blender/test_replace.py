@@ -69,7 +69,8 @@ def through_addon(original, stem):
     finally:
         addon_cli.run = run
     imports = [c for c in commands if c[:1] == ["import"]]
-    check(imports and "--skeleton" in imports[-1] and imports[-1][imports[-1].index("--skeleton") + 1] == original,
+    given = imports[-1][imports[-1].index("--skeleton") + 1] if imports and "--skeleton" in imports[-1] else None
+    check(given is not None and os.path.realpath(given) == os.path.realpath(original),
           f"{stem} add-on New file: `remodel import` is given --skeleton {original}: {imports}")
     if not os.path.isfile(out):
         return
