@@ -74,7 +74,8 @@ def skeleton(path):
     skin = gltf["skins"][0]
     nodes = gltf["nodes"]
     up = parents(gltf)
-    binds = accessor(gltf, binary, skin["inverseBindMatrices"]) if "inverseBindMatrices" in skin else [numpy.identity(4).T.reshape(16)] * len(skin["joints"])
+    identity = [numpy.identity(4).reshape(16)] * len(skin["joints"])
+    binds = accessor(gltf, binary, skin["inverseBindMatrices"]) if "inverseBindMatrices" in skin else identity
     joints = []
     for j, ibm in zip(skin["joints"], binds):
         n = nodes[j]
@@ -338,7 +339,8 @@ def attempt(remodel, original, replacement, work, like=True, skeleton=True, tole
             problems.append(f"`remodel {args[0]}` exits {code}: " + "; ".join(lines[-2:]))
         return code
 
-    args = ["import", replacement, "-o", out] + (["--like", original] if like else []) + (["--skeleton", original] if skeleton and not like else [])
+    args = ["import", replacement, "-o", out]
+    args += ["--like", original] if like else ["--skeleton", original] if skeleton else []
     if step(*args) != 0:
         return {"out": out, "steps": steps, "problems": problems}
     exported_original = os.path.join(work, f"{stem}.original.glb")
@@ -350,12 +352,14 @@ def attempt(remodel, original, replacement, work, like=True, skeleton=True, tole
         problems += ["skeleton: " + d for d in skeleton_differences(skeleton_of(exported_original), skeleton_of(exported))]
         v = vertex_differences(replacement, exported, test_pose(exported_original))
         if v["distance"] > 1e-3:
-            problems.append(f"vertices: the written mesh is not where Blender's is (a vertex {v['distance']:.3g} of the model's size from any of Blender's)")
+            problems.append(f"vertices: the written mesh is not where Blender's is "
+                            f"(a vertex {v['distance']:.3g} of the model's size from any of Blender's)")
         if v["posed"] > 2e-3:
             problems.append(f"pose: under the same pose of the game's skeleton the written mesh is not where Blender's is "
                             f"(a vertex {v['posed']:.3g} of the model's size away)")
         if v["weight"] > tolerance:
-            problems.append(f"weights: {v['weights_off']} vertices' weights differ from Blender's by more than {tolerance} (by up to {v['weight']:.3f})")
+            problems.append(f"weights: {v['weights_off']} vertices' weights differ from Blender's by more than {tolerance} "
+                            f"(by up to {v['weight']:.3f})")
         warned = any("colour" in line for _, _, said in steps[:1] for line in said)
         if numpy.isnan(v["colour"]):
             problems.append("colours: the written file holds no vertex colours" + (" (a warning says so)" if warned else " and no warning says so"))
