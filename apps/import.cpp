@@ -102,9 +102,12 @@ int cmd_import(const Invocation& invocation) {
       print_error(skeleton_path, s.error());
       return kFailed;
     }
-    if (!std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s)) {
-      std::fprintf(stderr, "remodel: %s: --skeleton takes the KH BBS PMO a PAM animates or a bare MHFU PMO's skeleton, not a %s file\n",
-                   skeleton_path.c_str(), format_name(format_of(*s)));
+    if (authored ? std::string(scene::family_entry(format_of(*s)).family) != scene::family_entry(*authored).family
+                 : !std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s)) {
+      std::fprintf(stderr, "remodel: %s: --skeleton takes %s, not a %s file\n", skeleton_path.c_str(),
+                   authored ? (std::string("a game file of the new ") + format_name(*authored) + "'s family whose skeleton it takes").c_str()
+                            : "the KH BBS PMO a PAM animates or a bare MHFU PMO's skeleton",
+                   format_name(format_of(*s)));
       return kFailed;
     }
     skeleton = std::move(*s);

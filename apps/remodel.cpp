@@ -88,7 +88,7 @@ const std::vector<Command>& commands() {
        {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
-        {"skeleton", "SKEL", "the KH BBS PMO a PAM ORIGINAL animates, or a bare MHFU PMO's skeleton"},
+        {"skeleton", "SKEL", "a new model: the game file of its family whose skeleton it takes; with --like: the KH BBS PMO a PAM animates, or a bare MHFU PMO's skeleton"},
         {"format", new_formats.c_str(), new_format_help.c_str()},
         {"bwm-version", "5|6", "the version of a new BWM (default 6)"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
@@ -102,7 +102,9 @@ const std::vector<Command>& commands() {
        "  skin; KH BBS PAM: the glTF's animations at 30 fps on --skeleton's BON joints, by name; MHFU PAC:\n"
        "  PMO 1.0 groups of at most 8 bones in strips, skeleton from the skin, TMH CLUT images; BWM:\n"
        "  version 6 (or --bwm-version 5), triangle lists, or strips for a skin of 4 bones a vertex; see\n"
-       "  lib/scene/<family>/README.md, \"Authoring\").\n",
+       "  lib/scene/<family>/README.md, \"Authoring\"). With --skeleton GAMEFILE (a model of OUT's family),\n"
+       "  the new model takes GAMEFILE's skeleton as it is stored and its mesh is bound to those joints by\n"
+       "  name (Blender's bone turns undone), so the game's animations drive it.\n",
        "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
       {"formats", "every format: name, extensions, magic and what remodel does with it",
        {},

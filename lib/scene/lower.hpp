@@ -15,7 +15,9 @@ namespace remodel::scene {
 // What a base does not hold itself: the model whose skeleton names a PAM's joints.
 struct LowerInputs {
   // A KH BBS PMO for a PAM base; the MhfuSkeletonFile a bare MHFU PMO was exported with (its weights
-  // name bones only through the skeleton, so without it they are not lowered).
+  // name bones only through the skeleton, so without it they are not lowered). Authoring a model: the
+  // game file of its family whose skeleton the new file takes (`author` binds the mesh to it first,
+  // skeleton.hpp; the format's author stores that file's own joint records).
   const Document* skeleton = nullptr;
   std::uint32_t bwm_version = 6;  // the version a new BWM is authored in (5 or 6)
   // J3D authoring: a BDL (MAT3 also as MDL3 GX packets) rather than a BMD.
