@@ -3,13 +3,14 @@
 # collect failures and end the run with exit 1 (a failure), 77 (everything skipped) or 0.
 import json
 import os
-import struct
 import subprocess
 import sys
 import time
 
 import addon_utils
 import bpy
+
+import replace_checks  # beside this file: the .glb reader the tests share
 
 sys.dont_write_bytecode = True  # nothing written beside the sources
 
@@ -84,11 +85,7 @@ def info(path):
 
 def glb_json(path):
     """The JSON chunk of a .glb."""
-    with open(path, "rb") as f:
-        data = f.read()
-    length, kind = struct.unpack_from("<II", data, 12)
-    assert kind == 0x4E4F534A, path
-    return json.loads(data[20:20 + length])
+    return replace_checks.glb(path)[0]
 
 
 def clear_scene():
@@ -137,30 +134,12 @@ def expect_error(call, text, what):
 def glb_attributes(path):
     """Every primitive's attributes of a .glb as numpy arrays: [{"POSITION": array(n, 3), ...,
     "indices": array}] in mesh and primitive order (no sparse accessors: remodel writes none)."""
-    import numpy
-    with open(path, "rb") as f:
-        data = f.read()
-    gltf = glb_json(path)
-    json_length = struct.unpack_from("<I", data, 12)[0]
-    binary = data[20 + json_length + 8:]
-    types = {5120: numpy.int8, 5121: numpy.uint8, 5122: numpy.int16, 5123: numpy.uint16, 5125: numpy.uint32, 5126: numpy.float32}
-    widths = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
-
-    def accessor(index):
-        a = gltf["accessors"][index]
-        view = gltf["bufferViews"][a["bufferView"]]
-        dtype = numpy.dtype(types[a["componentType"]])
-        width = widths[a["type"]]
-        stride = view.get("byteStride", dtype.itemsize * width)
-        start = view.get("byteOffset", 0) + a.get("byteOffset", 0)
-        rows = [numpy.frombuffer(binary, dtype, width, start + i * stride) for i in range(a["count"])]
-        return numpy.array(rows).reshape(a["count"], width)
-
+    gltf, binary = replace_checks.glb(path)
     out = []
     for mesh in gltf.get("meshes", []):
         for p in mesh["primitives"]:
-            arrays = {name: accessor(i) for name, i in p["attributes"].items()}
+            arrays = {name: replace_checks.accessor(gltf, binary, i) for name, i in p["attributes"].items()}
             if "indices" in p:
-                arrays["indices"] = accessor(p["indices"]).reshape(-1)
+                arrays["indices"] = replace_checks.accessor(gltf, binary, p["indices"]).reshape(-1).astype(int)
             out.append(arrays)
     return out

@@ -46,6 +46,18 @@ def targets(exe):
     return found
 
 
+def family(exe, name="", extension=""):
+    """The family (kh-bbs, mhfu, j3d, bwm) of the format (or kind of file) so named, else of a file
+    with that extension."""
+    for f in cli.formats(exe):
+        if f["name"] == name:
+            return f.get("family")
+        for kind in f["files"]:
+            if kind["name"] == name or (not name and extension and kind["extension"] == extension.lower()):
+                return f.get("family")
+    return None
+
+
 def target_items(self, context):
     _target_items[:] = [(t[0], t[1], "") for t in targets(executable(context))]
     return _target_items
@@ -262,7 +274,20 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
                 args += ["--skeleton", base[SKELETON]]
         elif fmt:
             args += ["--format", fmt]
+        skeleton = None if original else self.game_skeleton(exe, base, out)
+        if skeleton:
+            args += ["--skeleton", skeleton]
         return args, None
+
+    def game_skeleton(self, exe, base, out):
+        """A new file of the imported model's family keeps its game skeleton (remodel import --skeleton):
+        the file its armature came from (a bare MHFU PMO's skeleton file), when it came with one."""
+        if base is None or not any(o.type == "ARMATURE" for o in base.all_objects):
+            return None
+        target = "" if self.target == "AUTO" else self.target
+        if family(exe, target, os.path.splitext(out)[1]) != family(exe, base.get(FORMAT, "")):
+            return None
+        return base.get(SKELETON) or base[SOURCE]
 
     def run(self, context, exe, work):
         base = remodel_collection(context)
