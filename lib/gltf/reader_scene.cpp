@@ -529,8 +529,7 @@ Result<void> SceneReader::textures() {
     const RgbaImage& image = images_[image_of_[static_cast<std::size_t>(*source)]];
     if (auto e = d_.spend(image.rgba.size(), where + ".source"); !e) return e;  // each texture holds its own copy
     t.image = image;
-    // Blender names images, not textures (our writer names both): an unnamed texture is its image's.
-    if (t.name.empty()) t.name = image_names_[static_cast<std::size_t>(*source)];
+    t.image_name = image_names_[static_cast<std::size_t>(*source)];
     auto sampler = detail::index_of(o, "sampler", sampler_list.size(), where, "sampler");
     if (!sampler) return sampler.error();
     if (*sampler >= 0) t.sampler = sampler_list[static_cast<std::size_t>(*sampler)];

@@ -79,6 +79,7 @@ struct Sampler {
 
 struct Texture {
   std::string name;
+  std::string image_name;  // a glTF's name for the image (else its URI's file stem): Blender names images, not textures
   RgbaImage image;      // the top level, decoded
   std::string encoding;  // the source encoding, e.g. "GX CMPR", "TIM2 8-bit CLUT 32"
   Sampler sampler;

@@ -361,8 +361,9 @@ def attempt(remodel, original, replacement, work, like=True, skeleton=True, tole
             problems.append(f"weights: {v['weights_off']} vertices' weights differ from Blender's by more than {tolerance} "
                             f"(by up to {v['weight']:.3f})")
         warned = any("colour" in line for _, _, said in steps[:1] for line in said)
-        if numpy.isnan(v["colour"]):
-            problems.append("colours: the written file holds no vertex colours" + (" (a warning says so)" if warned else " and no warning says so"))
+        # Issue 30: colours the format cannot store are dropped only with a warning that says so (BWM).
+        if numpy.isnan(v["colour"]) and not warned:
+            problems.append("colours: the written file holds no vertex colours and no warning says so")
         elif v["colour"] > 0.05:
             problems.append(f"colours: differ from Blender's by up to {v['colour']:.3f}")
         again = os.path.join(work, f"{stem}.{kind}.again{ext}")

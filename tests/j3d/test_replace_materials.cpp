@@ -336,7 +336,8 @@ TEST(ReplaceJ3d, AResizedTextureSharingItsImageGetsItsOwn) {
       for (std::size_t j = 0; j < tex_in->textures.size(); ++j) {
         if (j != k && tex_in->textures[j].image_block == tex_in->textures[k].image_block) sharing.push_back(j);
       }
-      if (sharing.empty()) continue;
+      // At its own size a shared image changes for every entry showing it: only a resize splits it.
+      if (sharing.empty() || (tex_in->textures[k].width == 64 && tex_in->textures[k].height == 64)) continue;
       SCOPED_TRACE(path.filename().string() + " TEX1 " + std::to_string(k));
       ++shared;
       J3dTex1 tex = *tex_in;

@@ -118,8 +118,9 @@ Result<void> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaIma
     auto before = decode_j3d_texture(tex1, index);
     if (before.ok() && before.value() == image) return {};
   }
-  // A changed texture whose image or palette another entry shares gets its own copy, so the other
-  // entry keeps its texels (and its size).
+  // A resized texture whose image another entry shares, or one needing palette colours another entry
+  // shares, gets its own copy, so the other entry keeps its size and texels; at its size a shared image
+  // changes for every entry that shows it (one picture with two samplers).
   const auto own_block = [&](std::uint32_t block) {
     for (std::size_t j = 0; j < tex1.textures.size(); ++j) {
       const J3dTexture& o = tex1.textures[j];
@@ -130,7 +131,7 @@ Result<void> replace_j3d_texture(J3dTex1& tex1, std::size_t index, const RgbaIma
     }
     return block;
   };
-  t.image_block = own_block(t.image_block);
+  if (!same_size) t.image_block = own_block(t.image_block);
   const auto width = static_cast<std::uint16_t>(image.width), height = static_cast<std::uint16_t>(image.height);
   // Mip levels stop at 1x1.
   const unsigned max_levels = static_cast<unsigned>(std::bit_width(std::max<unsigned>(width, height)));

@@ -44,12 +44,13 @@ std::array<std::uint8_t, N> bwm_name(const std::string& name, bool& cut) {
   return out;
 }
 
-// The diffuse texture name a material is stored under: the image it shows (the texture's name: its
-// image's name or URI stem when the glTF names only the image), else the material's own name.
+// The diffuse texture name a material is stored under: the image it shows (the texture's name, else
+// its image's name or URI stem when the glTF names only the image, as Blender's do), else the
+// material's own name.
 inline const std::string& bwm_diffuse_name(const Scene& scene, const Material& m) {
-  const bool textured = m.texture >= 0 && static_cast<std::size_t>(m.texture) < scene.textures.size() &&
-                        !scene.textures[static_cast<std::size_t>(m.texture)].name.empty();
-  return textured ? scene.textures[static_cast<std::size_t>(m.texture)].name : m.name;
+  if (m.texture < 0 || static_cast<std::size_t>(m.texture) >= scene.textures.size()) return m.name;
+  const Texture& t = scene.textures[static_cast<std::size_t>(m.texture)];
+  return !t.name.empty() ? t.name : !t.image_name.empty() ? t.image_name : m.name;
 }
 
 // The share of vertex v's weight that `kept` (strongest_joints' (weight, joint) pairs) leaves out.
