@@ -149,42 +149,11 @@ Result<BoundScene> bind_to_skeleton(const Scene& in, const Scene& game) {
     }
   }
 
-  std::vector<char> drawn(in.nodes.size(), 0);
-  if (in.scenes.empty()) {
-    std::fill(drawn.begin(), drawn.end(), 1);
-  } else {
-    // A node is drawn when it is visible and its chain reaches a root of the default scene.
-    std::vector<char> root(in.nodes.size(), 0);
-    for (int r : in.scenes[0].nodes) {
-      if (r >= 0 && static_cast<std::size_t>(r) < in.nodes.size()) root[static_cast<std::size_t>(r)] = 1;
-    }
-    // Each chain is walked once: a node's top is memoised with every node on the way to it.
-    std::vector<int> top(in.nodes.size(), -1);
-    std::vector<int> path;
-    for (std::size_t n = 0; n < in.nodes.size(); ++n) {
-      int m = static_cast<int>(n), found = -1;
-      path.clear();
-      while (found < 0) {
-        if (top[static_cast<std::size_t>(m)] >= 0) {
-          found = top[static_cast<std::size_t>(m)];
-          break;
-        }
-        top[static_cast<std::size_t>(m)] = static_cast<int>(in.nodes.size());  // on the path: a cycle ends here
-        path.push_back(m);
-        const int parent = in.nodes[static_cast<std::size_t>(m)].parent;
-        if (parent < 0 || static_cast<std::size_t>(parent) >= in.nodes.size()) found = m;
-        else m = parent;
-      }
-      for (int q : path) top[static_cast<std::size_t>(q)] = found;
-      drawn[n] = static_cast<std::size_t>(found) < in.nodes.size() && root[static_cast<std::size_t>(found)];
-    }
-  }
-
   std::map<std::pair<int, int>, int> made;  // (mesh, skin or -1 - node) -> mesh of the result
   std::vector<char> told(in.nodes.size(), 0);
   for (std::size_t n = 0; n < in.nodes.size(); ++n) {
     const Node& node = in.nodes[n];
-    if (node.mesh < 0 || !node.visible || !drawn[n]) continue;
+    if (node.mesh < 0 || !node.visible) continue;  // what authoring draws (skin_joints.hpp, drawn_nodes)
     if (static_cast<std::size_t>(node.mesh) >= in.meshes.size()) return at(node_where(static_cast<int>(n)) + ".mesh", "names a mesh that does not exist");
     const bool skinned = node.skin >= 0;
     if (skinned && static_cast<std::size_t>(node.skin) >= in.skins.size()) return at(node_where(static_cast<int>(n)) + ".skin", "names a skin that does not exist");

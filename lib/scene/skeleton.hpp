@@ -18,10 +18,10 @@ struct BoundScene {
 
 // `game` is the game file's lifted Scene; its skin 0 is the skeleton. The result holds the game's
 // joint nodes (and their ancestors) as they are — names, order, parents, local transforms, extras —
-// its skin 0 with the game's joint order and inverse binds, and one root node per mesh node of `in`
-// drawn in scenes[0] (or every scene when it has none), whose primitives are skinned to the game's
-// joints: an incoming joint stands for the game joint of its name, else for its nearest ancestor that
-// has one (a warning names it); a mesh node that no skin binds follows its nearest ancestor joint
+// its skin 0 with the game's joint order and inverse binds, and one root node per visible mesh node
+// of `in` (what authoring draws), whose primitives are skinned to the game's joints: an incoming
+// joint stands for the game joint of its name, else for its nearest ancestor that has one (a
+// warning names it); a mesh node that no skin binds follows its nearest ancestor joint
 // rigidly (else the game's first joint, with a warning). Each vertex is moved so that the game's
 // skinning puts it where the incoming skinning put it at rest; normals turn with it. Materials,
 // textures and the animation channels on joints the game has are kept; other channels are dropped
