@@ -89,10 +89,10 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
       j.local = decompose(parent_turn * trs_matrix(node.local) * transposed(turn_of[static_cast<std::size_t>(n)]));
     }
     if (j.local == was) continue;
-    const float reach = static_cast<float>(kBoneRollNoise) * length(was.translation) + kJointNoise * extent;
+    const float reach = static_cast<float>(kBoneRollNoise) * length(was.translation) + kJointReachNoise * extent;
     const Vec3 dt = j.local.translation - was.translation;
     j.translation_moved = !(std::fabs(dt.x) <= reach && std::fabs(dt.y) <= reach && std::fabs(dt.z) <= reach);
-    const auto near = [](float x, float y) { return std::fabs(x - y) <= kJointNoise * std::max(1.0f, std::fabs(y)); };
+    const auto near = [](float x, float y) { return std::fabs(x - y) <= kJointScaleNoise * std::max(1.0f, std::fabs(y)); };
     j.scale_moved = !(near(j.local.scale.x, was.scale.x) && near(j.local.scale.y, was.scale.y) && near(j.local.scale.z, was.scale.z));
     j.rotation_moved = !(rotation_angle(j.local.rotation, was.rotation) <= kBoneRollNoise);
   }

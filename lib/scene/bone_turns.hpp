@@ -26,11 +26,13 @@ struct IncomingJoint {
 
 // Blender rebuilds every bone from a head, a tail and a roll: measured on the J3D and MHFU samples, a
 // joint comes back turned by up to 5.1e-4 radians, its translation off by that angle times its length
-// plus single-precision noise at the model's size (2e-6 of it), its scale within 6e-8. Twice that is
-// no edit: rotations within 1e-3 radians (0.06 degrees), translations within 1e-3 of their length plus
-// 1e-5 of the skeleton's extent (the farthest joint from the origin, at least 1), scales within 1e-5.
+// plus noise at the model's size (2e-6 of it; 2e-5 for sms_ma_mdl1's zero-length M_foot joints,
+// which Blender cannot hold as bones), its scale within 6e-8. Twice that is no edit: rotations within
+// 1e-3 radians (0.06 degrees), translations within 1e-3 of their length plus 4e-5 of the skeleton's
+// extent (the farthest joint from the origin, at least 1), scales within 1e-5.
 inline constexpr double kBoneRollNoise = 1e-3;
-inline constexpr float kJointNoise = 1e-5f;
+inline constexpr float kJointReachNoise = 4e-5f;
+inline constexpr float kJointScaleNoise = 1e-5f;
 
 // Entry k for pair k; an unmatched pair (-1) is left default, nothing moved.
 std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes);

@@ -273,10 +273,9 @@ TEST(ReplaceJ3d, ANewMaterialOnTheGamesMeshesIsAdded) {
 }
 
 // The same with the replacement: the game's meshes deleted, a new mesh weighted to the
-// game's joints, COLOR_0. ww_jb's and sms_ma_mdl1's new shape is drawn like their shape 0 (one
-// matrix; a second UV set) until the shapes side takes its descriptors from the data.
+// game's joints, COLOR_0.
 TEST(ReplaceJ3d, TheReplacementsMaterialIsAddedAndTheSkeletonKept) {
-  for (const char* name : {"ww_cl.bdl", "sms_mom_model.bmd"}) {
+  for (const char* name : kSamples) {
     SCOPED_TRACE(name);
     LOAD_OR_SKIP(b, name);
     const Output o = lower_and_reread(replacement(b.scene), b);
