@@ -149,8 +149,15 @@ inline void merge_primitives_like_blender(scene::Scene& s) {
 // in scene/match.hpp): positions off by up to 52 float steps of their size (here -32 .. 31, the same
 // for every copy of a vertex: one Blender vertex holds one position), each corner's normal turned its
 // own way (custom normals are kept per face corner, so copies of a vertex differ; up to 1.3e-2),
-// UVs through Blender's V flip and back. Run after merge_primitives_like_blender, which gives every
+// UVs through Blender's V flip and back, colours through the sRGB bytes Blender keeps them in (one
+// byte step off for 73 of 256 values). Run after merge_primitives_like_blender, which gives every
 // corner its own vertex.
+inline float srgb_byte_round_trip(float linear) {
+  const float srgb = linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+  const float stored = std::round(std::clamp(srgb, 0.0f, 1.0f) * 255.0f) / 255.0f;
+  return stored <= 0.04045f ? stored / 12.92f : std::pow((stored + 0.055f) / 1.055f, 2.4f);
+}
+
 inline void vertex_noise_like_blender(scene::Scene& s, float normal_turn = 1e-2f) {
   for (scene::Mesh& m : s.meshes) {
     for (scene::Primitive& p : m.primitives) {
@@ -172,6 +179,10 @@ inline void vertex_noise_like_blender(scene::Scene& s, float normal_turn = 1e-2f
         }
         for (auto& set : p.uvs) {
           if (v < set.size()) set[v].y = 1.0f - (1.0f - set[v].y);
+        }
+        if (v < p.colors.size()) {
+          scene::Vec4& c = p.colors[v];
+          c = {srgb_byte_round_trip(c.x), srgb_byte_round_trip(c.y), srgb_byte_round_trip(c.z), c.w};
         }
       }
     }

@@ -137,6 +137,11 @@ bool uv_within_noise(const Vec2& base, const Vec2& incoming) {
   return near_floats(a, b, 2, kPositionNoiseSteps);
 }
 
+bool colour_within_noise(const Vec4& base, const Vec4& incoming) {
+  return std::fabs(base.x - incoming.x) <= kColourNoise && std::fabs(base.y - incoming.y) <= kColourNoise && std::fabs(base.z - incoming.z) <= kColourNoise &&
+         std::fabs(base.w - incoming.w) <= kColourNoise;
+}
+
 bool normal_within_noise(const Vec3& base, const Vec3& incoming) {
   return length(normalize(base) - normalize(incoming)) <= kNormalNoise;
 }

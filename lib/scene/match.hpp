@@ -48,8 +48,12 @@ std::optional<std::vector<std::uint32_t>> match_one_normal(const Primitive& base
 // twice that is no edit: an incoming value within it of the base's is the base's.
 inline constexpr float kPositionNoiseSteps = 128;  // float steps (epsilon) of max(|largest component|, 1)
 inline constexpr float kNormalNoise = 2.5e-2f;      // distance between the unit normals (1.4 degrees)
+// Blender keeps an imported COLOR_0 as sRGB bytes: linear -> sRGB byte -> linear moves 73 of the 256
+// byte values by one step (0xC9 comes back 0xCA), none by more.
+inline constexpr float kColourNoise = 1.5f / 255.0f;
 
 bool position_within_noise(const Vec3& base, const Vec3& incoming);
+bool colour_within_noise(const Vec4& base, const Vec4& incoming);
 bool normal_within_noise(const Vec3& base, const Vec3& incoming);
 bool uv_within_noise(const Vec2& base, const Vec2& incoming);
 

@@ -1,8 +1,5 @@
-# Export over the original, unedited: File › Import then File › Export "over the original" gives the
-# original's bytes for the samples whose Blender round trip is known to be identical (both MHFU PACs,
-# sms_watermask.bmd, sms_coin.bmd, ww_cl.bdl, bbs-dummy.pmo; README "tools/blender_roundtrip.sh"
-# says why the others are not).
-# Then one vertex moved in Blender changes only that vertex's data (`remodel diff`).
+# Edits through the add-on (the unedited round trip of every sample is test_unedited.py): one vertex
+# moved in Blender changes only that vertex's data (`remodel diff`).
 import json
 import os
 import sys
@@ -29,19 +26,6 @@ def imported(relative, what):
     check(bpy.ops.import_scene.remodel(filepath=path) == {"FINISHED"}, f"{name}: imported ({common.reports()})")
     return path, name
 
-
-for relative in ("mhfu/f_hair000_original.pac", "mhfu/f_hair097_rathalos_soul_cap.pac", "j3d/sms_watermask.bmd", "j3d/sms_coin.bmd", "j3d/ww_cl.bdl",
-                 "kh-bbs/pmo/bbs-dummy.pmo"):
-    path, name = imported(relative, "import, export over the original")
-    if path is None:
-        continue
-    out = os.path.join(common.TMP, name)
-    result = bpy.ops.export_scene.remodel(filepath=out, mode="ORIGINAL")
-    check(result == {"FINISHED"}, f"{name}: exported ({common.reports()})")
-    check(common.reported("INFO", "over " + os.path.abspath(path)), f"{name}: remodel import --like the original ran: {common.reports()}")
-    check(os.path.isfile(out) and common.same_bytes(out, path), f"{name}: the unedited export has the original's bytes")
-    if os.path.isfile(out) and not common.same_bytes(out, path):
-        print(common.remodel("diff", path, out).stdout[:2000])
 
 # One vertex moved: remodel diff names only the vertex block; exported again, exactly that vertex's
 # position differs (by the move), every UV, joint and weight is kept, and normals change only at

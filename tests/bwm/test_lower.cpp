@@ -104,12 +104,19 @@ TEST(LowerBwm, RenamedMaterialMeshAndEntity) {
   bool entity = false;
   for (const scene::Node& n : back.nodes) entity = entity || n.name == "torch";
   EXPECT_TRUE(entity);
-  // Without extras, a renamed material is still matched (by order) and said so.
+  // Without extras a renamed material stands for no base material (never one picked by order): it is
+  // added under its name and said so; roof.tga stays, named by a reference that draws no triangle.
   for (scene::Material& m : s.materials) m.extras = nullptr;
   std::vector<Warning> warnings;
   out = lower_write(s, doc, &warnings);
   ASSERT_TRUE(out.ok()) << out.error().describe();
-  EXPECT_FALSE(warnings.empty());
+  const Document renamed_doc = read_ok(*out);
+  const Bwm& renamed = std::get<Bwm>(renamed_doc);
+  ASSERT_EQ(renamed.materials.size(), std::get<Bwm>(doc).materials.size() + 1);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(renamed.materials.back().diffuse.data())), "renamed.tga");
+  std::string said;
+  for (const Warning& w : warnings) said += w.where + ": " + w.message + "\n";
+  EXPECT_NE(said.find("added as material"), std::string::npos) << said;
   // A reference that draws another material.
   s = lift_ok(doc);
   s.meshes[0].primitives[0].material = s.meshes[0].primitives[0].material == 0 ? 1 : 0;

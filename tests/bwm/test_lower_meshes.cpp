@@ -180,7 +180,7 @@ TEST(LowerBwmMeshes, WhatCannotBeAddedOrRemovedIsAClearError) {
   const Scene six = lift_ok(v6);
   s = with_annex(six);
   s.meshes.back().primitives[0].material = -1;
-  expect_error(s, v6, "meshes[2].primitives[0].material", "none of the base's materials");
+  expect_error(s, v6, "meshes[2].primitives[0].material", "has no material");
   s = with_annex(six);
   for (scene::Mesh& m : s.meshes) m.name += "!";
   expect_error(s, v6, "meshes", "cannot be told");

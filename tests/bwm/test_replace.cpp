@@ -141,8 +141,14 @@ TEST(ReplaceBwm, ABlenderReplacementKeepsTheSkeletonAndPosesAsTheScene) {
   EXPECT_EQ(bwm.meshes[0].faces_count, faces);
   EXPECT_EQ(bwm.meshes[0].indices_size, indices);
   EXPECT_EQ(bwm.meshes[0].faces_count, bwm.meshes[0].indices_size) << "a strip's faces are its length - 2, as its indices";
-  EXPECT_EQ(text(bwm.materials[0].diffuse), "checker") << "named after its image, not the Blender material";
-  EXPECT_EQ(text(bwm.materials[0].type), "SKIN") << "the base's type stays";
+  // Blender's "Material" stands for no base material: added (not the base's by order), the base's
+  // one, drawn no more, removed.
+  ASSERT_EQ(bwm.materials.size(), std::get<Bwm>(doc).materials.size());
+  EXPECT_EQ(text(bwm.materials.back().diffuse), "checker") << "named after its image, not the Blender material";
+  EXPECT_EQ(text(bwm.materials.back().type), "SKIN") << "typed as a skin's";
+  bool added = false;
+  for (const Warning& w : warnings) added = added || w.message.find("added as material") != std::string::npos;
+  EXPECT_TRUE(added) << "the new material is named";
   bool colours = false;
   for (const Warning& w : warnings) colours = colours || (w.where.find(".colors") != std::string::npos && w.message.find("dropped") != std::string::npos);
   EXPECT_TRUE(colours) << "the dropped colour layer is named";

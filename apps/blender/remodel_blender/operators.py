@@ -78,6 +78,53 @@ def numpy_bool_guard():
         numpy.bool = bool
 
 
+def exporter_reading_corners_by_vertex():
+    """Blender 3.4's glTF exporter (io_scene_gltf2's PrimitiveCreator.__get_color_attribute) reads a
+    face-corner colour layer, as its importer makes them, at each corner's vertex index instead of
+    the corner's own: every colour lands on the wrong vertex. The class when its exporter does, else None."""
+    try:
+        import inspect
+
+        from io_scene_gltf2.blender.exp import gltf2_blender_gather_primitives_extract as extract
+        method = extract.PrimitiveCreator._PrimitiveCreator__get_color_attribute
+        source = inspect.getsource(method)
+    except (ImportError, AttributeError, OSError, TypeError):
+        return None
+    corner = source.split('== "CORNER":', 1)[1].split("del colors", 1)[0] if '== "CORNER":' in source else ""
+    return extract.PrimitiveCreator if "colors[self.dots['vertex_index']]" in corner else None
+
+
+class corner_colours_by_corner:
+    """While it is entered, the exporter found by exporter_reading_corners_by_vertex reads a corner
+    colour layer corner by corner (its per-corner table is in corner order); other domains as before."""
+
+    def __enter__(self):
+        self.cls = exporter_reading_corners_by_vertex()
+        if self.cls is None:
+            return self
+        import numpy
+        self.original = self.cls._PrimitiveCreator__get_color_attribute
+        original = self.original
+
+        def by_corner(creator, attr):
+            if attr["blender_domain"] != "CORNER":
+                return original(creator, attr)
+            mesh = creator.blender_mesh
+            colours = numpy.empty(len(mesh.loops) * 4, dtype=numpy.float32)
+            mesh.color_attributes[mesh.color_attributes.render_color_index].data.foreach_get("color", colours)
+            colours = colours.reshape(-1, 4)
+            for i in range(4):
+                creator.dots[attr["gltf_attribute_name"] + str(i)] = colours[:, i]
+
+        self.cls._PrimitiveCreator__get_color_attribute = by_corner
+        return self
+
+    def __exit__(self, *exc):
+        if self.cls is not None:
+            self.cls._PrimitiveCreator__get_color_attribute = self.original
+        return False
+
+
 def remodel_collection(context):
     """The collection an import made that holds the active object (or is active itself), else None."""
     obj = getattr(context, "active_object", None)  # a file browser's draw context may have none
@@ -311,7 +358,8 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
         elif context.selected_objects:
             settings["use_selection"] = True
         try:
-            bpy.ops.export_scene.gltf(**settings)
+            with corner_colours_by_corner():
+                bpy.ops.export_scene.gltf(**settings)
         finally:
             view_layer.active_layer_collection = active
         done = cli.run(exe, args, hide={glb: "Blender's glTF"})

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "scene/bone_turns.hpp"
+#include "scene/bwm/lower_materials.hpp"
 #include "scene/bwm/lower_run.hpp"
 #include "scene/bwm/space.hpp"
 #include "scene/lift.hpp"
@@ -219,27 +220,18 @@ class Lowerer {
     return {};
   }
 
-  // Materials by their diffuse texture name (extras), then by name, then order; the diffuse texture
-  // name (what the game looks the material up by) becomes the image the material shows, else its name.
+  // Materials by their diffuse texture name (extras), then by name (bwm_match_materials); the diffuse
+  // texture name (what the game looks the material up by) becomes the image the material shows.
   Result<void> lower_materials() {
-    std::vector<std::vector<std::string>> bkeys, ikeys;
-    for (const Material& m : base_.materials) bkeys.push_back({extra_string(m.extras, "diffuse"), m.name});
-    for (const Material& m : in_.materials) ikeys.push_back({extra_string(m.extras, "diffuse"), m.name});
-    bool by_order = false;
-    std::optional<std::vector<int>> match = match_keys(bkeys, ikeys, by_order);
-    if (!match) {
-      return at("materials", "the Scene's " + std::to_string(ikeys.size()) + " materials match neither the names nor the count of the base's " +
-                                          std::to_string(bkeys.size()) + " (adding or removing a material is not supported)", ErrorCode::unsupported);
-    }
-    if (by_order && !bkeys.empty()) warnings_.push_back({"materials", "material names do not match the base's: matched by order"});
-    materials_ = *match;
-    for (std::size_t k = 0; k < bkeys.size(); ++k) {
-      const Material& i = in_.materials[static_cast<std::size_t>((*match)[k])];
+    materials_ = bwm_match_materials(base_, in_);
+    for (std::size_t k = 0; k < materials_.size(); ++k) {
+      if (materials_[k] < 0) continue;
+      const Material& i = in_.materials[static_cast<std::size_t>(materials_[k])];
       const std::string& diffuse = bwm_diffuse_name(in_, i);
       if (diffuse == base_.materials[k].name) continue;
       auto name = stored_name<64>(diffuse);
       if (!name) {
-        return at("materials[" + std::to_string((*match)[k]) + "].name",
+        return at("materials[" + std::to_string(materials_[k]) + "].name",
                            "texture name " + diffuse + " does not fit the 63 bytes of a BWM texture name", ErrorCode::unsupported);
       }
       out_.materials[k].diffuse = *name;
@@ -301,8 +293,8 @@ class Lowerer {
         ++kept;
         if (auto e = lower_primitive(bmesh.primitives[p], imesh.primitives[*ip], *bones, pwhere, next_id++, records[bm], r); !e) return e.error();
         // The reference's material: the base material the incoming one stands for.
-        const std::optional<std::uint32_t> mat = base_material(imesh.primitives[*ip].material);
-        if (!mat) return material_error(imesh.primitives[*ip].material, pwhere);
+        Result<std::uint32_t> mat = material_index(imesh.primitives[*ip].material, pwhere);
+        if (!mat) return mat.error();
         BwmMaterialRef& ref = out_.meshes[records[bm]].material_refs[r];
         if (*mat != static_cast<std::uint32_t>(bmesh.primitives[p].material)) ref.material = *mat;
       }
@@ -311,8 +303,8 @@ class Lowerer {
         const std::string pwhere = where + ".primitives[" + std::to_string(i) + "]";
         if (auto e = check_incoming(ip, skinned, *bones, pwhere); !e) return e.error();
         if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
-        const std::optional<std::uint32_t> mat = base_material(ip.material);
-        if (!mat) return material_error(ip.material, pwhere);
+        Result<std::uint32_t> mat = material_index(ip.material, pwhere);
+        if (!mat) return mat.error();
         Result<BwmRun> run = rebuild_ref(nullptr, ip, *bones, pwhere, next_id++, records[bm]);
         if (!run) return run.error();
         rebuilt_.push_back({records[bm], std::nullopt, *mat, std::move(*run)});
@@ -360,6 +352,7 @@ class Lowerer {
       bwm_remove_mesh(out_, record);
       origin.erase(origin.begin() + static_cast<std::ptrdiff_t>(record));
     }
+    bwm_remove_undrawn_materials(base_file_, base_, out_, warnings_);
     // Only a moved, new or no longer drawn vertex moves an extent: decoding every vertex twice is
     // most of an unedited import's time otherwise.
     if (!moved_ && rebuilt_.empty() && removed.empty() && removed_meshes.empty()) return {};
@@ -387,8 +380,8 @@ class Lowerer {
       Primitive ip = imesh.primitives[p];
       if (auto e = check_incoming(ip, skinned, bones, pwhere); !e) return e.error();
       if (drawn_triangles(ip).empty()) continue;  // draws nothing: nothing to add
-      const std::optional<std::uint32_t> mat = base_material(ip.material);
-      if (!mat) return material_error(ip.material, pwhere);
+      Result<std::uint32_t> mat = material_index(ip.material, pwhere);
+      if (!mat) return mat.error();
       if (!skinned && !(world == Mat4::identity())) {
         if (!finite(world)) return at("nodes[" + std::to_string(node) + "]", "the node's world matrix is not finite");
         for (Vec3& q : ip.positions) q = transform_point(world, q);
@@ -454,11 +447,24 @@ class Lowerer {
     return static_cast<std::uint32_t>(it - materials_.begin());
   }
 
-  Error material_error(int incoming, const std::string& where) const {
-    const bool named = incoming >= 0 && static_cast<std::size_t>(incoming) < in_.materials.size();
-    return at(where + ".material", "the primitive's material " + (named ? in_.materials[static_cast<std::size_t>(incoming)].name : std::string("(none)")) +
-                                       " is none of the base's materials: a BWM reference draws one of the file's material definitions "
-                                       "(adding a material is not supported)", ErrorCode::unsupported);
+  // The material definition a drawn primitive's material is stored as: the base's it stands for, else
+  // one added after the file's (once per incoming material).
+  Result<std::uint32_t> material_index(int incoming, const std::string& where) {
+    if (const std::optional<std::uint32_t> m = base_material(incoming)) return *m;
+    if (incoming < 0 || static_cast<std::size_t>(incoming) >= in_.materials.size()) {
+      return at(where + ".material", "the primitive has no material: a BWM reference draws one of the file's material definitions", ErrorCode::unsupported);
+    }
+    if (const auto it = added_materials_.find(incoming); it != added_materials_.end()) return it->second;
+    Result<BwmMaterial> made = bwm_new_material(in_, incoming, out_);
+    if (!made) return made.error();
+    out_.materials.push_back(*made);
+    const auto index = static_cast<std::uint32_t>(out_.materials.size() - 1);
+    added_materials_.emplace(incoming, index);
+    warnings_.push_back({"materials[" + std::to_string(incoming) + "]", "\"" + in_.materials[static_cast<std::size_t>(incoming)].name +
+                                                                         "\" is none of the base's materials: added as material " + std::to_string(index) +
+                                                                         " with diffuse texture \"" + bwm_diffuse_name(in_, in_.materials[static_cast<std::size_t>(incoming)]) +
+                                                                         "\" (the game loads the image by that name)"});
+    return index;
   }
 
   // By the "ref" extra: a reference no primitive names is removed, a primitive naming none is added.
@@ -617,12 +623,16 @@ class Lowerer {
         for (std::size_t k = 0; k < 3; ++k) put_f32(out_, *p, g, k, in[k]);
         wrote = true;
       };
-      moved_ = moved_ || (places_.position && !(to_bwm(ip.positions[m]) == to_bwm(bp.positions[v])));
-      put3(places_.position, to_bwm(ip.positions[m]), to_bwm(bp.positions[v]));
-      if (!ip.normals.empty() && !bp.normals.empty()) put3(places_.normal, to_bwm(normalize(ip.normals[m])), to_bwm(bp.normals[v]));
+      // Within Blender's noise of the base's value, a value is the base's (match.hpp).
+      const bool kept_position = position_within_noise(bp.positions[v], ip.positions[m]);
+      moved_ = moved_ || (places_.position && !kept_position);
+      if (!kept_position) put3(places_.position, to_bwm(ip.positions[m]), to_bwm(bp.positions[v]));
+      if (!ip.normals.empty() && !bp.normals.empty() && !normal_within_noise(bp.normals[v], ip.normals[m])) {
+        put3(places_.normal, to_bwm(normalize(ip.normals[m])), to_bwm(bp.normals[v]));
+      }
       for (std::size_t s = 0; s < places_.uv_sets.size() && s < ip.uvs.size() && s < bp.uvs.size(); ++s) {
         const Vec2 a = ip.uvs[s][m], b = bp.uvs[s][v];
-        if (a == b) continue;
+        if (uv_within_noise(b, a)) continue;
         put_f32(out_, places_.uv_sets[s], g, 0, a.x);
         put_f32(out_, places_.uv_sets[s], g, 1, a.y);
         wrote = true;
@@ -779,7 +789,8 @@ class Lowerer {
   Bwm& out_;
   std::vector<Warning>& warnings_;
   Places places_;
-  std::vector<int> materials_;  // base material -> incoming material
+  std::vector<int> materials_;  // base material -> incoming material (-1: none)
+  std::map<int, std::uint32_t> added_materials_;  // incoming material -> the definition added for it
   std::vector<int> owner_;      // per file vertex: the primitive that rewrote it
   std::vector<Rebuilt> rebuilt_;
   bool moved_ = false;                   // a base vertex's position was rewritten

@@ -271,7 +271,7 @@ struct Geometry {
           if (kept && key[kClr0] != kAbsent) continue;
           return Error{ErrorCode::inconsistent, std::nullopt, at, "is new in a shape that draws vertex colours (CLR0), but the primitive has none (COLOR_0)"};
         }
-        if (kept && !base.colors.empty() && base.colors[bv] == in.colors[iv]) continue;
+        if (kept && !base.colors.empty() && colour_within_noise(base.colors[bv], in.colors[iv])) continue;
         if (auto err = codec(kClr0).encode_colour(in.colors[iv], e, at); !err) return err.error();
       } else if (slot == kClr1) {
         if (kept) continue;  // CLR1 is not exported: a base vertex keeps its own

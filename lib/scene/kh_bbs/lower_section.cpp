@@ -206,7 +206,7 @@ Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
         nv.texcoord[c] = *s;
       }
     }
-    if (format->color != psp::ColorFormat::none && !in.colors.empty() && in.colors[iv] != lifted.colors[v]) {
+    if (format->color != psp::ColorFormat::none && !in.colors.empty() && !colour_within_noise(lifted.colors[v], in.colors[iv])) {
       const Rgba bytes = colour_bytes(in.colors[iv]);
       nv.color = psp::encode_colour(*psp::colour_format(format->color), bytes.data());
     }
