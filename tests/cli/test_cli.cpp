@@ -199,6 +199,29 @@ TEST(Cli, ImportWithoutLikeAuthorsANewFile) {
   fs::remove_all(dir);
 }
 
+// Issue 31: a PAM over its original takes its joints from the glTF exported with it (the skin names
+// the BON's joints in order), so no --skeleton is needed; the unedited import is the PAM's bytes. A
+// glTF with no skin still needs --skeleton, and says so.
+TEST(Cli, ImportPamOverItsOriginalTakesJointsFromTheGltf) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/pam");
+  const fs::path root = remodel::test::samples_root() / "kh-bbs", dir = temp_dir() / "pam-joints";
+  fs::create_directories(dir);
+  const std::string pmo = (root / "pmo/p01ex00.pmo").string(), glb = (dir / "a.glb").string();
+  for (const char* pam : {"test.pam", "p01ex00001a.pam"}) {
+    const fs::path original = root / "pam" / pam, out = dir / pam;
+    ASSERT_EQ(run("export " + pmo + " --anim " + original.string() + " -o " + glb).status, 0);
+    CliRun r = run("import " + glb + " --like " + original.string() + " -o " + out.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(slurp(out) == slurp(original)) << pam << ": the unedited import changed bytes";
+  }
+  const fs::path skinless_glb = remodel::test::samples_root() / "gltf/BoxAnimated.glb";  // animated, no skin
+  ASSERT_TRUE(fs::exists(skinless_glb));
+  CliRun skinless = run("import " + skinless_glb.string() + " --like " + (root / "pam/test.pam").string() + " -o " + (dir / "x.pam").string());
+  EXPECT_EQ(skinless.status, 1) << skinless.out;
+  EXPECT_NE(skinless.out.find("--skeleton"), std::string::npos) << skinless.out;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, BadInputExitsOneWithOffsetAndField) {
   const fs::path dir = temp_dir();
   const fs::path bad = dir / "bad.pmo";
