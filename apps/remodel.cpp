@@ -88,7 +88,7 @@ const std::vector<Command>& commands() {
        {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
-        {"skeleton", "SKEL", "a new model: the game file of its family whose skeleton it takes; with --like: the KH BBS PMO a PAM animates, or a bare MHFU PMO's skeleton"},
+        {"skeleton", "SKEL", "a new model: the game file of its family whose skeleton it takes; with --like: the KH BBS PMO a PAM animates (when the glTF has no skin naming its joints), or a bare MHFU PMO's skeleton"},
         {"format", new_formats.c_str(), new_format_help.c_str()},
         {"bwm-version", "5|6", "the version of a new BWM (default 6)"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"

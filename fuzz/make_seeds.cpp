@@ -1,6 +1,4 @@
 // Writes the seed corpus the project builds itself: fuzz/corpus/<target>/.
-#include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,8 +8,10 @@
 #include "model/kh_bbs/pmo.hpp"
 #include "bwm_golden.hpp"
 #include "model/gx/texture.hpp"
-#include "model/j3d/j3d.hpp"
 #include "model/mhfu/demo.hpp"
+#include "model/psp/texture.hpp"
+#include "scene/demo.hpp"
+#include "scene/lower.hpp"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     p.image_type = static_cast<std::uint8_t>(image_type);
     p.clut_type = static_cast<std::uint8_t>(clut_type);
     p.width = 5, p.height = 3;
+    p.gs_tex0 = tim2_gs_tex0(p);  // the registers follow the type and size, as authoring sets them
     const unsigned bits = image_type == 1 ? 16 : image_type == 2 ? 24 : image_type == 3 ? 32 : image_type == 4 ? 4 : 8;
     p.image.assign((5 * bits + 7) / 8 * 3, 0);
     for (std::size_t i = 0; i < p.image.size(); ++i) p.image[i] = static_cast<std::uint8_t>(i * 37 % (bits == 4 ? 256 : 251));
@@ -95,74 +96,13 @@ int main(int argc, char** argv) {
   save("bwm", "v6-model.bwm", golden::bwm_v6_model());
   save("bwm", "skin.bwm", golden::bwm_skin());
 
-  // A small J3D: a joint, a material and a shape in INF1, three float positions, one rigid draw
-  // matrix, one joint, a shape drawing one strip, one white material, one 8x4 I8 texture.
-  J3dFile j3d;
-  J3dInf1 inf;
-  inf.roots = {J3dNode{0x10, 0, {J3dNode{0x11, 0, {J3dNode{0x12, 0, {}}}}}}};
-  J3dVtx1 vtx;
-  vtx.formats = {J3dVertexFormat{9, 1, 4, 0, {0xFF, 0xFF, 0xFF}}};
-  J3dVertexArray positions;
-  for (float v : {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}) {
-    const auto bits = std::bit_cast<std::uint32_t>(v);
-    for (int k = 3; k >= 0; --k) positions.data.push_back(static_cast<std::uint8_t>(bits >> (8 * k)));
+  // A small J3D authored as `remodel import` authors one: the demo grid (3x3 vertices on two joints,
+  // an 8x8 texture, vertex colours), so its tables are the encoders' own.
+  auto j3d = scene::author(scene::demo_grid(3, 3), Format::j3d);
+  if (!j3d) {
+    std::fprintf(stderr, "demo.bmd: %s\n", j3d.error().describe().c_str());
+    return 1;
   }
-  vtx.arrays = {positions};
-  J3dDrw1 drw;
-  drw.weighted = {0};
-  drw.indices = {0};
-  J3dJnt1 jnt;
-  jnt.joints.resize(1);
-  jnt.remap = {0};
-  jnt.names.names = {"root"};
-  J3dTex1 tex;
-  tex.textures.resize(1);
-  tex.textures[0].format = 1;  // I8, 8x4: one 32-byte tile
-  tex.textures[0].width = 8;
-  tex.textures[0].height = 4;
-  tex.textures[0].palette_block = 0;
-  tex.blocks.push_back(J3dTexBlock{Bytes(32, 0x80), {}});
-  tex.names.names = {"grey"};
-  J3dShp1 shp;
-  shp.shapes.resize(1);
-  shp.shapes[0].packet_count = 1;
-  shp.remap = {0};
-  shp.descriptor_lists = {{J3dVertexDescriptor{9, 3}}};  // 16-bit position indices
-  shp.matrix_table = {0};
-  shp.matrix_groups = {J3dMatrixGroup{0, 1, 0}};
-  shp.packets.resize(1);
-  shp.packets[0].primitives = {J3dPrimitive{0x98, {0, 1, 2}}};
-  j3d.sections = {inf, vtx, J3dEvp1{}, drw, jnt, shp};
-  J3dMat3 mat;
-  mat.entries.resize(1);
-  mat.remap = {0};
-  mat.names.names = {"white"};
-  mat.cull_modes = {2, 1, 0};  // Nintendo's pre-seeded back, front, none
-  mat.material_colors = {J3dColor8{255, 255, 255, 255}};
-  mat.channel_counts = {1};
-  mat.color_channels.resize(1);
-  mat.ambient_colors = {J3dColor8{50, 50, 50, 50}};
-  mat.texgen_counts = {1};
-  mat.texgens = {J3dTexGen{1, 4, 60, 0xFF}};
-  mat.textures = {0};
-  mat.tev_orders = {J3dTevOrder{0, 0, 4, 0xFF}};
-  mat.tev_colors = {J3dTevColor{255, 255, 255, 255}};
-  mat.tev_kcolors = {J3dColor8{255, 255, 255, 255}};
-  mat.tev_stage_counts = {1};
-  mat.tev_stages.resize(1);
-  mat.swap_modes.resize(1);
-  mat.swap_tables = {J3dSwapTable{0, 1, 2, 3}};
-  mat.alpha_compares.resize(1);
-  mat.blends.resize(1);
-  mat.zmodes = {J3dZMode{1, 3, 1, 0xFF}};
-  mat.zcompare_locations = {0, 1};
-  mat.dithers = {0, 1};
-  mat.nbt_scales.resize(1);
-  for (std::size_t t = 0; t < kJ3dMatTables; ++t) {
-    if (j3d_mat_table_size(mat, static_cast<J3dMatTable>(t)) != 0) mat.order.push_back(static_cast<J3dMatTable>(t));
-  }
-  j3d.sections.push_back(mat);
-  j3d.sections.push_back(tex);
-  save("j3d", "demo.bmd", write_j3d(j3d));
+  save("j3d", "demo.bmd", write_document(j3d->document));
   return 0;
 }

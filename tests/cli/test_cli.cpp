@@ -13,6 +13,7 @@
 
 #include "model/document.hpp"
 #include "model/image.hpp"
+#include "model/kh_bbs/demo.hpp"
 #include "model/mhfu/demo.hpp"
 #include "model/mhfu/pac.hpp"
 #include "model/mhfu/tmh.hpp"
@@ -20,6 +21,7 @@
 #include "bwm_golden.hpp"
 #include "cli/cli.hpp"
 #include "samples.hpp"
+#include "scene/family_table.hpp"
 
 namespace {
 
@@ -197,6 +199,29 @@ TEST(Cli, ImportWithoutLikeAuthorsANewFile) {
   fs::remove_all(dir);
 }
 
+// Issue 31: a PAM over its original takes its joints from the glTF exported with it (the skin names
+// the BON's joints in order), so no --skeleton is needed; the unedited import is the PAM's bytes. A
+// glTF with no skin still needs --skeleton, and says so.
+TEST(Cli, ImportPamOverItsOriginalTakesJointsFromTheGltf) {
+  REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/pam");
+  const fs::path root = remodel::test::samples_root() / "kh-bbs", dir = temp_dir() / "pam-joints";
+  fs::create_directories(dir);
+  const std::string pmo = (root / "pmo/p01ex00.pmo").string(), glb = (dir / "a.glb").string();
+  for (const char* pam : {"test.pam", "p01ex00001a.pam"}) {
+    const fs::path original = root / "pam" / pam, out = dir / pam;
+    ASSERT_EQ(run("export " + pmo + " --anim " + original.string() + " -o " + glb).status, 0);
+    CliRun r = run("import " + glb + " --like " + original.string() + " -o " + out.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(slurp(out) == slurp(original)) << pam << ": the unedited import changed bytes";
+  }
+  const fs::path skinless_glb = remodel::test::samples_root() / "gltf/BoxAnimated.glb";  // animated, no skin
+  ASSERT_TRUE(fs::exists(skinless_glb));
+  CliRun skinless = run("import " + skinless_glb.string() + " --like " + (root / "pam/test.pam").string() + " -o " + (dir / "x.pam").string());
+  EXPECT_EQ(skinless.status, 1) << skinless.out;
+  EXPECT_NE(skinless.out.find("--skeleton"), std::string::npos) << skinless.out;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, BadInputExitsOneWithOffsetAndField) {
   const fs::path dir = temp_dir();
   const fs::path bad = dir / "bad.pmo";
@@ -337,26 +362,43 @@ TEST(Cli, TexturesExtractEverySampleTexture) {
   fs::remove_all(dir);
 }
 
-// The MHFU demo's committed seeds (fuzz/corpus, written by make_seeds from build_demo_mhfu_pac) are
-// the demo as built now, the PAC exports to glTF, and the PAC's and the TMH's texture extracts.
-TEST(Cli, MhfuDemoSeedsExportAndExtract) {
-  const fs::path corpus = REMODEL_CORPUS, pac = corpus / "mhfu_pac" / "demo.pac", tmh = corpus / "tmh" / "demo.tmh";
+// The committed seeds built from the demos (fuzz/corpus, written by make_seeds) are the demos as
+// built now; every seed that holds a model exports to glTF, and every seed's textures extract (issue
+// 31: the MHFU demo's texture was too short for its size, so the PAC and TMH seeds did neither).
+TEST(Cli, EverySeedExportsAndExtractsItsTextures) {
+  const fs::path corpus = REMODEL_CORPUS;
   const remodel::Pac demo = remodel::build_demo_mhfu_pac();
-  EXPECT_TRUE(slurp(pac) == remodel::write_pac(demo).value()) << "regenerate the seeds: build/fuzz/make_seeds fuzz/corpus";
-  EXPECT_TRUE(slurp(tmh) == remodel::write_tmh_file(std::get<remodel::TmhFile>(demo.entries.at(2).content)).value()) << tmh;
-  const fs::path dir = temp_dir() / "mhfu-demo";
-  fs::create_directories(dir);
-  CliRun exported = run("export " + pac.string() + " -o " + (dir / "demo.glb").string());
-  EXPECT_EQ(exported.status, 0) << exported.out;
-  EXPECT_TRUE(fs::exists(dir / "demo.glb"));
-  for (const fs::path& f : {pac, tmh}) {
-    const fs::path out = dir / (f.extension().string().substr(1) + "-png");
-    CliRun extract = run("textures extract " + f.string() + " -o " + out.string());
-    ASSERT_EQ(extract.status, 0) << f << extract.out;
+  const char* regenerate = "regenerate the seeds: build/fuzz/make_seeds fuzz/corpus";
+  EXPECT_TRUE(slurp(corpus / "mhfu_pac" / "demo.pac") == remodel::write_pac(demo).value()) << regenerate;
+  EXPECT_TRUE(slurp(corpus / "tmh" / "demo.tmh") == remodel::write_tmh_file(std::get<remodel::TmhFile>(demo.entries.at(2).content)).value()) << regenerate;
+  EXPECT_TRUE(slurp(corpus / "kh_bbs_pmo" / "demo.pmo") == remodel::write_pmo_file(remodel::build_demo_pmo()).value()) << regenerate;
+  EXPECT_TRUE(slurp(corpus / "kh_bbs_pam" / "demo.pam") == remodel::write_pam(remodel::build_demo_pam()).value()) << regenerate;
+  const fs::path dir = temp_dir() / "seeds";
+  std::size_t exported = 0, extracted = 0;
+  for (const auto& e : fs::recursive_directory_iterator(corpus)) {
+    if (!e.is_regular_file()) continue;
+    const fs::path& f = e.path();
+    auto doc = remodel::read_document(slurp(f));
+    if (!doc) continue;  // GX codec inputs and glTFs: not Documents
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    if (remodel::scene::family_entry(remodel::format_of(*doc)).holds_model()) {
+      CliRun r = run("export " + f.string() + " -o " + (dir / "seed.glb").string());
+      EXPECT_EQ(r.status, 0) << f << r.out;
+      EXPECT_TRUE(fs::exists(dir / "seed.glb")) << f;
+      ++exported;
+    }
+    const std::size_t count = remodel::list_textures(*doc).size();
+    if (count == 0) continue;
+    CliRun r = run("textures extract " + f.string() + " -o " + (dir / "png").string());
+    ASSERT_EQ(r.status, 0) << f << r.out;
     std::size_t pngs = 0;
-    for (const auto& e : fs::directory_iterator(out)) pngs += e.path().extension() == ".png";
-    EXPECT_EQ(pngs, 1u) << f;
+    for (const auto& png : fs::directory_iterator(dir / "png")) pngs += png.path().extension() == ".png";
+    EXPECT_EQ(pngs, count) << f;
+    ++extracted;
   }
+  EXPECT_GE(exported, 8u);
+  EXPECT_GE(extracted, 10u);
   fs::remove_all(dir);
 }
 

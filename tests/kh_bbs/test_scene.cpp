@@ -274,7 +274,7 @@ TEST(SceneKhBbs, DemoPmoByHand) {
   const Material& m = scene->materials[static_cast<std::size_t>(list.material)];
   EXPECT_EQ(m.name, "demo_cube");
   EXPECT_EQ(m.texture, 0);
-  EXPECT_EQ(m.alpha_mode, AlphaMode::mask);  // the demo CLUT's alpha is 0x80
+  EXPECT_EQ(m.alpha_mode, AlphaMode::opaque);  // the demo's two colours are opaque (CLUT alpha 0xFF)
 }
 
 TEST(SceneKhBbs, BadSectionsAreErrorsNamingTheirField) {
@@ -450,7 +450,7 @@ TEST(SceneKhBbs, DemoPamByHand) {
   ASSERT_EQ(scene->animations.size(), 2u);  // the empty slot makes none
   const Animation& sway = scene->animations[0];
   EXPECT_EQ(sway.name, "sway");
-  EXPECT_EQ(sway.extras["interpolation_frames"], 4);
+  EXPECT_EQ(sway.extras["interpolation_frames"], 0);  // as both real PAMs
   EXPECT_EQ(sway.extras["loop_from"], 29);
   EXPECT_EQ(scene->animations[1].name, "long");
   const Channel* scale = nullptr;

@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <filesystem>
+
+#include "model/document.hpp"
+#include "model/kh_bbs/demo.hpp"
 #include "model/kh_bbs/tim2.hpp"
 #include "round_trip.hpp"
 #include "samples.hpp"
@@ -80,6 +85,57 @@ TEST(Tim2, RejectsShortHeaderAndHugeCounts) {
 TEST(Tim2, SamplesRoundTrip) {
   REMODEL_SAMPLES_OR_SKIP(files, "kh-bbs/tm2");
   for (const auto& path : files) test::expect_round_trip(path);
+}
+
+// The picture's GS TEX0 decoded by the GS bit layout (PSM bits 20-25, TW 26-29, TH 30-33) against
+// what the picture stores: empty when they agree, else what differs.
+std::string tex0_mismatch(const Tim2Picture& p) {
+  constexpr std::uint64_t kPsm[6] = {0, 2, 1, 0, 20, 19};  // PSMCT16, PSMCT24, PSMCT32, PSMT4, PSMT8 by image type
+  const auto log2_up = [](unsigned v) { return v <= 1 ? 0u : static_cast<unsigned>(std::bit_width(v - 1)); };
+  const std::uint64_t psm = p.gs_tex0 >> 20 & 0x3F, tw = p.gs_tex0 >> 26 & 0xF, th = p.gs_tex0 >> 30 & 0xF;
+  std::string out;
+  if (p.image_type < 1 || p.image_type > 5 || psm != kPsm[p.image_type]) out += " PSM " + std::to_string(psm) + " for image type " + std::to_string(p.image_type);
+  if (tw != log2_up(p.width)) out += " TW " + std::to_string(tw) + " for width " + std::to_string(p.width);
+  if (th != log2_up(p.height)) out += " TH " + std::to_string(th) + " for height " + std::to_string(p.height);
+  return out;
+}
+
+void expect_registers_agree(const Document& doc, const std::string& what) {
+  const std::vector<Tim2>* tim2s = nullptr;
+  std::vector<Tim2> one;
+  if (const auto* pmo = std::get_if<PmoFile>(&doc)) tim2s = &pmo->pmo.tim2s;
+  if (const auto* pmp = std::get_if<Pmp>(&doc)) tim2s = &pmp->tim2s;
+  if (const auto* tim2 = std::get_if<Tim2File>(&doc)) tim2s = &(one = {tim2->tim2});
+  if (tim2s == nullptr) return;
+  for (std::size_t t = 0; t < tim2s->size(); ++t) {
+    for (const Tim2Picture& p : (*tim2s)[t].pictures) EXPECT_EQ(tex0_mismatch(p), "") << what << " TIM2 " << t;
+  }
+}
+
+// Every TIM2 the project writes states in GsTex0 the pixel type and size it stores, as every KH BBS
+// sample does (issue 31: the demo PMO's typed 0x0000000500003340 said PSMCT32, TW 0, TH 4), and
+// GsTex1 0x260 as every KH BBS model's TIM2.
+TEST(Tim2, RegistersDecodeToWhatThePictureStores) {
+  const PmoFile demo = build_demo_pmo();
+  expect_registers_agree(Document{demo}, "the demo PMO");
+  EXPECT_EQ(demo.pmo.tim2s.at(0).pictures.at(0).gs_tex1, 0x260u);
+  std::size_t seeds = 0;
+  for (const char* target : {"kh_bbs_pmo", "kh_bbs_pmp", "tim2"}) {
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(REMODEL_CORPUS) / target)) {
+      auto doc = read_document(test::load_file(e.path()));
+      ASSERT_TRUE(doc) << e.path();
+      expect_registers_agree(*doc, e.path().string());
+      ++seeds;
+    }
+  }
+  EXPECT_GE(seeds, 9u);
+  // The samples agree, so the check reads the registers as the games do; KH2's radar (tt02.radar.tm2)
+  // is the one TIM2 whose registers say otherwise, with its ClutSize of 0.
+  for (const char* folder : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/tm2"}) {
+    for (const auto& path : test::sample_files(folder)) {
+      if (path.filename() != "tt02.radar.tm2") expect_registers_agree(test::load_document(path), path.string());
+    }
+  }
 }
 
 }  // namespace

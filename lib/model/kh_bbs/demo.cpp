@@ -1,8 +1,10 @@
 #include "model/kh_bbs/demo.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/psp/ge.hpp"
+#include "model/psp/texture.hpp"
 #include "model/psp/vertex.hpp"
 
 namespace remodel {
@@ -23,29 +25,16 @@ psp::Vertex make_vertex(float x, float y, float z, float u, float v) {
   return out;
 }
 
+// An 8x8 checkerboard of 2-pixel cells in two colours, encoded as authoring encodes a texture (its
+// pixel type, CLUT and GS registers from new_tim2_picture: PSMT4, TW = TH = 3).
 Tim2 make_texture() {
+  RgbaImage image(8, 8);
+  const Rgba colours[2] = {{0xE0, 0xE0, 0xE0, 0xFF}, {0x30, 0x60, 0xC0, 0xFF}};
+  for (std::uint32_t y = 0; y < 8; ++y) {
+    for (std::uint32_t x = 0; x < 8; ++x) std::copy(colours[(x / 2 + y) % 2].begin(), colours[(x / 2 + y) % 2].end(), image.at(x, y));
+  }
   Tim2 t;
-  Tim2Picture p;
-  p.width = 8;
-  p.height = 8;
-  p.image_type = 4;  // 4-bit indexed
-  p.clut_type = 3;   // 32-bit entries
-  p.clut_colors = 16;
-  p.mipmap_count = 1;
-  p.gs_tex0 = 0x0000000500003340ull;  // TW=TH=3 (8 px), PSM=PSMT4
-  p.image.resize(8 * 8 / 2);
-  for (std::size_t y = 0; y < 8; ++y) {
-    for (std::size_t x = 0; x < 8; x += 2) {
-      const std::uint8_t a = static_cast<std::uint8_t>((x / 2 + y) % 2 ? 1 : 0);
-      p.image[(y * 8 + x) / 2] = static_cast<std::uint8_t>(a | (a << 4));  // a checkerboard of 2-pixel cells
-    }
-  }
-  p.clut.assign(16 * 4, 0);
-  const std::uint8_t colours[2][4] = {{0xE0, 0xE0, 0xE0, 0x80}, {0x30, 0x60, 0xC0, 0x80}};
-  for (std::size_t i = 0; i < 2; ++i) {
-    for (std::size_t k = 0; k < 4; ++k) p.clut[i * 4 + k] = colours[i][k];
-  }
-  t.pictures.push_back(std::move(p));
+  t.pictures.push_back(new_tim2_picture(image).value());  // two colours in 8x8 always encode
   return t;
 }
 
@@ -144,7 +133,6 @@ Pam build_demo_pam() {
   PamAnimation sway;
   sway.frame_count = 30;
   sway.loop_from = 29;
-  sway.interpolation_frames = 4;
   sway.bones.resize(2);
   for (int axis = 0; axis < 3; ++axis) sway.bones[0].channels[axis] = constant(0.0f);
   sway.bones[1].channels[1] = constant(1.0f);  // the top joint sits one unit above the root

@@ -9,15 +9,21 @@ namespace {
 MhfuPmo demo_pmo() {
   MhfuPmo p;
   p.clip_distance = 1.0f;
-  p.meshes.push_back(MhfuMesh{{1.0f, 1.0f}, 0x80000003, 0, 1, 0, 0, 1, 0});
+  p.meshes.push_back(MhfuMesh{{1.0f, 1.0f}, mhfu::kOpaqueFlags, 0, 1, 0, 0, 1, 0});
   p.groups.push_back(MhfuGroup{0, 1, 0, 0});
   p.remap = {0};
   p.bone_palette = {{0, 0}};
-  p.materials.push_back(MhfuMaterial{0xFFFFFFFF, 0x007F7F7F, 0, {}, 0});
-  constexpr std::uint32_t kVtype = 0x0B22;  // u8 weight, u16 UV, s8 normal, s16 position, u8 indices
+  p.materials.push_back(MhfuMaterial{0xFFFFFFFF, mhfu::kShadow, 0, {}, 0});
+  psp::VertexFormat format;  // one u8 weight, u16 UVs, s8 normals, s16 positions, u8 indices
+  format.weight = psp::NumFormat::i8;
+  format.weight_count = 1;
+  format.texcoord = psp::NumFormat::i16;
+  format.normal = psp::NumFormat::i8;
+  format.position = psp::NumFormat::i16;
+  format.index = psp::NumFormat::i8;
   MhfuBlock b;
   b.commands = {psp::GeCommand::make(psp::ge::kOrigin, 0), psp::GeCommand::make(psp::ge::kBase, 0), psp::GeCommand::make(psp::ge::kIaddr, 0),
-                psp::GeCommand::make(psp::ge::kVaddr, 0),  psp::GeCommand::make(psp::ge::kVtype, kVtype), psp::GeCommand::make(psp::ge::kFface, 0),
+                psp::GeCommand::make(psp::ge::kVaddr, 0),  psp::GeCommand::make(psp::ge::kVtype, format.vtype()), psp::GeCommand::make(psp::ge::kFface, 0),
                 psp::GeCommand::make(psp::ge::kPrim, psp::ge::kPrimStrip << 16 | 4), psp::GeCommand::make(psp::ge::kOffset, 0),
                 psp::GeCommand::make(psp::ge::kRet, 0)};
   std::vector<psp::Vertex> quad(4);
@@ -27,7 +33,7 @@ MhfuPmo demo_pmo() {
     quad[i].normal = {0, 0, 0x7F};
     quad[i].position = {(i & 1) ? 0x4000u : 0xC000u, (i & 2) ? 0x4000u : 0xC000u, 0};
   }
-  b.vertices = psp::encode_vertices(psp::VertexFormat::parse(kVtype), quad);
+  b.vertices = psp::encode_vertices(format, quad);
   b.indices = {0, 1, 2, 3};
   p.blocks.push_back(std::move(b));
   return p;

@@ -18,6 +18,13 @@
 
 namespace remodel {
 
+namespace mhfu {
+// Mesh records as the game's converter writes them (every sample): lighting + fog for opaque, lighting
+// + alpha blend with the GE BLENDMODE word 0xDF000032 for translucent; every material's shadow 0x7F7F7F.
+inline constexpr std::uint32_t kOpaqueFlags = 0x80000003, kBlendFlags = 0x80000005, kBlendWord = 0xDF000032;
+inline constexpr std::uint32_t kShadow = 0x007F7F7F;
+}  // namespace mhfu
+
 struct MhfuMesh {  // 0x18 bytes
   std::array<float, 2> uv_scale{1.0f, 1.0f};
   std::uint32_t lighting_flags = 0;  // bit0 lighting, bit1 fog, bit2 alpha blend, bit31 enable

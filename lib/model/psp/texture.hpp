@@ -65,6 +65,10 @@ std::string tim2_format_name(const Tim2Picture& picture);
 // A new picture laid out as KH BBS's TIM2s are: 4-bit indexed when the image has at most 16 colours,
 // 8-bit at most 256 (32-bit CSM1 CLUT), else 32-bit direct colour; GS TEX0 as the game's files set it.
 Result<Tim2Picture> new_tim2_picture(const RgbaImage& image);
+// GS TEX0 as the game's files set it for the picture's type and size: TBW, PSM, TW and TH.
+std::uint64_t tim2_gs_tex0(const Tim2Picture& picture);
+// GS TEX1 as every KH BBS sample stores it.
+inline constexpr std::uint64_t kTim2GsTex1 = 0x260;
 
 // TMH: GE pixel modes 0-3 (5650, 5551, 4444, 8888), 4 (CLUT4) and 5 (CLUT8), swizzled in 16-byte x
 // 8-row blocks; CLUTs in modes 0-3.

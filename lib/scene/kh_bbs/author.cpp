@@ -32,10 +32,12 @@ struct Draw {
   const Mesh* mesh;
 };
 
+}  // namespace
+
 // The BON from the one skin: joints parents first (the game builds world matrices in order), each
 // local relative to its nearest ancestor joint (a non-joint ancestor is folded into it), inverse
 // binds as the skin gives them. bon_of maps a skin joint to its BON joint.
-Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat4>& world, std::vector<int>& bon_of,
+Result<Bon> kh_bbs::author_bon(const Scene& scene, int skin_index, const std::vector<Mat4>& world, std::vector<int>& bon_of,
                        std::vector<Warning>& warnings) {
   const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
   const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
@@ -83,8 +85,6 @@ Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat
   return bon;
 }
 
-}  // namespace
-
 // On a game file's skeleton (`--skeleton GAME.pmo`, the Scene already bound to its joints by
 // bind_to_skeleton): the game's BON records as they are, byte for byte; bon_of by joint name.
 Result<Bon> game_bon(const Scene& scene, int skin_index, const Bon& game, std::vector<int>& bon_of) {
@@ -129,7 +129,7 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
     return at("meshes", "a skeleton file is given but no mesh is skinned: nothing is bound to its joints", ErrorCode::unsupported);
   }
   if (skin >= 0) {
-    auto bon = game != nullptr ? game_bon(scene, skin, *game->skeleton, bon_of) : author_bon(scene, skin, world, bon_of, warnings);
+    auto bon = game != nullptr ? game_bon(scene, skin, *game->skeleton, bon_of) : kh_bbs::author_bon(scene, skin, world, bon_of, warnings);
     if (!bon) return bon.error();
     pmo.skeleton = std::move(*bon);
   }

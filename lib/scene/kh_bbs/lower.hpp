@@ -102,4 +102,9 @@ struct NewSection {
 Result<NewSection> new_section(const Scene& scene, const Primitive& prim, int material, bool skinned, NewTextures& made,
                                TextureLists lists, std::vector<Warning>& warnings);
 
+// The BON of skin `skin_index` (authoring, and a PAM over its original without --skeleton): joints
+// parents first, each local relative to its nearest ancestor joint, inverse binds as the skin gives them.
+Result<Bon> author_bon(const Scene& scene, int skin_index, const std::vector<Mat4>& world, std::vector<int>& bon_of,
+                       std::vector<Warning>& warnings);
+
 }  // namespace remodel::scene::kh_bbs

@@ -276,11 +276,22 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
   return {};
 }
 
-// Lowers the Scene's animations over the records of `base` (a Pam or a PamAnimFile held in `out`).
+// Lowers the Scene's animations over the records of `base` (a Pam or a PamAnimFile held in `out`), on
+// the BON of LowerInputs::skeleton, else on the one the glTF's first skin names (as exported from the PMO).
 Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerInputs& inputs) {
   const PmoFile* pmo = inputs.skeleton != nullptr ? std::get_if<PmoFile>(inputs.skeleton) : nullptr;
+  PmoFile from_skin;
+  std::vector<Warning> bon_warnings;  // a joint name cut to the BON's 16 bytes, or two alike
+  if (inputs.skeleton == nullptr && !scene.skins.empty()) {
+    std::vector<int> bon_of;
+    auto bon = kh_bbs::author_bon(scene, 0, world_matrices(scene), bon_of, bon_warnings);
+    if (!bon) return bon.error();
+    from_skin.pmo.skeleton = std::move(*bon);
+    pmo = &from_skin;
+  }
   if (pmo == nullptr || !pmo->pmo.skeleton) {
-    return at("skeleton", "a PAM names no joints itself: pass the PMO whose BON it animates (LowerInputs::skeleton)", ErrorCode::unsupported);
+    return at("skeleton", "a PAM names no joints itself and the glTF has no skin naming them: pass the PMO whose BON it animates (--skeleton)",
+              ErrorCode::unsupported);
   }
   LiftInputs li;
   li.animations.push_back(&base);
@@ -295,7 +306,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
     joints[b] = node_named(scene, lifted->nodes[static_cast<std::size_t>(lifted_joints[b])].name);
     found += joints[b] >= 0 ? 1 : 0;
   }
-  Lowered out{base, {}};
+  Lowered out{base, std::move(bon_warnings)};
   if (found < lifted_joints.size()) {
     out.warnings.push_back({"nodes", num(lifted_joints.size() - found) + " BON joints have no node of their name: their channels keep the bind pose"});
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/mhfu/pmo.hpp"
 #include "model/mhfu/skeleton.hpp"
 #include "model/mhfu/tmh.hpp"
 #include "scene/lower.hpp"
@@ -15,10 +16,10 @@
 
 namespace remodel::scene::mhfu {
 
-// Mesh records as the samples store them: lighting + fog for opaque, lighting + alpha blend with
-// the GE BLENDMODE word 0xDF000032 for translucent; every material's shadow colour 0x7F7F7F.
-inline constexpr std::uint32_t kOpaqueFlags = 0x80000003, kBlendFlags = 0x80000005, kBlendWord = 0xDF000032;
-inline constexpr std::uint32_t kShadow = 0x007F7F7F;
+using remodel::mhfu::kBlendFlags;  // the converter's mesh and material words (model/mhfu/pmo.hpp)
+using remodel::mhfu::kBlendWord;
+using remodel::mhfu::kOpaqueFlags;
+using remodel::mhfu::kShadow;
 inline constexpr std::size_t kMaxMaterials = 255;  // the remap is a byte per material, 0xFF = keep
 inline constexpr std::size_t kMaxTextures = 255;   // a material names its image by a byte, 0xFF = none
 

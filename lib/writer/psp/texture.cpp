@@ -122,31 +122,35 @@ Result<Tim2Picture> new_tim2_picture(const RgbaImage& image) {
     const Rgba c{image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
     if (std::find(colours.begin(), colours.end(), c) == colours.end()) colours.push_back(c);
   }
-  constexpr std::uint64_t kPsmct32 = 0, kPsmt8 = 19, kPsmt4 = 20;
   Tim2Picture p;
   p.mipmap_count = 1;
-  p.gs_tex1 = 0x260;  // every KH BBS sample's value
-  std::uint64_t psm = kPsmct32;
+  p.gs_tex1 = kTim2GsTex1;
   if (colours.size() <= 16) {
     p.image_type = 4;
     p.clut_type = 3;
     p.clut_colors = 16;
-    psm = kPsmt4;
   } else if (colours.size() <= 256) {
     p.image_type = 5;
     p.clut_type = 3;
     p.clut_colors = 256;
-    psm = kPsmt8;
   } else {
     p.image_type = 3;
   }
   p.clut.assign(std::size_t{p.clut_colors} * 4, 0);
   if (auto encoded = encode_tim2_picture(p, image); !encoded) return encoded.error();
-  // Buffer width in 64-texel units, even for the indexed modes (the GS rule), as the samples store it.
-  std::uint64_t tbw = (image.width + 63) / 64;
-  if (psm != kPsmct32) tbw = std::max<std::uint64_t>(2, (tbw + 1) / 2 * 2);
-  p.gs_tex0 = tbw << 14 | psm << 20 | std::uint64_t{ceil_log2(image.width)} << 26 | std::uint64_t{ceil_log2(image.height)} << 30;
+  p.gs_tex0 = tim2_gs_tex0(p);
   return p;
+}
+
+std::uint64_t tim2_gs_tex0(const Tim2Picture& p) {
+  // GS pixel storage modes by TIM2 image type 1-5: PSMCT16, PSMCT24, PSMCT32, PSMT4, PSMT8.
+  constexpr std::uint64_t kPsm[6] = {0, 2, 1, 0, 20, 19};
+  const bool indexed = p.image_type == 4 || p.image_type == 5;
+  // Buffer width in 64-texel units, even for the indexed modes (the GS rule), as the samples store it.
+  std::uint64_t tbw = (p.width + 63u) / 64u;
+  if (indexed) tbw = std::max<std::uint64_t>(2, (tbw + 1) / 2 * 2);
+  const std::uint64_t psm = p.image_type < 6 ? kPsm[p.image_type] : 0;
+  return tbw << 14 | psm << 20 | std::uint64_t{ceil_log2(p.width)} << 26 | std::uint64_t{ceil_log2(p.height)} << 30;
 }
 
 Result<void> encode_tmh_image(TmhImage& t, const RgbaImage& image) {
