@@ -69,15 +69,15 @@ Bytes evp1_offsets_without_tables() {
   return s;
 }
 
-// DRW1 with one rigid entry whose flag table starts 4 bytes of filler after the header (0x14).
+// DRW1 with one rigid entry whose flag table starts 4 bytes of filler after the 0x14-byte header.
 Bytes drw1_flags_after_a_gap() {
   Bytes s;
   text(s, "DRW1");
   be32(s, 0);
   be16(s, 1);
   be16(s, 0xFFFF);
-  be32(s, 0x14);
-  be32(s, 0x16);
+  be32(s, 0x18);
+  be32(s, 0x1A);
   text(s, "This");
   s.push_back(0);  // joint
   s.push_back('T');
@@ -231,13 +231,13 @@ TEST(J3dLayouts, UnpaddedPacketsFillToTheMatrixGroups) {
   auto w = write_j3d(f);
   ASSERT_TRUE(w.ok()) << w.error().describe();
   const std::size_t section = 0x20;
-  const std::uint32_t dl = be32_at(*w, section + 0x1C), groups = be32_at(*w, section + 0x20);
-  EXPECT_EQ(be32_at(*w, section + 0x24), groups + 8);  // the packet table after the one group
+  const std::uint32_t dl = be32_at(*w, section + 0x20), groups = be32_at(*w, section + 0x24);
+  EXPECT_EQ(be32_at(*w, section + 0x28), groups + 8);  // the packet table after the one group
   ASSERT_EQ(groups, dl + 32);
   EXPECT_EQ(Bytes(w->begin() + section + dl + 15, w->begin() + section + groups), Bytes(kJ3dNintendoPadding, kJ3dNintendoPadding + 17));
   EXPECT_EQ(be32_at(*w, section + groups + 8), 15u);  // the packet's size as stored
   const WriteReport canonical = rewritten_report(*w);
-  EXPECT_EQ(canonical.verbatim_bytes, 4u);  // the stored packet size alone
+  EXPECT_EQ(canonical.verbatim_bytes, 0u);
   auto r = read_j3d(*w);
   ASSERT_TRUE(r.ok());
   const auto& read = std::get<J3dShp1>(r->sections[0]);
@@ -249,7 +249,7 @@ TEST(J3dLayouts, UnpaddedPacketsFillToTheMatrixGroups) {
   auto z = read_j3d(zeros);
   ASSERT_TRUE(z.ok()) << z.error().describe();
   EXPECT_EQ(std::get<J3dShp1>(z->sections[0]).gap_after_display_lists.size(), 17u);
-  EXPECT_EQ(rewritten_report(zeros).verbatim_bytes, 4u + 17u);
+  EXPECT_EQ(rewritten_report(zeros).verbatim_bytes, 17u);
 }
 
 // tool_model_normalstest.bmd (a J3D tool's): SHP1's matrix groups start 5 filler bytes after its
