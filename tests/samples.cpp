@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "families.hpp"
+
 namespace remodel::test {
 
 namespace fs = std::filesystem;
@@ -21,12 +23,18 @@ bool samples_required() {
 }
 
 std::vector<fs::path> sample_files(const std::string& subdir) {
+  std::vector<std::string> folders{subdir};
+  for (const Family& f : kFamilies) {
+    if (subdir == f.samples && f.layouts != nullptr) folders.emplace_back(f.layouts);
+  }
   std::vector<fs::path> out;
-  std::error_code ec;
-  const fs::path dir = samples_root() / subdir;
-  if (!fs::is_directory(dir, ec)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-    if (e.is_regular_file(ec)) out.push_back(e.path());
+  for (const std::string& folder : folders) {
+    std::error_code ec;
+    const fs::path dir = samples_root() / folder;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+      if (e.is_regular_file(ec)) out.push_back(e.path());
+    }
   }
   std::sort(out.begin(), out.end());
   return out;

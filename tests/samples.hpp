@@ -14,7 +14,8 @@
 namespace remodel::test {
 
 std::filesystem::path samples_root();
-// Every regular file under samples_root()/subdir, sorted; empty when the folder is absent.
+// Every regular file under samples_root()/subdir, sorted; empty when the folder is absent. A family's
+// folder brings its layouts folder too (tests/families.hpp): j3d takes j3d-layouts.
 std::vector<std::filesystem::path> sample_files(const std::string& subdir);
 Bytes load_file(const std::filesystem::path& path);
 // The file read as a Document; a read error is a test failure (and an empty Document is returned).

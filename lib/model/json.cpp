@@ -16,6 +16,7 @@ using namespace json_fields;
 
 Json tim2_json(const Tim2& t) {
   Json j{{"version", t.version}, {"format", t.format}, {"unknown_0x08", hex(t.unknown_0x08)}};
+  verbatim(j, "gap_after_header", t.gap_after_header);
   Json pics = Json::array();
   for (const Tim2Picture& p : t.pictures) {
     Json pj{{"width", p.width},

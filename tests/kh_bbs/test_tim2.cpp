@@ -55,6 +55,40 @@ TEST(Tim2, GoldenReadsFieldByFieldAndWritesBack) {
   EXPECT_EQ(*w, b);
 }
 
+// Format 1 (128-byte alignment): the 16-byte file header is padded with zeros to 128, then the
+// pictures follow as in format 0. Zeros are the canonical pad; other bytes there are kept and counted.
+TEST(Tim2, Format1HeaderPaddedTo128ReadsAndWritesBack) {
+  Bytes b = golden_tim2(0x30 + 4 + 64, 64);
+  b[5] = 1;
+  b.insert(b.begin() + 16, 112, 0);
+  auto f = read_tim2_file(b);
+  ASSERT_TRUE(f.ok()) << f.error().describe();
+  EXPECT_EQ(f->tim2.format, 1);
+  EXPECT_FALSE(f->tim2.gap_after_header.stored());
+  ASSERT_EQ(f->tim2.pictures.size(), 1u);
+  EXPECT_EQ(f->tim2.pictures[0].image, (Bytes{0x10, 0x32, 0x54, 0x76}));
+  EXPECT_EQ(verbatim_bytes(*f), 0u);
+  auto w = write_tim2_file(*f);
+  ASSERT_TRUE(w.ok()) << w.error().describe();
+  EXPECT_EQ(*w, b);
+  EXPECT_EQ(tim2_size(f->tim2), b.size());
+
+  b[16 + 7] = 0xAB;  // a tool's byte in the pad
+  auto kept = read_tim2_file(b);
+  ASSERT_TRUE(kept.ok()) << kept.error().describe();
+  EXPECT_EQ(kept->tim2.gap_after_header.size(), 112u);
+  EXPECT_EQ(verbatim_bytes(*kept), 112u);
+  auto again = write_tim2_file(*kept);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, b);
+
+  b[5] = 2;  // TIM2 defines formats 0 and 1 only
+  auto other = read_tim2_file(b);
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().field, "format");
+  EXPECT_EQ(other.error().offset, 5u);
+}
+
 TEST(Tim2, ClutSizeQuirkIsKeptAndCounted) {
   // KH2's radar: ClutSize 0 and a meaningless total size; the palette is as long as its colours say.
   const Bytes b = golden_tim2(0xFFFFFFFD, 0);

@@ -175,7 +175,9 @@ struct J3dShp1 {
   std::vector<J3dMatrixGroup> matrix_groups;
   // Some versions of Nintendo's tool fill to 4 after the remap table before filling to 32.
   bool remap_filled_to_4 = true;
-  Verbatim gap_after_remap, gap_after_matrix_table, gap_after_tables;
+  // gap_after_display_lists: canonical = fill to 32, empty after Nintendo's 32-byte packets; tools
+  // that store packets unpadded fill there before the matrix groups.
+  Verbatim gap_after_remap, gap_after_matrix_table, gap_after_display_lists, gap_after_tables;
 };
 
 // Bytes one vertex takes in a display list for these descriptors (0 when one is not supported).

@@ -263,6 +263,7 @@ Json j3d_section_json(const J3dSection& s) {
     j["remap_filled_to_4"] = shp->remap_filled_to_4;
     verbatim(j, "gap_after_remap", shp->gap_after_remap);
     verbatim(j, "gap_after_matrix_table", shp->gap_after_matrix_table);
+    verbatim(j, "gap_after_display_lists", shp->gap_after_display_lists);
     verbatim(j, "gap_after_tables", shp->gap_after_tables);
   } else if (const auto* mdl = std::get_if<J3dMdl3>(&s)) {
     Json packets = Json::array();

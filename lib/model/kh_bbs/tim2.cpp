@@ -32,6 +32,7 @@ std::size_t tim2_clut_entry_size(std::uint8_t clut_type) {
 
 std::size_t tim2_size(const Tim2& t) {
   std::size_t n = kFileHeaderSize;
+  if (t.format == 1) n += t.gap_after_header.stored() ? t.gap_after_header.size() : kTim2Alignment128 - kFileHeaderSize;
   for (const Tim2Picture& p : t.pictures) n += kPictureHeaderSize + p.extended_header.size() + p.image.size() + p.clut.size();
   return n;
 }

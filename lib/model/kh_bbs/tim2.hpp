@@ -37,10 +37,13 @@ struct Tim2Picture {
 
 struct Tim2 {
   std::uint8_t version = 4;
-  std::uint8_t format = 0;  // 0 = 16-byte aligned headers; 1 (128-byte) is not supported
+  std::uint8_t format = 0;  // 0 = 16-byte aligned headers; 1 = the file header padded to 128
   std::array<std::uint8_t, 8> unknown_0x08{};
+  Verbatim gap_after_header;  // format 1 only: canonical = zeros to 128 bytes from the TIM2's start
   std::vector<Tim2Picture> pictures;
 };
+
+inline constexpr std::size_t kTim2Alignment128 = 128;  // format 1's alignment
 
 // Bytes per CLUT entry for a clut_type (0 when the type has no palette or is unknown).
 std::size_t tim2_clut_entry_size(std::uint8_t clut_type);

@@ -24,11 +24,14 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<psp::GeCommand>& commands)
   std::optional<std::uint32_t> vtype;
   bool offset_seen = false;
   bool ret_seen = false;
+  // No real file lacks it: the game resolves VADDR and IADDR from the ORIGIN that opens the list.
   if (commands.empty() || commands[0].op() != psp::ge::kOrigin) {
     return list_error(ErrorCode::unsupported, 0, "the list must start with ORIGIN (0x14), which its addresses are relative to");
   }
   for (std::size_t i = 0; i < commands.size() && !ret_seen; ++i) {
     const psp::GeCommand c = commands[i];
+    // A block is one list over one vertex and one index buffer beside it: Capcom's converter, the
+    // only writer of the files the game loads, sets each address once from ORIGIN and never uses OFFSET.
     const auto once = [&](std::optional<std::uint32_t>& slot, const char* name) -> Result<void> {
       if (offset_seen) return list_error(ErrorCode::unsupported, i, std::string(name) + " after OFFSET moves the origin, which is not supported");
       if (slot && *slot != c.arg()) return list_error(ErrorCode::unsupported, i, std::string("a second ") + name + " with a different address is not supported");
@@ -43,6 +46,7 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<psp::GeCommand>& commands)
         if (auto e = once(plan.iaddr, "IADDR"); !e) return e.error();
         break;
       case psp::ge::kVtype: {
+        // One vertex buffer has one format: a second VTYPE would read the same bytes two ways.
         if (vtype && *vtype != c.arg()) return list_error(ErrorCode::unsupported, i, "a second VTYPE with a different format is not supported");
         vtype = c.arg();
         Result<psp::VertexFormat> f = psp::VertexFormat::from_vtype(c.arg());
@@ -51,6 +55,7 @@ Result<MhfuListPlan> plan_mhfu_list(const std::vector<psp::GeCommand>& commands)
         break;
       }
       case psp::ge::kBase:
+        // No real file sets them: they reach 16 MiB past ORIGIN, and no MHFU model is near that size.
         if (c.arg() & 0x0F0000) return list_error(ErrorCode::unsupported, i, "BASE with address high bits is not supported");
         break;
       case psp::ge::kOffset:

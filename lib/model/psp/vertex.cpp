@@ -51,6 +51,7 @@ Result<VertexFormat> VertexFormat::from_vtype(std::uint32_t vtype) {
   }
   if (((vtype >> 11) & 3) == 3) return Error{ErrorCode::bad_value, std::nullopt, "vtype.index", "index format 3 does not exist on the GE"};
   if (f.morph_count != 1) {
+    // No real file has them: neither game stores morph targets (no KH BBS or MHFU sample sets the count).
     return Error{ErrorCode::unsupported, std::nullopt, "vtype.morph", "morph targets (" + std::to_string(f.morph_count) + ") are not supported"};
   }
   return f;

@@ -242,7 +242,7 @@ bool j3d_is_canonical_gap(ByteSpan gap, std::size_t start, const std::string& fi
 
 Verbatim read_j3d_gap(Cursor& c, J3dFiller& filler, std::uint64_t target, std::size_t alignment, const char* field,
                       std::size_t first_alignment) {
-  if (target < c.pos()) c.fail_at(ErrorCode::bad_offset, target, field, "points back inside the table before it");
+  if (target < c.pos()) c.fail_at(ErrorCode::unsupported, target, field, "points back inside the table before it: another table order");
   if (target > c.size()) c.fail_at(ErrorCode::bad_offset, target, field, "points past the end of the section");
   const std::size_t start = c.pos();
   ByteSpan s = c.span(target - start, field);
@@ -310,13 +310,20 @@ J3dFile read_with_filler(ByteSpan bytes, J3dFiller& filler) {
     Cursor s(span, Endian::big);
     const std::string name(magic.begin(), magic.end());
     s.push(name.c_str());
+    const std::size_t unexplained = filler.unexplained;
     try {
       s.skip(8, "header");
       f.sections.push_back(read_section(s, magic, filler));
       if (!s.at_end()) s.fail(ErrorCode::bad_value, "size", "the tables end before the section does");
     } catch (ParseFailure& failure) {
-      if (failure.error.offset) *failure.error.offset += at;
-      throw;
+      if (failure.error.code != ErrorCode::unsupported) {
+        if (failure.error.offset) *failure.error.offset += at;
+        throw;
+      }
+      // A valid layout the section's tables cannot express (another tool's order or name table):
+      // the section is kept as its bytes, every one counted, and written back as it was.
+      filler.unexplained = unexplained + span.size();
+      f.sections.push_back(J3dRawSection{Verbatim(span)});
     }
   }
   if (!c.at_end()) c.fail(ErrorCode::bad_value, "section_count", "bytes follow the last section");

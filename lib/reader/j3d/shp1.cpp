@@ -176,7 +176,7 @@ J3dShp1 read_j3d_shp1(Cursor& c, J3dFiller& filler) {
     }
     s.packets[i] = std::move(*p);
   }
-  j3d_expect_at(c, groups_at, "matrix_groups_offset");
+  s.gap_after_display_lists = read_j3d_gap(c, filler, groups_at, 32, "matrix_groups_offset");
   c.seek(tables_end, "packets");
   s.gap_after_tables = read_j3d_gap(c, filler, c.size(), 32, "size");
   return s;

@@ -97,7 +97,6 @@ J3dTex1 read_j3d_tex1(Cursor& c, J3dFiller& filler) {
     s.textures[i].image_block = block_of(stored[i].image);
     if (stored[i].palette != stored[i].header) s.textures[i].palette_block = block_of(stored[i].palette);
   }
-  if (merged.empty() && names_at != c.pos()) c.fail(ErrorCode::unsupported, "names_offset", "the name table does not follow the headers");
   {
     PathScope scope(c, "names");
     s.names = read_j3d_names(c, count);

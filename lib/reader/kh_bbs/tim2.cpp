@@ -51,9 +51,9 @@ Tim2 read_tim2_at(Cursor& c) {
   t.format = c.u8("format");
   const std::uint16_t count = c.u16("picture_count");
   t.unknown_0x08 = c.array<8>("unknown_0x08");
-  if (t.format != 0) {
-    c.fail_at(ErrorCode::unsupported, start + 5, "format", "128-byte aligned TIM2 headers (format 1) are not supported");
-  }
+  // No real file has another format: Sony's TIM2 defines 0 (16-byte) and 1 (128-byte alignment) only.
+  if (t.format > 1) c.fail_at(ErrorCode::bad_value, start + 5, "format", "is " + std::to_string(t.format) + "; TIM2 defines 0 and 1");
+  if (t.format == 1) t.gap_after_header = c.padding(kTim2Alignment128, start, 0, "format");
   c.check_count(count, kPictureHeaderSize, "picture_count");
   t.pictures.reserve(count);
   for (std::uint16_t i = 0; i < count; ++i) {

@@ -2,6 +2,7 @@
 // joint (EVP1 envelopes and rigid DRW1 entries), every SHP1 packet's primitives as one triangle list
 // per shape in bind-pose model space, MAT3/TEX1 reduced to glTF materials (materials.cpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -362,6 +363,13 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
   const J3dJnt1* jnt = j3d_section<J3dJnt1>(file);
   const J3dShp1* shp = j3d_section<J3dShp1>(file);
   if (inf == nullptr || vtx == nullptr || evp == nullptr || drw == nullptr || jnt == nullptr || shp == nullptr) {
+    static const std::array<std::string, 6> kNeeded{"INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1"};
+    for (const J3dSection& s : file.sections) {
+      if (std::holds_alternative<J3dRawSection>(s) && std::ranges::find(kNeeded, j3d_section_magic(s)) != kNeeded.end()) {
+        return Error{ErrorCode::unsupported, std::nullopt, j3d_section_magic(s),
+                     "is kept as its bytes (a layout its tables cannot express), so the model cannot be lifted; it still reads and writes back"};
+      }
+    }
     return Error{ErrorCode::bad_value, std::nullopt, "sections", "a J3D model needs INF1, VTX1, EVP1, DRW1, JNT1 and SHP1; this file lacks one"};
   }
   if (drw->weighted.size() != drw->indices.size()) {

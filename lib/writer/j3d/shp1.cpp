@@ -125,6 +125,7 @@ void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std
     write_packet(w, s.packets[i], owner[i] != nullptr ? *owner[i] : none, i);
     placed[i] = {w.pos() - at, at - dl};
   }
+  write_j3d_gap(w, filler, 32, base, s.gap_after_display_lists, [] { return std::string("SHP1.gap_after_display_lists"); });
   offset_here(6);
   w.mark([] { return std::string("SHP1.matrix_groups"); });
   for (const J3dMatrixGroup& g : s.matrix_groups) {

@@ -6,6 +6,7 @@
 namespace remodel {
 
 void write_tim2_into(ByteWriter& w, const Tim2& t) {
+  const std::size_t start = w.pos();
   w.mark([] { return std::string("tim2.header"); });
   w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>("TIM2"), 4));
   w.u8(t.version);
@@ -13,6 +14,7 @@ void write_tim2_into(ByteWriter& w, const Tim2& t) {
   if (t.pictures.size() > 0xFFFF) w.fail("tim2.picture_count", "a TIM2 holds at most 65535 pictures");
   w.u16(static_cast<std::uint16_t>(t.pictures.size()));
   w.bytes(t.unknown_0x08);
+  if (t.format == 1) w.pad(kTim2Alignment128, start, 0, t.gap_after_header, [] { return std::string("tim2.gap_after_header"); });
   for (std::size_t i = 0; i < t.pictures.size(); ++i) {
     const Tim2Picture& p = t.pictures[i];
     w.mark([&] { return "tim2.picture[" + std::to_string(i) + "].header"; });
