@@ -2,6 +2,7 @@
 // Scenes give the original bytes; each edit changes only the bytes it reaches; hostile Scenes fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -45,7 +46,10 @@ TEST(LowerMhfu, EverySampleUnchangedGivesItsBytes) {
       Result<Bytes> out = lower_write(scene, s, &warnings);
       ASSERT_TRUE(out.ok()) << out.error().describe();
       EXPECT_TRUE(*out == s.bytes) << "pass " << pass;
-      EXPECT_TRUE(warnings.empty());
+      // A bare PMO's pictures are in its TMH: the one warning says the glTF's images are not stored.
+      for (const Warning& w : warnings) {
+        EXPECT_TRUE(std::holds_alternative<MhfuPmoFile>(s.doc) && w.message.find("a bare PMO holds no pictures") != std::string::npos) << w.message;
+      }
     }
     // Without extras (Blender's default), names and order match the same.
     for (scene::Node& n : scene.nodes) n.extras = nullptr;
@@ -56,6 +60,29 @@ TEST(LowerMhfu, EverySampleUnchangedGivesItsBytes) {
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == s.bytes);
   }
+}
+
+// issue 32: over a bare PMO every texture edit was dropped with exit 0 and no warning.
+TEST(LowerMhfu, ABarePmosEditedTextureIsNamedAsNotStored) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t bare = 0;
+  for (const Sample& s : models(files)) {
+    if (!std::holds_alternative<MhfuPmoFile>(s.doc) || !s.bank) continue;
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    ASSERT_FALSE(scene.textures.empty());
+    for (std::uint8_t& v : scene.textures[0].image.rgba) v = static_cast<std::uint8_t>(255 - v);
+    std::vector<Warning> warnings;
+    Result<Bytes> out = lower_write(scene, s, &warnings);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    EXPECT_TRUE(*out == s.bytes);
+    const std::string name = scene.textures[0].name;
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [&](const Warning& w) {
+      return w.where == "textures[0]" && w.message.find("texture " + name + " is not stored") != std::string::npos;
+    })) << name;
+    ++bare;
+  }
+  if (bare == 0) GTEST_SKIP() << "no bare MHFU PMO with its TMH among the samples";
 }
 
 // A vertex the first primitive draws.
@@ -255,6 +282,8 @@ TEST(LowerMhfu, BlenderLikeMergedPrimitivesGiveTheSameBytes) {
     Result<Bytes> out = lower_write(scene, s, &warnings);
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == s.bytes);
+    // A bare PMO's images are said not to be stored (ABarePmosEditedTextureIsNamedAsNotStored).
+    std::erase_if(warnings, [](const Warning& w) { return w.message.find("a bare PMO holds no pictures") != std::string::npos; });
     EXPECT_EQ(warnings.empty(), after == before);  // the split back is said
   }
   EXPECT_TRUE(merged_any) << "no sample has two groups of one material";
