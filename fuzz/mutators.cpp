@@ -242,7 +242,8 @@ void edit_gltf(Json& root, std::mt19937& rng) {
       return;
     }
     case 1: {  // a chain of new nodes below a node, the last drawing a mesh (deep trees: recursion, limits)
-      const std::size_t first = nodes.size(), length = rng() % 4 == 0 ? 1000 + rng() % 3000 : 2 + rng() % 300;
+      // Mostly short; one in four just past J3D's 256 INF1 levels (longer ones only grow the input).
+      const std::size_t first = nodes.size(), length = rng() % 4 == 0 ? 250 + rng() % 60 : 2 + rng() % 60;
       for (std::size_t i = 0; i < length; ++i) {
         Json n = {{"name", "chain" + std::to_string(i)}};
         if (i + 1 < length) n["children"] = Json::array({first + i + 1});
@@ -289,7 +290,7 @@ void edit_gltf(Json& root, std::mt19937& rng) {
       }
       if (from == nullptr || from->empty()) return;
       const Json copy = (*from)[pick(rng, from->size())];
-      const std::size_t copies = rng() % 2 ? 1 + rng() % 8 : 64 + rng() % 1000;
+      const std::size_t copies = rng() % 2 ? 1 + rng() % 8 : 16 + rng() % 100;
       for (std::size_t i = 0; i < copies; ++i) from->push_back(copy);
       return;
     }
