@@ -94,7 +94,7 @@ void print_overview(std::FILE* to) {
 }
 
 int usage_error(const Command* c, const std::string& message) {
-  std::fprintf(stderr, "remodel: %s\n", message.c_str());
+  std::fprintf(stderr, "remodel: %s\n", shown(message).c_str());
   if (c) {
     std::fprintf(stderr, "usage: %s\nRun 'remodel %s --help' for more.\n", synopsis(*c).c_str(), c->name);
   } else {
@@ -177,16 +177,30 @@ const std::vector<std::string>& Invocation::values(std::string_view name) const 
 
 bool Invocation::flag(std::string_view name) const { return by_name.find(name) != by_name.end(); }
 
+namespace {
+
+// Output lost (a full disk, a closed pipe) is a failure, not a success with a short file.
+int flushed(int status, const char* what) {
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    std::fprintf(stderr, "remodel%s%s: cannot write the output: %s\n", *what ? " " : "", what, std::strerror(errno));
+    return kFailed;
+  }
+  return status;
+}
+
+}  // namespace
+
 int dispatch(int argc, char** argv) {
   const std::vector<std::string> words(argv + 1, argv + argc);
   if (words.empty()) return usage_error(nullptr, "no command given");
   if (words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
     print_overview(stdout);
-    return kOk;
+    return flushed(kOk, "");
   }
   if (words[0] == "--version") {
     std::puts("remodel " REMODEL_VERSION);
-    return kOk;
+    return flushed(kOk, "");
   }
   std::size_t used = 0;
   const Command* c = find_command(words, used);
@@ -205,20 +219,58 @@ int dispatch(int argc, char** argv) {
                                                                 : ("unknown command '" + words[0] + " " + words[1] + "'").c_str());
     }
     std::fprintf(help ? stdout : stderr, "remodel %s commands:\n%s", words[0].c_str(), group.c_str());
-    return help ? kOk : kUsage;
+    return help ? flushed(kOk, words[0].c_str()) : kUsage;
   }
-  const int status = run_command(*c, std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(used), words.end()));
-  // Output lost (a full disk, a closed pipe) is a failure, not a success with a short file.
-  std::cout.flush();
-  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
-    std::fprintf(stderr, "remodel %s: cannot write the output: %s\n", c->name, std::strerror(errno));
-    return kFailed;
+  return flushed(run_command(*c, std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(used), words.end())), c->name);
+}
+
+namespace {
+
+// `text` cut to about `keep` bytes at a UTF-8 character's start, saying how long it was.
+std::string cut(std::string_view text, std::size_t keep) {
+  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  return std::string(text.substr(0, keep)) + "...(" + std::to_string(text.size()) + " bytes)";
+}
+
+}  // namespace
+
+std::string shown(std::string_view text) {
+  constexpr std::size_t kQuoted = 160, kWhole = 1024;
+  std::string cut_names;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t open = text.find('"', i);
+    const std::size_t close = open == std::string_view::npos ? open : text.find('"', open + 1);
+    if (close == std::string_view::npos) {
+      cut_names += text.substr(i);
+      break;
+    }
+    const std::string_view name = text.substr(open + 1, close - open - 1);
+    cut_names += text.substr(i, open + 1 - i);
+    cut_names += name.size() > kQuoted ? cut(name, kQuoted) : std::string(name);
+    cut_names += '"';
+    i = close + 1;
   }
-  return status;
+  const std::string whole = cut_names.size() > kWhole ? cut(cut_names, kWhole) : cut_names;
+  std::string out;
+  for (const char c : whole) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b == '\n') {
+      out += "\\n";
+    } else if (b == '\t') {
+      out += "\\t";
+    } else if (b < 0x20 || b == 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", b);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 void print_error(const std::filesystem::path& path, const Error& e) {
-  std::fprintf(stderr, "remodel: %s: %s\n", path.string().c_str(), e.describe().c_str());
+  std::fprintf(stderr, "remodel: %s: %s\n", shown(path).c_str(), shown(e.describe()).c_str());
 }
 
 Result<Document> load(const std::filesystem::path& path, Bytes& bytes) {

@@ -2,6 +2,7 @@
 // for all of them (Boost.Program_options, in cli.cpp), and what the commands share.
 #pragma once
 
+#include <concepts>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -62,7 +63,17 @@ const std::vector<Command>& commands();
 // Parses argv and runs the command it names; returns the exit status.
 int dispatch(int argc, char** argv);
 
-// One error line on stderr: "remodel: PATH: field at 0x...: message".
+// Text as a message shows it: control bytes escaped ("\\n", "\\x1b"), so a name holding a newline
+// stays on its line, and a long run cut ("...(100000 bytes)"): a quoted name past 160 bytes, the
+// whole past 1024.
+std::string shown(std::string_view text);
+template <typename Path>
+  requires std::same_as<Path, std::filesystem::path>  // no conversion from a string: one overload each
+std::string shown(const Path& path) {
+  return shown(std::string_view(path.native()));
+}
+
+// One error line on stderr: "remodel: PATH: field at 0x...: message" (shown()).
 void print_error(const std::filesystem::path& path, const Error& e);
 // Reads and parses one input file (bytes keeps the file's bytes for the caller).
 Result<Document> load(const std::filesystem::path& path, Bytes& bytes);

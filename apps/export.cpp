@@ -34,7 +34,7 @@ bool has_extension(const fs::path& p, const char* ext) { return p.extension() ==
 
 // A usage error found after parsing (the table's parser prints the synopsis for the others).
 int export_usage_error(const std::string& message) {
-  std::fprintf(stderr, "remodel: export: %s\nRun 'remodel export --help' for more.\n", message.c_str());
+  std::fprintf(stderr, "remodel: export: %s\nRun 'remodel export --help' for more.\n", shown(message).c_str());
   return kUsage;
 }
 
@@ -242,6 +242,11 @@ int cmd_export(const Invocation& invocation) {
   const bool directory = fs::is_directory(in, ec);
   const bool out_is_file = has_extension(out, ".glb") || has_extension(out, ".gltf");
   if (directory && out_is_file) return export_usage_error("a directory exports to an output directory, not to " + out.string());
+  // -o is a .glb/.gltf file or a directory: another name ("out.txt", the input itself) is no directory
+  // to create unless one is there already.
+  if (!out_is_file && !fs::is_directory(out, ec) && (out.has_extension() || fs::exists(fs::symlink_status(out, ec)))) {
+    return export_usage_error("-o " + out.string() + " is neither a .glb or .gltf file nor a directory");
+  }
   if (directory && (!o.anims.empty() || !o.skeleton.empty() || !o.textures.empty())) {
     return export_usage_error("--anim, --skeleton and --textures go with a single FILE");
   }
@@ -249,7 +254,7 @@ int cmd_export(const Invocation& invocation) {
 
   ExtraInputs extras;
   if (auto e = load_extras(o, extras)) {
-    std::fprintf(stderr, "remodel: %s\n", e->c_str());
+    std::fprintf(stderr, "remodel: %s\n", shown(*e).c_str());
     return kFailed;
   }
 
@@ -291,18 +296,19 @@ int cmd_export(const Invocation& invocation) {
   if (progress) std::fputs("\r\033[K", stderr);
 
   std::size_t exported = 0, failed = unreadable.size(), skipped = 0;
-  for (const auto& [path, error] : unreadable) std::printf("error     %s: %s\n", path.string().c_str(), error.describe().c_str());
+  // Errors on stderr, what was done on stdout.
+  for (const auto& [path, error] : unreadable) std::fprintf(stderr, "error     %s: %s\n", shown(path).c_str(), shown(error.describe()).c_str());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const Outcome& r = results[i];
     if (!r.skipped.empty()) {
       ++skipped;
-      if (directory) std::printf("skipped   %s (%s)\n", jobs[i].in.string().c_str(), r.skipped.c_str());
+      if (directory) std::printf("skipped   %s (%s)\n", shown(jobs[i].in).c_str(), r.skipped.c_str());
     } else if (r.error) {
       ++failed;
-      std::printf("error     %s: %s\n", jobs[i].in.string().c_str(), r.error->describe().c_str());
+      std::fprintf(stderr, "error     %s: %s\n", shown(jobs[i].in).c_str(), shown(r.error->describe()).c_str());
     } else {
       ++exported;
-      std::printf("exported  %s -> %s (%zu bytes)\n", jobs[i].in.string().c_str(), jobs[i].out.string().c_str(), r.bytes);
+      std::printf("exported  %s -> %s (%zu bytes)\n", shown(jobs[i].in).c_str(), shown(jobs[i].out).c_str(), r.bytes);
     }
   }
   if (directory || failed > 0) std::printf("%zu exported, %zu failed, %zu skipped\n", exported, failed, skipped);
@@ -315,7 +321,7 @@ int write_demo_scene(const std::string& out) {
     print_error(out, e.error());
     return kFailed;
   }
-  std::printf("wrote %s (%zu bytes)\n", out.c_str(), written);
+  std::printf("wrote %s (%zu bytes)\n", shown(out).c_str(), written);
   return kOk;
 }
 

@@ -60,7 +60,7 @@ int cmd_import(const Invocation& invocation) {
   const fs::path in = invocation.value("INPUT"), like = invocation.value("like"), out = invocation.value("output");
   const std::string& skeleton_path = invocation.value("skeleton");
   if (in.extension() != ".glb" && in.extension() != ".gltf") {
-    std::fprintf(stderr, "remodel: import: %s is not a .glb or .gltf file\nRun 'remodel import --help' for more.\n", in.string().c_str());
+    std::fprintf(stderr, "remodel: import: %s is not a .glb or .gltf file\nRun 'remodel import --help' for more.\n", shown(in).c_str());
     return kUsage;
   }
   const std::string& format_option = invocation.value("format");
@@ -89,7 +89,7 @@ int cmd_import(const Invocation& invocation) {
     return kFailed;
   }
   for (const Warning& w : scene->warnings) {
-    std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", in.string().c_str(), w.where.c_str(), w.message.c_str());
+    std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", shown(in).c_str(), shown(w.where).c_str(), shown(w.message).c_str());
   }
   Bytes base_bytes, skeleton_bytes;
   std::optional<Document> skeleton;
@@ -104,7 +104,7 @@ int cmd_import(const Invocation& invocation) {
     }
     if (authored ? std::string(scene::family_entry(format_of(*s)).family) != scene::family_entry(*authored).family
                  : !std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s)) {
-      std::fprintf(stderr, "remodel: %s: --skeleton takes %s, not a %s file\n", skeleton_path.c_str(),
+      std::fprintf(stderr, "remodel: %s: --skeleton takes %s, not a %s file\n", shown(skeleton_path).c_str(),
                    authored ? (std::string("a game file of the new ") + format_name(*authored) + "'s family whose skeleton it takes").c_str()
                             : "the KH BBS PMO a PAM animates or a bare MHFU PMO's skeleton",
                    format_name(format_of(*s)));
@@ -130,11 +130,15 @@ int cmd_import(const Invocation& invocation) {
     return kFailed;
   }
   for (const Warning& w : lowered->warnings) {
-    std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", out.string().c_str(), w.where.c_str(), w.message.c_str());
+    std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", shown(out).c_str(), shown(w.where).c_str(), shown(w.message).c_str());
   }
   Result<Bytes> bytes = write_document(lowered->document);
   if (!bytes) {
-    print_error(out, bytes.error());
+    // The offset would be in a file that was never written: the field and the limit say it.
+    Error e = bytes.error();
+    e.offset.reset();
+    e.message = "not written: " + e.message;
+    print_error(out, e);
     return kFailed;
   }
   if (auto e = write_file_atomic(out, *bytes); !e) {
@@ -142,9 +146,9 @@ int cmd_import(const Invocation& invocation) {
     return kFailed;
   }
   if (authored) {
-    std::printf("imported %s as a new %s -> %s (%zu bytes)\n", in.string().c_str(), format_name(*authored), out.string().c_str(), bytes->size());
+    std::printf("imported %s as a new %s -> %s (%zu bytes)\n", shown(in).c_str(), format_name(*authored), shown(out).c_str(), bytes->size());
   } else {
-    std::printf("imported %s over %s -> %s (%zu bytes)\n", in.string().c_str(), like.string().c_str(), out.string().c_str(), bytes->size());
+    std::printf("imported %s over %s -> %s (%zu bytes)\n", shown(in).c_str(), shown(like).c_str(), shown(out).c_str(), bytes->size());
   }
   return kOk;
 }

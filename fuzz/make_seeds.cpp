@@ -2,6 +2,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 #include <tuple>
 
 #include "model/kh_bbs/demo.hpp"
@@ -12,12 +15,116 @@
 #include "model/psp/texture.hpp"
 #include "scene/demo.hpp"
 #include "scene/lower.hpp"
+#include "gltf/gltf.hpp"
+#include "model/document.hpp"
+#include "model/file_io.hpp"
+#include "scene/family_table.hpp"
+#include "scene/lift.hpp"
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace remodel;
+
+void save_file(const fs::path& path, const Bytes& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string base64(const Bytes& data) {
+  static const char* kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < data.size(); i += 3) {
+    const std::size_t left = data.size() - i;
+    const std::uint32_t v = (std::uint32_t{data[i]} << 16) | (left > 1 ? data[i + 1] << 8 : 0) | (left > 2 ? data[i + 2] : 0);
+    out += kDigits[(v >> 18) & 63];
+    out += kDigits[(v >> 12) & 63];
+    out += left > 1 ? kDigits[(v >> 6) & 63] : '=';
+    out += left > 2 ? kDigits[v & 63] : '=';
+  }
+  return out;
+}
+
+// "Box%20With%20Spaces.bin" -> "Box With Spaces.bin".
+std::string percent_decoded(const std::string& uri) {
+  std::string out;
+  for (std::size_t i = 0; i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size()) {
+      out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += uri[i];
+    }
+  }
+  return out;
+}
+
+// A .gltf with the files its buffers and images name embedded as data: URIs (fuzz_gltf reads no
+// files); a file that is not there keeps its name.
+std::string embedded(const fs::path& gltf) {
+  using Json = nlohmann::ordered_json;
+  Result<Bytes> text = read_file(gltf);
+  if (!text.ok()) return "";
+  Json root = Json::parse(text->begin(), text->end(), nullptr, false);
+  if (root.is_discarded() || !root.is_object()) return std::string(text->begin(), text->end());
+  for (const char* list : {"buffers", "images"}) {
+    if (!root.contains(list) || !root[list].is_array()) continue;
+    for (Json& entry : root[list]) {
+      if (!entry.is_object() || !entry.contains("uri") || !entry["uri"].is_string()) continue;
+      const std::string uri = entry["uri"].get<std::string>();
+      if (uri.rfind("data:", 0) == 0) continue;
+      Result<Bytes> bytes = read_file(gltf.parent_path() / percent_decoded(uri));
+      if (bytes.ok()) entry["uri"] = "data:application/octet-stream;base64," + base64(*bytes);
+    }
+  }
+  return root.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// `make_seeds --gltf OUT DIR...`: fuzz_gltf's seeds from the samples (never committed): every .glb as
+// it is, every .gltf with its files embedded, and every model file of another format exported to .glb.
+int gltf_seeds(const fs::path& out, const std::vector<fs::path>& dirs) {
+  fs::create_directories(out);
+  std::size_t n = 0;
+  for (const fs::path& dir : dirs) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+      if (e.is_regular_file(ec)) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      const fs::path seed = out / (std::to_string(n) + "-" + f.stem().string() + ".glb");
+      if (f.extension() == ".glb") {
+        fs::copy_file(f, seed, fs::copy_options::overwrite_existing, ec);
+        n += !ec;
+      } else if (f.extension() == ".gltf") {
+        const std::string text = embedded(f);
+        save_file(fs::path(seed).replace_extension(".gltf"), Bytes(text.begin(), text.end()));
+        ++n;
+      } else if (Result<Bytes> bytes = read_file(f); bytes.ok()) {
+        const std::optional<Format> format = detect_format(*bytes);
+        if (!format || !scene::family_entry(*format).holds_model()) continue;
+        Result<Document> doc = read_document(*bytes);
+        if (!doc.ok()) continue;
+        Result<scene::Scene> lifted = scene::lift(*doc);
+        if (!lifted.ok()) continue;
+        Result<Bytes> glb = gltf::write_glb(*lifted);
+        if (!glb.ok()) continue;
+        save_file(seed, *glb);
+        ++n;
+      }
+    }
+  }
+  std::printf("wrote %zu glTF seeds to %s\n", n, out.c_str());
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  namespace fs = std::filesystem;
-  using namespace remodel;
+  if (argc >= 3 && std::string(argv[1]) == "--gltf") return gltf_seeds(argv[2], std::vector<fs::path>(argv + 3, argv + argc));
   if (argc != 2) {
-    std::fputs("usage: make_seeds CORPUS_DIR\n", stderr);
+    std::fputs("usage: make_seeds CORPUS_DIR | make_seeds --gltf OUT SAMPLES_DIR...\n", stderr);
     return 2;
   }
   const fs::path root = argv[1];

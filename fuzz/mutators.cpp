@@ -1,6 +1,12 @@
 #include "mutators.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <string>
+#include <vector>
 
 namespace remodel::fuzz {
 
@@ -176,6 +182,191 @@ void mutate(J3dFile& f, std::mt19937& rng) {
   } else if (auto* jnt = std::get_if<J3dJnt1>(&s)) {
     if (!jnt->joints.empty()) jnt->joints[pick(rng, jnt->joints.size())].rotation[pick(rng, 3)] = edge<std::int16_t>(rng, 0);
   }
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::uint8_t kGlbMagic[4] = {'g', 'l', 'T', 'F'};
+
+std::uint32_t le32(const std::uint8_t* p) { return p[0] | (p[1] << 8) | (p[2] << 16) | (std::uint32_t{p[3]} << 24); }
+
+void put_le32(std::string& out, std::uint32_t v) {
+  for (int k = 0; k < 4; ++k) out += static_cast<char>(v >> (8 * k));
+}
+
+// Deeper than the reader reads (64): nlohmann's parser and dump recurse, so such input is left to
+// byte mutation.
+bool nests_too_deep(std::string_view text) {
+  int depth = 0;
+  for (const char c : text) {
+    if (c == '[' || c == '{') {
+      if (++depth > 64) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// An array of the root ("nodes"), made when absent.
+Json& list(Json& root, const char* key) {
+  if (!root.contains(key) || !root[key].is_array()) root[key] = Json::array();
+  return root[key];
+}
+
+// Every number in the document, found without recursion: counts, indices, offsets, values.
+std::vector<Json*> numbers(Json& root) {
+  std::vector<Json*> out, stack{&root};
+  while (!stack.empty()) {
+    Json* v = stack.back();
+    stack.pop_back();
+    if (v->is_number()) out.push_back(v);
+    if (v->is_structured()) {
+      for (Json& child : *v) stack.push_back(&child);
+    }
+  }
+  return out;
+}
+
+void edit_gltf(Json& root, std::mt19937& rng) {
+  Json& nodes = list(root, "nodes");
+  switch (rng() % 7) {
+    case 0: {  // a node made another's child: a new parent, a second parent or a loop
+      if (nodes.empty()) return;
+      Json& parent = nodes[pick(rng, nodes.size())];
+      if (!parent.is_object()) return;
+      if (!parent.contains("children") || !parent["children"].is_array()) parent["children"] = Json::array();
+      parent["children"].push_back(pick(rng, nodes.size() + 1));
+      return;
+    }
+    case 1: {  // a chain of new nodes below a node, the last drawing a mesh (deep trees: recursion, limits)
+      // Mostly short; one in four just past J3D's 256 INF1 levels (longer ones only grow the input).
+      const std::size_t first = nodes.size(), length = rng() % 4 == 0 ? 250 + rng() % 60 : 2 + rng() % 60;
+      for (std::size_t i = 0; i < length; ++i) {
+        Json n = {{"name", "chain" + std::to_string(i)}};
+        if (i + 1 < length) n["children"] = Json::array({first + i + 1});
+        nodes.push_back(std::move(n));
+      }
+      if (root.contains("meshes") && root["meshes"].is_array() && !root["meshes"].empty()) nodes.back()["mesh"] = pick(rng, root["meshes"].size());
+      if (first > 0 && nodes[0].is_object()) {
+        if (!nodes[0].contains("children") || !nodes[0]["children"].is_array()) nodes[0]["children"] = Json::array();
+        nodes[0]["children"].push_back(first);
+      } else if (root.contains("scenes") && root["scenes"].is_array() && !root["scenes"].empty() && root["scenes"][0].is_object()) {
+        root["scenes"][0]["nodes"].push_back(first);
+      }
+      return;
+    }
+    case 2:
+    case 3: {  // a number (an accessor's count, an index, an offset, a reference) at an edge
+      std::vector<Json*> all = numbers(root);
+      if (all.empty()) return;
+      Json& v = *all[pick(rng, all.size())];
+      const std::int64_t old = v.is_number_integer() ? v.get<std::int64_t>() : 0;
+      switch (rng() % 8) {
+        case 0: v = 0; break;
+        case 1: v = old + 1; break;
+        case 2: v = old - 1; break;
+        case 3: v = old * 2 + 1; break;
+        case 4: v = std::int64_t{1} << (rng() % 40); break;
+        case 5: v = 4294967295u; break;
+        case 6: v = 3.0e38; break;
+        default: v = -1; break;
+      }
+      return;
+    }
+    case 4: {  // copies of one entry: primitives sharing an accessor, textures or images one PNG,
+               // buffers one URI, nodes one mesh, channels one sampler
+      static const char* kLists[] = {"textures", "images", "buffers", "nodes", "accessors", "materials"};
+      Json* from = nullptr;
+      if (rng() % 2 == 0 && root.contains("meshes") && root["meshes"].is_array() && !root["meshes"].empty()) {
+        Json& mesh = root["meshes"][pick(rng, root["meshes"].size())];
+        if (mesh.is_object() && mesh.contains("primitives") && mesh["primitives"].is_array()) from = &mesh["primitives"];
+      } else if (rng() % 3 == 0 && root.contains("animations") && root["animations"].is_array() && !root["animations"].empty()) {
+        from = &root["animations"];
+      } else {
+        from = &list(root, kLists[pick(rng, std::size(kLists))]);
+      }
+      if (from == nullptr || from->empty()) return;
+      const Json copy = (*from)[pick(rng, from->size())];
+      const std::size_t copies = rng() % 2 ? 1 + rng() % 8 : 16 + rng() % 100;
+      for (std::size_t i = 0; i < copies; ++i) from->push_back(copy);
+      return;
+    }
+    case 5: {  // a skin's joint or an animation's target pointed at another node
+      if (nodes.empty()) return;
+      if (root.contains("skins") && root["skins"].is_array() && !root["skins"].empty()) {
+        Json& skin = root["skins"][pick(rng, root["skins"].size())];
+        if (skin.is_object() && skin.contains("joints") && skin["joints"].is_array() && !skin["joints"].empty()) {
+          skin["joints"][pick(rng, skin["joints"].size())] = pick(rng, nodes.size() + 1);
+          return;
+        }
+      }
+      nodes[pick(rng, nodes.size())]["skin"] = 0;
+      return;
+    }
+    default: {  // a key removed from some object
+      std::vector<Json*> objects, stack{&root};
+      while (!stack.empty()) {
+        Json* v = stack.back();
+        stack.pop_back();
+        if (v->is_object() && !v->empty()) objects.push_back(v);
+        if (v->is_structured()) {
+          for (Json& child : *v) stack.push_back(&child);
+        }
+      }
+      if (objects.empty()) return;
+      Json& o = *objects[pick(rng, objects.size())];
+      auto it = o.begin();
+      std::advance(it, static_cast<std::ptrdiff_t>(pick(rng, o.size())));
+      o.erase(it);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t mutate_gltf(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned seed) {
+  // A .glb's JSON chunk and what follows it (the BIN chunk, kept), or a .gltf's whole text.
+  const bool glb = size >= 20 && std::equal(kGlbMagic, kGlbMagic + 4, data) && le32(data + 16) == 0x4E4F534A;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::string_view rest;
+  if (glb) {
+    const std::size_t length = le32(data + 12);
+    if (length > size - 20) return 0;
+    text = text.substr(20, length);
+    rest = std::string_view(reinterpret_cast<const char*>(data), size).substr(20 + length);
+  }
+  if (nests_too_deep(text)) return 0;
+  Json root = Json::parse(text.begin(), text.end(), nullptr, false);
+  if (root.is_discarded() || !root.is_object()) return 0;
+  std::mt19937 rng(seed);
+  const int edits = 1 + static_cast<int>(rng() % 3);
+  std::string json;
+  try {  // an edit meeting a value of another type than glTF's (a node that is a number) gives up
+    for (int i = 0; i < edits; ++i) edit_gltf(root, rng);
+    json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
+  } catch (const nlohmann::json::exception&) {
+    return 0;
+  }
+  std::string out;
+  if (glb) {
+    while (json.size() % 4 != 0) json += ' ';
+    out.assign(reinterpret_cast<const char*>(kGlbMagic), 4);
+    put_le32(out, 2);
+    put_le32(out, static_cast<std::uint32_t>(12 + 8 + json.size() + rest.size()));
+    put_le32(out, static_cast<std::uint32_t>(json.size()));
+    put_le32(out, 0x4E4F534A);  // "JSON"
+    out += json;
+    out += rest;
+  } else {
+    out = std::move(json);
+  }
+  if (out.size() > max_size) return 0;
+  std::memcpy(data, out.data(), out.size());
+  return out.size();
 }
 
 }  // namespace remodel::fuzz

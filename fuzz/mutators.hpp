@@ -17,6 +17,12 @@ void mutate(PmoFile& f, std::mt19937& rng);
 void mutate(MhfuPmoFile& f, std::mt19937& rng);
 void mutate(J3dFile& f, std::mt19937& rng);
 
+// A glTF (.glb: its JSON chunk; .gltf: the text) with 1-3 edits of its JSON: nodes re-parented (loops
+// included), a chain of nodes added (up to 310 deep), numbers (counts, indices, offsets) set to edge values,
+// entries copied so they share one accessor, image, buffer or mesh, keys removed. Returns the new
+// size, or 0 when the JSON does not parse or the result does not fit (the caller mutates bytes).
+std::size_t mutate_gltf(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned seed);
+
 // Reads `data`, applies 1-3 structural edits and writes it back into `data`; returns the new size,
 // or 0 when the bytes do not read or the edited Document does not write (the caller then mutates
 // bytes instead).

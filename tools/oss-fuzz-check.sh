@@ -3,7 +3,8 @@
 # environment tools/oss-fuzz-env.sh sets, into a temporary $OUT. Checks that each target in
 # fuzz/targets.txt came with its seed corpus zip, options and dictionary, then runs each for SECONDS
 # (default 10) on its unzipped seeds with its options, and the samples of its family
-# (../shared/samples/<family>, read only) as further seeds.
+# (../shared/samples/<family>, read only) as further seeds; fuzz_gltf on seeds made from every
+# family's samples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
@@ -19,9 +20,27 @@ if ! bash .clusterfuzzlite/build.sh >"$work/build.log" 2>&1; then
   exit 1
 fi
 
+# fuzz_gltf reads no files beside the input: its seeds are made from the samples by make_seeds --gltf
+# (every glTF with its files embedded, and every model of every family's folder exported to .glb).
+gltf_seeds="$out/gltf-seeds"
+families=()
+while read -r target family _; do
+  case "$target" in '' | '#'*) continue ;; esac
+  [ "$family" != "-" ] && [ -d "$samples/$family" ] && [[ " ${families[*]} " != *" $samples/$family "* ]] && families+=("$samples/$family")
+done <fuzz/targets.txt
+if [ ${#families[@]} -gt 0 ]; then
+  cmake --build "$SRC/remodel-build" -j"$(nproc)" --target make_seeds >>"$work/build.log" 2>&1 &&
+    ASAN_OPTIONS=detect_leaks=0 "$SRC/remodel-build/fuzz/make_seeds" --gltf "$gltf_seeds" "${families[@]}" >"$work/gltf-seeds.log" 2>&1 ||
+    echo "oss-fuzz-check: make_seeds --gltf failed (log: $work/gltf-seeds.log); fuzz_gltf runs on the samples as they are"
+fi
+
 run_target() {
   local name="fuzz_$1" family="$2" dict="$3" corpus="$out/corpus-$1" log="$work/fuzz_$1.log" flags=() seeds=()
-  [ "$family" != "-" ] && [ -d "$samples/$family" ] && seeds+=("$samples/$family")
+  if [ "$1" = gltf ] && [ -d "$gltf_seeds" ]; then
+    seeds+=("$gltf_seeds")
+  elif [ "$family" != "-" ] && [ -d "$samples/$family" ]; then
+    seeds+=("$samples/$family")
+  fi
   for f in "$out/$name" "$out/${name}_seed_corpus.zip" "$out/$name.options"; do
     [ -f "$f" ] || { echo "== $name: FAILED, build.sh did not write $(basename "$f")"; return 1; }
   done

@@ -63,6 +63,30 @@ Result<void> check_depth(std::string_view text) {
   return {};
 }
 
+// A SAX pass that keeps nothing but where parsing stopped: the DOM parser's out_of_range error
+// (a number that overflows a double) carries no byte offset, the SAX interface's does.
+struct NumberPlace : nlohmann::json_sax<json> {
+  std::size_t offset = 0;
+  std::string token;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception&) override {
+    offset = position > last_token.size() ? position - last_token.size() : 0;
+    token = last_token.substr(0, 40);
+    return false;
+  }
+};
+
 Result<json> parse_json(std::string_view text, std::uint64_t base_offset) {
   if (text.size() > kMaxJsonSize) {
     return Error{ErrorCode::unsupported, base_offset, "json", "is " + std::to_string(text.size()) + " bytes; at most " +
@@ -79,6 +103,11 @@ Result<json> parse_json(std::string_view text, std::uint64_t base_offset) {
     return root;
   } catch (const json::parse_error& e) {
     return Error{ErrorCode::bad_value, base_offset + (e.byte > 0 ? e.byte - 1 : 0), "json", std::string("is not valid JSON: ") + e.what()};
+  } catch (const json::out_of_range&) {  // a number past a double's range ("1e400"): its exception has no place
+    NumberPlace place;
+    json::sax_parse(text.begin(), text.end(), &place);
+    return Error{ErrorCode::bad_value, base_offset + place.offset, "json",
+                 "holds the number " + place.token + ", which is outside the range of a double (at most about 1.8e308)"};
   }
 }
 
@@ -585,7 +614,8 @@ Result<ReadScene> read_gltf_file(const std::filesystem::path& path) try {
     std::error_code error;
     const std::filesystem::path file = std::filesystem::weakly_canonical(dir / std::filesystem::path(uri), error);
     const auto [end, _] = std::mismatch(dir.begin(), dir.end(), file.begin(), file.end());
-    if (error || end != dir.end()) {
+    if (error) return Error{ErrorCode::io, std::nullopt, uri, "cannot be resolved beside the .gltf: " + error.message()};  // a symlink loop
+    if (end != dir.end()) {
       return Error{ErrorCode::io, std::nullopt, uri, "resolves outside the .gltf's directory " + dir.string()};
     }
     return read_file(file);

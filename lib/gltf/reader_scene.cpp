@@ -313,6 +313,16 @@ Result<void> SceneReader::primitive(const json& o, const std::string& where, sce
   if (!material) return material.error();
   p.material = *material;
   if (p.material >= 0 && attributes.contains("COLOR_0")) s_.materials[static_cast<std::size_t>(p.material)].vertex_colors = true;
+  // A texture read through a UV set the primitive lacks has no coordinates to read (the validator's
+  // MESH_PRIMITIVE_TOO_FEW_TEXCOORDS); a writer would send none and draw from what is not there.
+  if (p.material >= 0) {
+    const scene::Material& m = s_.materials[static_cast<std::size_t>(p.material)];
+    if (m.texture >= 0 && static_cast<std::size_t>(m.uv_set) >= p.uvs.size()) {
+      return bad(where + ".attributes", "has " + std::to_string(p.uvs.size()) + " UV sets, but its material (materials[" + std::to_string(p.material) +
+                                            "]) reads its texture through TEXCOORD_" + std::to_string(m.uv_set),
+                 ErrorCode::inconsistent);
+    }
+  }
   std::string unused;
   auto extras = name_and_extras(o, unused, where);
   if (!extras) return extras.error();

@@ -105,6 +105,8 @@ Result<void> write_file_atomic(const fs::path& path, ByteSpan data) {
   const bool replacing = ::stat(target.c_str(), &original) == 0;
   if (replacing) {
     if (auto e = not_regular(target, original); !e) return e.error();
+  } else if (errno != ENOENT) {
+    return io_error("cannot write", path, errno);  // a symlink loop (ELOOP), a path through a file...: never replaced
   }
 
   // A new name with O_EXCL, as mkstemp does, but created with 0666 so the umask applies to a new file.
@@ -128,11 +130,18 @@ Result<void> write_file_atomic(const fs::path& path, ByteSpan data) {
     return e;
   };
   if (replacing) {
-    // The original's mode, and its owner where the process may give it (root, or a group it is in).
-    if (::fchmod(f.fd, original.st_mode & 07777) != 0) return fail("cannot set the permissions of", errno);
-    if (::fchown(f.fd, original.st_uid, original.st_gid) != 0) {
-      [[maybe_unused]] const int ignored = ::fchown(f.fd, static_cast<uid_t>(-1), original.st_gid);
+    // The original's mode and owner are kept; a file whose owner the process cannot give back (another
+    // user's, written by a user who is not root) is refused, not handed over. Its group is kept where
+    // the process may give it.
+    if (::fchown(f.fd, original.st_uid, original.st_gid) != 0 && ::fchown(f.fd, original.st_uid, static_cast<gid_t>(-1)) != 0) {
+      const Error e{ErrorCode::io, std::nullopt, "",
+                    "not replaced: " + target.string() + " belongs to user " + std::to_string(original.st_uid) +
+                        ", and a replacement written by user " + std::to_string(::geteuid()) + " could not keep that owner"};
+      ::close(f.release());
+      ::unlink(tmp.c_str());
+      return e;
     }
+    if (::fchmod(f.fd, original.st_mode & 07777) != 0) return fail("cannot set the permissions of", errno);
   }
   std::size_t done = 0;
   while (done < data.size()) {

@@ -18,9 +18,10 @@ constexpr std::uint64_t kMaxFileSize = std::uint64_t{1} << 30;
 Result<Bytes> read_file(const std::filesystem::path& path);
 
 // Writes data to a new uniquely named file in the target's directory, fsyncs it, gives it the
-// target's permissions and renames it over the target (through a symlink to the file it names), so a
-// failed write leaves the original as it was and a crash leaves the old file or the new one. Data
-// past kMaxFileSize is refused: remodel writes only what it reads back.
+// target's owner and permissions and renames it over the target (through a symlink to the file it
+// names), so a failed write leaves the original as it was and a crash leaves the old file or the new
+// one. Refused: a target whose owner the process cannot keep (another user's), a symlink loop, and
+// data past kMaxFileSize (remodel writes only what it reads back).
 [[nodiscard]] Result<void> write_file_atomic(const std::filesystem::path& path, ByteSpan data);
 
 }  // namespace remodel

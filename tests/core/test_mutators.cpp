@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "gltf/gltf.hpp"
 #include "hostile.hpp"
 #include "mutators.hpp"
 #include "samples.hpp"
@@ -61,6 +62,27 @@ TEST(StructuredMutation, J3d) {
                              path.filename().string());
   }
   EXPECT_GT(written, 100u);
+}
+
+// The glTF JSON mutator: its edits of the committed seeds give a .glb whose container still reads
+// (only the JSON inside is wrong), read to a Scene or refused with a message.
+TEST(StructuredMutation, Gltf) {
+  std::size_t written = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(REMODEL_CORPUS) / "gltf")) {
+    const Bytes seed = test::load_file(e.path());
+    for (unsigned k = 0; k < 150; ++k) {
+      Bytes buffer = seed;
+      buffer.resize(seed.size() * 4 + 262144);
+      const std::size_t n = fuzz::mutate_gltf(buffer.data(), seed.size(), buffer.size(), k);
+      if (n == 0) continue;
+      ++written;
+      auto read = gltf::read_gltf(ByteSpan(buffer.data(), n));
+      if (read.ok()) continue;
+      EXPECT_FALSE(read.error().message.empty()) << e.path() << " mutation " << k;
+      EXPECT_NE(read.error().field.rfind("glb", 0), 0u) << e.path() << " mutation " << k << ": " << read.error().describe();
+    }
+  }
+  EXPECT_GT(written, 250u);
 }
 
 }  // namespace

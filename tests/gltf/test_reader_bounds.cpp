@@ -1,4 +1,5 @@
-// Issue 32 F2, F3: what the glTF reader decodes follows the file's size, never the number of places
+// Issue 32 F2, F3 (and F4, F6: a number past a double's range, a texture through a missing UV set,
+// PNGs that are cut short or claim a huge size): what the glTF reader decodes follows the file's size, never the number of places
 // that name one accessor, image or buffer (a budget of 256 MiB plus 8 times the input), and authoring
 // does not write one mesh out again for every node that draws it.
 #include <gtest/gtest.h>
@@ -77,6 +78,47 @@ TEST(GltfReaderBounds, BuffersNamingOneFileReadItOnce) {
   });
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(served.loads, 2u);  // the .bin once, and the PNG
+}
+
+// issue 32: 1e400, even in a key nothing reads, was an error with no byte offset.
+TEST(GltfReaderBounds, ANumberPastADoublesRangeIsPlaced) {
+  const std::string text = R"({"asset":{"version":"2.0"},"extras":{"unused":1e400}})";
+  auto r = gltf::read_gltf(ByteSpan(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  ASSERT_FALSE(r.ok());
+  ASSERT_TRUE(r.error().offset.has_value()) << r.error().describe();
+  EXPECT_EQ(*r.error().offset, text.find("1e400")) << r.error().describe();
+  EXPECT_NE(r.error().message.find("1e400"), std::string::npos) << r.error().message;
+}
+
+// issue 32: a material reading TEXCOORD_1 on a primitive with one UV set was accepted, and the J3D
+// author wrote a texgen reading a texcoord the shape never sends.
+TEST(GltfReaderBounds, ATextureThroughAUvSetThePrimitiveLacksIsRefused) {
+  Served served;
+  auto r = read_edited(scene::demo_grid(2, 2), served, [](json& d) {
+    d["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = 1;
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "meshes[0].primitives[0].attributes");
+  EXPECT_NE(r.error().message.find("TEXCOORD_1"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("materials[0]"), std::string::npos) << r.error().message;
+}
+
+// issue 32: a truncated PNG said "not a readable image: IDA..." and a PNG claiming 65535x65535
+// "unknown image type".
+TEST(PngMessages, ACutPngAndAHugeOneSayWhatIsWrong) {
+  RgbaImage image(16, 16);
+  for (std::size_t i = 0; i < image.rgba.size(); ++i) image.rgba[i] = static_cast<std::uint8_t>(i * 7);
+  const Bytes png = write_png(image);
+  const Bytes cut(png.begin(), png.begin() + static_cast<std::ptrdiff_t>(png.size() / 2));
+  auto r = read_png(cut);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("truncated or corrupt"), std::string::npos) << r.error().message;
+  Bytes huge = png;
+  for (std::size_t at : {16u, 20u}) huge[at] = 0, huge[at + 1] = 0, huge[at + 2] = 0xFF, huge[at + 3] = 0xFF;  // IHDR width, height
+  r = read_png(huge);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("65535x65535"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("at most 4096"), std::string::npos) << r.error().message;
 }
 
 TEST(AuthorBounds, AMeshDrawnByManyNodesIsNotWrittenOutForEach) {

@@ -251,5 +251,28 @@ TEST(AuthorKhBbsPam, MissingJointsAreNamedAndRefusalsAreClear) {
   EXPECT_FALSE(scene::author(bad, Format::kh_bbs_pam, {&skeleton}).ok());
 }
 
+// issue 32: "pass --skeleton" when --skeleton was passed (a PMO without a BON); a time near the float
+// maximum printed as its 39 digits of frames.
+TEST(AuthorKhBbsPam, RefusalsSayWhatWasPassed) {
+  Scene s = skeleton_scene();
+  s.animations = {wave()};
+  auto none = scene::author(s, Format::kh_bbs_pam);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("with --skeleton"), std::string::npos) << none.error().message;
+  PmoFile bare = build_demo_pmo();
+  bare.pmo.skeleton.reset();
+  const Document static_pmo{bare};
+  auto no_bon = scene::author(s, Format::kh_bbs_pam, {&static_pmo});
+  ASSERT_FALSE(no_bon.ok());
+  EXPECT_EQ(no_bon.error().message.find("pass"), std::string::npos) << no_bon.error().message;
+  EXPECT_NE(no_bon.error().message.find("the --skeleton file is a kh-bbs-pmo without a BON"), std::string::npos) << no_bon.error().message;
+  const Document skeleton{build_demo_pmo()};
+  s.animations[0].channels[0].times.back() = 3.0e38f;
+  auto long_one = scene::author(s, Format::kh_bbs_pam, {&skeleton});
+  ASSERT_FALSE(long_one.ok());
+  EXPECT_NE(long_one.error().message.find("lasts 3e+38 s"), std::string::npos) << long_one.error().message;
+  EXPECT_LT(long_one.error().message.size(), 120u) << long_one.error().message;
+}
+
 }  // namespace
 }  // namespace remodel

@@ -88,6 +88,22 @@ TEST(LowerKhBbsPam, WithoutASkeletonTakesTheSkinsJoints) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().field, "skeleton");
   EXPECT_NE(refused.error().message.find("--skeleton"), std::string::npos) << refused.error().message;
+  // issue 32: the message named LowerInputs::skeleton, not the CLI's --skeleton.
+  EXPECT_EQ(refused.error().message.find("LowerInputs"), std::string::npos) << refused.error().message;
+}
+
+// issue 32: an end time near the float maximum was rounded to a long and reported as
+// "-9223372036854775718 frames"; the time itself is named.
+TEST(LowerKhBbsPam, AnEndPastEveryFrameCountNamesTheTime) {
+  FIXTURE_OR_SKIP(f, "test.pam");
+  Scene scene = f->scene;
+  scene.animations[0].channels[0].times.back() = 3.0e38f;
+  LowerInputs in;
+  in.skeleton = &f->model;
+  auto out = lower(scene, f->anim, in);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().message.find("-9223372036854775"), std::string::npos) << out.error().message;
+  EXPECT_NE(out.error().message.find("3e+38 s"), std::string::npos) << out.error().message;
 }
 
 // Moves one joint's translation channel: that channel is re-quantised, every other keeps its bytes.

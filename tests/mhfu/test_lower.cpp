@@ -2,6 +2,7 @@
 // Scenes give the original bytes; each edit changes only the bytes it reaches; hostile Scenes fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -56,6 +57,30 @@ TEST(LowerMhfu, EverySampleUnchangedGivesItsBytes) {
     ASSERT_TRUE(out.ok()) << out.error().describe();
     EXPECT_TRUE(*out == s.bytes);
   }
+}
+
+// issue 32: over a bare PMO every texture edit was dropped with exit 0 and no warning.
+TEST(LowerMhfu, ABarePmosEditedTextureIsNamedAsNotStored) {
+  REMODEL_SAMPLES_OR_SKIP(files, "mhfu");
+  std::size_t bare = 0;
+  for (const Sample& s : models(files)) {
+    if (!std::holds_alternative<MhfuPmoFile>(s.doc) || !s.bank) continue;
+    SCOPED_TRACE(s.path.string());
+    Scene scene = lift_ok(s);
+    ASSERT_FALSE(scene.textures.empty());
+    for (std::uint8_t& v : scene.textures[0].image.rgba) v = static_cast<std::uint8_t>(255 - v);
+    Result<scene::Lowered> low = scene::lower(scene, s.doc, s.lower_inputs());
+    ASSERT_TRUE(low.ok()) << low.error().describe();
+    Result<Bytes> out = write_document(low->document);
+    ASSERT_TRUE(out.ok());
+    EXPECT_TRUE(*out == s.bytes);
+    const std::string name = scene.textures[0].name;
+    EXPECT_TRUE(std::any_of(low->warnings.begin(), low->warnings.end(), [&](const Warning& w) {
+      return w.where == "textures[0]" && is_bare_pmo_image_warning(w) && w.message.find("texture " + name + " is not stored") != std::string::npos;
+    })) << name;
+    ++bare;
+  }
+  if (bare == 0) GTEST_SKIP() << "no bare MHFU PMO with its TMH among the samples";
 }
 
 // A vertex the first primitive draws.

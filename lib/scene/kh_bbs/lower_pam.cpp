@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numbers>
 #include <string>
@@ -19,6 +20,14 @@
 namespace remodel::scene {
 
 namespace {
+
+// A time for a message: "2.5", "3.40282e+38" (std::to_string prints a huge float's 39 digits).
+std::string seconds(float t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(t));
+  return text;
+}
+
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
@@ -182,11 +191,14 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
   }
   const float fps = static_cast<float>(base.fps);
   // Retimed: the incoming end moved by whole frames moves the frame count by as many.
-  const long shift = std::lround((last_time(ia) - last_time(la)) * fps);
-  const long frames = static_cast<long>(base.frame_count) + shift;
-  if (frames < 1 || frames > 0xFFFF) {
-    return at(where, "the animation would last " + std::to_string(frames) + " frames; a PAM holds 1 to 65535", ErrorCode::unsupported);
+  // In double and range-checked before rounding: a time near the float maximum is no frame count.
+  const double shifted = std::round((static_cast<double>(last_time(ia)) - last_time(la)) * fps) + base.frame_count;
+  if (!(shifted >= 1 && shifted <= 0xFFFF)) {
+    return at(where, "the animation ends at " + seconds(last_time(ia)) + " s, which at " + num(base.fps) +
+                         " fps is outside the 1 to 65535 frames a PAM holds", ErrorCode::unsupported);
   }
+  const long frames = static_cast<long>(shifted);
+  const long shift = frames - static_cast<long>(base.frame_count);
   record.frame_count = static_cast<std::uint16_t>(frames);
   const bool retimed = shift != 0;
   auto decoded = decode_pam_animation(base);
@@ -277,20 +289,26 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
 }
 
 // Lowers the Scene's animations over the records of `base` (a Pam or a PamAnimFile held in `out`), on
-// the BON of LowerInputs::skeleton, else on the one the glTF's first skin names (as exported from the PMO).
+// the BON of the --skeleton PMO, else on the one the glTF's first skin names (as exported from the PMO).
 Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerInputs& inputs) {
-  const PmoFile* pmo = inputs.skeleton != nullptr ? std::get_if<PmoFile>(inputs.skeleton) : nullptr;
+  const PmoFile* pmo = nullptr;
   PmoFile from_skin;
   std::vector<Warning> bon_warnings;  // a joint name cut to the BON's 16 bytes, or two alike
-  if (inputs.skeleton == nullptr && !scene.skins.empty()) {
+  if (inputs.skeleton != nullptr) {
+    pmo = std::get_if<PmoFile>(inputs.skeleton);
+    if (pmo == nullptr || !pmo->pmo.skeleton) {
+      return at("skeleton", std::string("the --skeleton file is a ") + format_name(format_of(*inputs.skeleton)) +
+                                (pmo ? " without a BON skeleton" : "") + "; a PAM animates the joints of a KH BBS PMO's BON",
+                ErrorCode::unsupported);
+    }
+  } else if (!scene.skins.empty()) {
     std::vector<int> bon_of;
     auto bon = kh_bbs::author_bon(scene, 0, world_matrices(scene), bon_of, bon_warnings);
     if (!bon) return bon.error();
     from_skin.pmo.skeleton = std::move(*bon);
     pmo = &from_skin;
-  }
-  if (pmo == nullptr || !pmo->pmo.skeleton) {
-    return at("skeleton", "a PAM names no joints itself and the glTF has no skin naming them: pass the PMO whose BON it animates (--skeleton)",
+  } else {
+    return at("skeleton", "a PAM names no joints itself and the glTF has no skin naming them: pass the PMO whose BON it animates with --skeleton",
               ErrorCode::unsupported);
   }
   LiftInputs li;
@@ -369,7 +387,7 @@ Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, co
   const float end = last_time(a);
   const double frames = std::round(static_cast<double>(end) * record.fps) + 1;
   if (!(frames >= 1 && frames <= 0xFFFF)) {
-    return at(where, "the animation lasts " + std::to_string(end) + " s, " + std::to_string(frames) + " frames at 30 fps; a PAM holds 1 to 65535",
+    return at(where, "the animation lasts " + seconds(end) + " s; a PAM holds 1 to 65535 frames at 30 fps (at most 2184.5 s)",
               ErrorCode::unsupported);
   }
   record.frame_count = static_cast<std::uint16_t>(frames);
@@ -417,10 +435,9 @@ Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, co
 }  // namespace
 
 Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs) {
-  const PmoFile* pmo = inputs.skeleton != nullptr ? std::get_if<PmoFile>(inputs.skeleton) : nullptr;
-  if (pmo == nullptr || !pmo->pmo.skeleton) {
-    return at("skeleton", "a PAM names no joints itself: pass the PMO whose BON it animates (--skeleton)", ErrorCode::unsupported);
-  }
+  auto given = skeleton_pmo(inputs);
+  if (!given) return given.error();
+  const PmoFile* pmo = *given;
   if (scene.animations.empty()) return at("animations", "the glTF has no animations to store in a PAM", ErrorCode::unsupported);
   const std::vector<BonJoint>& bon = pmo->pmo.skeleton->joints;
   if (bon.size() > 255) return at("skeleton", "the BON has " + num(bon.size()) + " joints; a PAM record holds 255", ErrorCode::unsupported);

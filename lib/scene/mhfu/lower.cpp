@@ -672,7 +672,15 @@ class Lowerer {
       const auto ic = mhfu::material_colour(m.base_color);
       if (!ic) return at(where + ".base_color", "the base colour is not finite");
       if (*ic != mhfu::material_colour(b.base_color)) stored[i]->color = *ic;
-      if (b.texture < 0) continue;
+      if (b.texture < 0) {
+        // Its picture is in a TMH this lower was not given (a bare PMO's bank): the glTF's image is stored nowhere.
+        if (stored[i]->texture != 0xFF && m.texture >= 0 && static_cast<std::size_t>(m.texture) < in_.textures.size() && dropped_.insert(m.texture).second) {
+          warnings_.push_back({"textures[" + std::to_string(m.texture) + "]",
+                               "the image of texture " + in_.textures[static_cast<std::size_t>(m.texture)].name +
+                                   " is not stored, edited or not: a bare PMO holds no pictures (they are in the TMH); import over the PAC to store it"});
+        }
+        continue;
+      }
       if (m.texture < 0 || static_cast<std::size_t>(m.texture) >= in_.textures.size()) {
         return at(where + ".texture", "material " + m.name + " lost its texture: an MHFU material's texture cannot be removed", ErrorCode::unsupported);
       }
@@ -704,6 +712,7 @@ class Lowerer {
   std::vector<Warning>& warnings_;
   std::vector<int> materials_;  // base material -> incoming
   std::map<int, std::uint8_t> new_images_;  // incoming texture -> the TMH image added for it
+  std::set<int> dropped_;  // incoming textures whose image no TMH here can store (warned once)
   std::map<std::pair<const MhfuPmo*, int>, std::uint8_t> added_materials_;  // (PMO, incoming material) -> its new record
   const Skin* iskin_ = nullptr;  // the incoming meshes' skin
   std::vector<int> bones_;        // its joint -> base bone
