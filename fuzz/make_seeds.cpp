@@ -6,6 +6,8 @@
 #include <fstream>
 #include <tuple>
 
+#include "model/archive/demo.hpp"
+#include "model/archive/yaz0.hpp"
 #include "model/kh_bbs/demo.hpp"
 #include "model/kh_bbs/pmo.hpp"
 #include "bwm_golden.hpp"
@@ -164,5 +166,9 @@ int main(int argc, char** argv) {
   j3d.sections.push_back(mat);
   j3d.sections.push_back(tex);
   save("j3d", "demo.bmd", write_j3d(j3d));
+
+  const Result<Bytes> arc = write_rarc(build_demo_rarc());
+  save("rarc", "demo.arc", arc);
+  save("yaz0", "demo.szs", write_yaz0(Yaz0File{*arc, 0, 0, {}, true, {}}));
   return 0;
 }

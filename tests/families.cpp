@@ -1,5 +1,9 @@
 #include "families.hpp"
 
+#include <algorithm>
+
+#include "samples.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +19,15 @@ std::vector<const char*> family_names() {
 std::vector<std::string> family_sample_folders() {
   std::vector<std::string> out;
   for (const Family& f : kFamilies) out.emplace_back(f.samples);
+  return out;
+}
+
+std::vector<std::filesystem::path> family_sample_inputs(const Family& family) {
+  std::vector<std::filesystem::path> out = sample_files(family.samples);
+  std::erase_if(out, [](const std::filesystem::path& p) {
+    const auto parts = p.lexically_relative(samples_root());
+    return std::find(parts.begin(), parts.end(), "meltytool_goldens") != parts.end() && std::find(parts.begin(), parts.end(), "output") != parts.end();
+  });
   return out;
 }
 

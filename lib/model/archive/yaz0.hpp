@@ -39,6 +39,8 @@ Result<std::size_t> yaz0_decompress(ByteSpan stream, std::size_t size, Bytes& ou
 // Nintendo's encoder as measured: the longest match within 0x1000 bytes back (the farthest of equal
 // ones), and a literal first when the match one byte on is at least 2 bytes longer.
 Bytes yaz0_compress(ByteSpan data);
+// Whether yaz0_compress(data) is `stream`, stopping at the first group that differs.
+bool yaz0_compresses_to(ByteSpan data, ByteSpan stream);
 
 Result<Yaz0File> read_yaz0(ByteSpan bytes);
 Result<Bytes> write_yaz0(const Yaz0File& file, WriteReport* report = nullptr);

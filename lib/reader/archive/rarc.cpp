@@ -29,13 +29,34 @@ Verbatim gap_to(Cursor& c, std::uint64_t target, std::size_t base, const char* f
   return Verbatim(c.span(target - c.pos(), field));
 }
 
-std::string name_at(const Cursor& c, ByteSpan strings, std::size_t strings_at, std::uint32_t offset, std::size_t field_at) {
-  if (offset >= strings.size()) c.fail_at(ErrorCode::bad_offset, field_at, "name_offset", "points past the string table");
-  const auto* begin = strings.data() + offset;
-  const auto* end = std::find(begin, strings.data() + strings.size(), 0);
-  if (end == strings.data() + strings.size()) c.fail_at(ErrorCode::bad_value, strings_at + offset, "name", "runs past the string table without a terminator");
-  return std::string(begin, end);
-}
+// The names read, each its own string: their total stays within twice the table and "." and ".." of
+// every node (a directory shares its node's name), so names pointing at one long string are refused.
+class Names {
+ public:
+  Names(const Cursor& c, ByteSpan strings, std::size_t at, std::size_t nodes)
+      : c_(c), strings_(strings), at_(at), budget_(2 * std::uint64_t{strings.size()} + 3 * std::uint64_t{nodes}) {}
+
+  std::string at(std::uint32_t offset, std::size_t field_at) {
+    if (offset >= strings_.size()) c_.fail_at(ErrorCode::bad_offset, field_at, "name_offset", "points past the string table");
+    const auto* begin = strings_.data() + offset;
+    const auto* end = std::find(begin, strings_.data() + strings_.size(), 0);
+    if (end == strings_.data() + strings_.size()) c_.fail_at(ErrorCode::bad_value, at_ + offset, "name", "runs past the string table without a terminator");
+    const auto length = static_cast<std::uint64_t>(end - begin);
+    if (length > budget_) c_.fail_at(ErrorCode::bad_value, field_at, "name_offset", "names the table's strings over and over, more than its nodes and files can");
+    budget_ -= length;
+    return std::string(begin, end);
+  }
+
+ private:
+  const Cursor& c_;
+  ByteSpan strings_;
+  std::size_t at_;
+  std::uint64_t budget_;
+};
+
+// A path inside an archive longer than this is refused: no game's is near it, and listing every
+// member's path then costs at most this much per entry.
+constexpr std::size_t kMaxPathLength = 1024;
 
 }  // namespace
 
@@ -125,9 +146,10 @@ Result<Rarc> read_rarc(ByteSpan bytes) {
     r.after_entries = gap_to(c, strings_at, 0, "info.string_table_offset");
     const std::size_t strings_pos = c.pos();
     const ByteSpan strings = c.span(strings_size, "string_table");
+    Names names(c, strings, strings_pos, node_count);
     for (std::uint32_t i = 0; i < node_count; ++i) {
       RarcNode& node = r.nodes[i];
-      node.name = name_at(c, strings, strings_pos, nodes[i].name_offset, nodes[i].at + 4);
+      node.name = names.at(nodes[i].name_offset, nodes[i].at + 4);
       if (nodes[i].type != rarc_node_type(node.name, i == 0)) node.stored_type = nodes[i].type;
       if (nodes[i].hash != rarc_name_hash(node.name)) node.stored_hash = nodes[i].hash;
     }
@@ -138,7 +160,7 @@ Result<Rarc> read_rarc(ByteSpan bytes) {
     for (std::uint32_t i = 0; i < entry_count; ++i) {
       const StoredEntry& s = stored[i];
       RarcEntry& e = *by_index[i];
-      e.name = name_at(c, strings, strings_pos, s.name_offset, s.at + 6);
+      e.name = names.at(s.name_offset, s.at + 6);
       if (s.hash != rarc_name_hash(e.name)) e.stored_hash = s.hash;
       if (!(e.flags & rarc_flag::directory)) continue;
       e.kind = e.name == "." ? RarcEntryKind::dot : e.name == ".." ? RarcEntryKind::dot_dot : RarcEntryKind::directory;
@@ -151,12 +173,17 @@ Result<Rarc> read_rarc(ByteSpan bytes) {
     }
     std::vector<std::uint32_t> reach{0};
     std::vector<bool> reached(node_count, false);
+    std::vector<std::size_t> path_length(node_count, 0);  // of the folder's path below the root
     reached[0] = true;
     for (std::size_t k = 0; k < reach.size(); ++k) {
-      for (const RarcEntry& e : r.nodes[reach[k]].entries) {
+      const std::uint32_t n = reach[k];
+      for (const RarcEntry& e : r.nodes[n].entries) {
+        const std::size_t length = path_length[n] + e.name.size() + 1;
+        if (length > kMaxPathLength) c.fail_at(ErrorCode::bad_value, nodes[n].at, "node", "holds \"" + e.name.substr(0, 32) + "\" at a path longer than 1024 bytes");
         if (e.kind != RarcEntryKind::directory || reached[e.node]) continue;
         reached[e.node] = true;
-        parent[e.node] = reach[k];
+        parent[e.node] = n;
+        path_length[e.node] = length;
         reach.push_back(e.node);
       }
     }

@@ -1,5 +1,6 @@
 // Reads Yaz0: the header, the stream decompressed into the stated size, then what follows it.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "model/archive/yaz0.hpp"
@@ -44,8 +45,12 @@ Result<std::size_t> yaz0_decompress(ByteSpan in, std::size_t size, Bytes& out, s
         p = at;
         return fail(ErrorCode::bad_value, "stream.reference", "copies " + std::to_string(length) + " bytes, past the stated size");
       }
-      // Byte by byte: a run may copy bytes it is itself writing.
-      for (std::size_t k = 0; k < length; ++k, ++o) out[o] = out[o - distance];
+      if (distance >= length) {
+        std::memcpy(out.data() + o, out.data() + o - distance, length);
+        o += length;
+      } else {
+        for (std::size_t k = 0; k < length; ++k, ++o) out[o] = out[o - distance];  // a run copying bytes it writes
+      }
     }
     flags = static_cast<std::uint8_t>(flags << 1);
     --left;
@@ -70,7 +75,7 @@ Result<Yaz0File> read_yaz0(ByteSpan bytes) {
     Result<std::size_t> used = yaz0_decompress(stream, size, f.data);
     if (!used) throw ParseFailure{used.error()};
     const ByteSpan stored = c.span(*used, "stream");
-    if (Bytes again = yaz0_compress(f.data); !std::equal(again.begin(), again.end(), stored.begin(), stored.end())) f.stream = Verbatim(stored);
+    if (!yaz0_compresses_to(f.data, stored)) f.stream = Verbatim(stored);
     const std::size_t end = c.pos();
     const ByteSpan rest = bytes.subspan(end);
     f.padded = !rest.empty() && rest.size() < 32 && bytes.size() % 32 == 0 && std::all_of(rest.begin(), rest.end(), [](std::uint8_t b) { return b == 0; });

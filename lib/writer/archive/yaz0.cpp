@@ -39,6 +39,7 @@ class MatchFinder {
     }
     for (std::size_t k = candidates_.size(); k-- > 0;) {
       const std::size_t from = candidates_[k];
+      if (data_[from + best.length] != data_[pos + best.length]) continue;  // cannot be longer
       std::size_t n = 0;
       while (n < limit && data_[from + n] == data_[pos + n]) ++n;
       if (n > best.length) best = {n, from};
@@ -68,17 +69,17 @@ class MatchFinder {
   std::size_t inserted_ = 0;
 };
 
-}  // namespace
-
-Bytes yaz0_compress(ByteSpan data) {
-  Bytes out;
-  out.reserve(data.size() + data.size() / 8 + 16);
+// Nintendo's encoder, group by group: `group_done(out, group_start)` is called as each group of 8
+// ends (and after the last), and a false return stops the encoding there.
+template <typename GroupDone>
+void encode(ByteSpan data, Bytes& out, GroupDone&& group_done) {
   MatchFinder finder(data);
   std::size_t pos = 0, group = 0;
   int bit = 0;
   std::optional<MatchFinder::Match> next;  // the match one byte on, taken after a literal
   while (pos < data.size()) {
     if (bit == 0) {
+      if (!out.empty() && !group_done(out, group)) return;
       group = out.size();
       out.push_back(0);
       bit = 8;
@@ -111,7 +112,27 @@ Bytes yaz0_compress(ByteSpan data) {
     }
     pos += m.length;
   }
+  if (!out.empty()) group_done(out, group);
+}
+
+}  // namespace
+
+Bytes yaz0_compress(ByteSpan data) {
+  Bytes out;
+  out.reserve(data.size() + data.size() / 8 + 16);
+  encode(data, out, [](const Bytes&, std::size_t) { return true; });
   return out;
+}
+
+bool yaz0_compresses_to(ByteSpan data, ByteSpan stream) {
+  Bytes out;
+  out.reserve(stream.size() + 32);
+  bool same = true;
+  encode(data, out, [&](const Bytes& made, std::size_t group) {
+    same = made.size() <= stream.size() && std::equal(made.begin() + static_cast<std::ptrdiff_t>(group), made.end(), stream.begin() + static_cast<std::ptrdiff_t>(group));
+    return same;
+  });
+  return same && out.size() == stream.size();
 }
 
 Result<Bytes> write_yaz0(const Yaz0File& f, WriteReport* report) {
