@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "model/archive/rarc.hpp"
 #include "reader/cursor.hpp"
@@ -111,7 +112,8 @@ Result<Rarc> read_rarc(ByteSpan bytes) {
     // Entry blocks tile the entry table, in an order of their own.
     std::vector<std::uint32_t> blocks(node_count);
     std::iota(blocks.begin(), blocks.end(), 0u);
-    std::stable_sort(blocks.begin(), blocks.end(), [&](std::uint32_t a, std::uint32_t b) { return nodes[a].first < nodes[b].first; });
+    // Ties broken by index (std::sort: stable_sort's buffer would hide an allocation failure).
+    std::sort(blocks.begin(), blocks.end(), [&](std::uint32_t a, std::uint32_t b) { return std::pair(nodes[a].first, a) < std::pair(nodes[b].first, b); });
     std::uint64_t next = 0;
     for (std::uint32_t n : blocks) {
       if (nodes[n].first != next) c.fail_at(ErrorCode::bad_offset, nodes[n].at + 12, "first_entry", "leaves a gap in or overlaps another node's entries");
@@ -239,7 +241,7 @@ Result<Rarc> read_rarc(ByteSpan bytes) {
       }
       files.push_back(i);
     }
-    std::stable_sort(files.begin(), files.end(), [&](std::uint32_t a, std::uint32_t b) { return stored[a].data < stored[b].data; });
+    std::sort(files.begin(), files.end(), [&](std::uint32_t a, std::uint32_t b) { return std::pair(stored[a].data, a) < std::pair(stored[b].data, b); });
     if (!std::is_sorted(files.begin(), files.end())) r.data_order = files;
     std::array<std::uint64_t, 3> loads{};  // MRAM, ARAM, DVD: each file's data to the next 32
     for (std::uint32_t i : files) {
