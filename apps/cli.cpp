@@ -230,9 +230,9 @@ Result<Bytes> read_input(const std::filesystem::path& path, std::string_view mem
   if (!data || member.empty()) return data;
   Result<Archive> archive = open_archive(*data);
   if (!archive) return archive.error();
-  RarcEntry* entry = find_member(archive->rarc, member);
-  if (entry == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "member", "the archive holds no file " + std::string(member) + " (`remodel ls` lists them)"};
-  return std::move(entry->data);
+  Result<RarcEntry*> entry = member_at(archive->rarc, member);
+  if (!entry) return entry.error();
+  return std::move((*entry)->data);
 }
 
 Result<Document> load(const std::filesystem::path& path, Bytes& bytes, std::string_view member) {

@@ -66,9 +66,9 @@ Result<Bytes> with_member(const fs::path& path, const std::string& member, Bytes
   if (!bytes) return bytes.error();
   Result<Archive> archive = open_archive(*bytes);
   if (!archive) return archive.error();
-  RarcEntry* entry = find_member(archive->rarc, member);
-  if (entry == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "member", "the archive holds no file " + member};
-  entry->data = std::move(data);
+  Result<RarcEntry*> entry = member_at(archive->rarc, member);
+  if (!entry) return entry.error();
+  (*entry)->data = std::move(data);
   return write_archive(*archive);
 }
 

@@ -47,6 +47,12 @@ const RarcEntry* find_member(const Rarc& rarc, std::string_view path) {
   return find_member(const_cast<Rarc&>(rarc), path);
 }
 
+Result<RarcEntry*> member_at(Rarc& rarc, std::string_view path) {
+  RarcEntry* entry = find_member(rarc, path);
+  if (entry == nullptr) return Error{ErrorCode::bad_value, std::nullopt, "member", "the archive holds no file " + std::string(path) + " (`remodel ls` lists them)"};
+  return entry;
+}
+
 bool safe_member_name(std::string_view name) {
   return !name.empty() && name != "." && name != ".." && name.find_first_of(std::string_view("/\\\0", 3)) == std::string_view::npos;
 }

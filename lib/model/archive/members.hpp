@@ -24,6 +24,8 @@ std::vector<RarcPath> rarc_paths(const Rarc& rarc);
 // The file at `path`; nullptr when none.
 const RarcEntry* find_member(const Rarc& rarc, std::string_view path);
 RarcEntry* find_member(Rarc& rarc, std::string_view path);
+// The file at `path`, or an Error naming it (field "member").
+Result<RarcEntry*> member_at(Rarc& rarc, std::string_view path);
 // A name a folder on disk can hold: not empty, ".", "..", nor holding '/', '\\' or NUL.
 bool safe_member_name(std::string_view name);
 
