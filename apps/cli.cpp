@@ -9,9 +9,13 @@
 #include <iostream>
 #include <sstream>
 
+#include "model/archive/members.hpp"
+
 namespace remodel::cli {
 
 namespace po = boost::program_options;
+
+const Option kMemberOption = {"member", "PATH", "read the file at PATH inside FILE, a RARC archive (or a Yaz0 file holding one): \"bdl/cl.bdl\""};
 
 namespace {
 
@@ -273,8 +277,18 @@ void print_error(const std::filesystem::path& path, const Error& e) {
   std::fprintf(stderr, "remodel: %s: %s\n", shown(path).c_str(), shown(e.describe()).c_str());
 }
 
-Result<Document> load(const std::filesystem::path& path, Bytes& bytes) {
+Result<Bytes> read_input(const std::filesystem::path& path, std::string_view member) {
   Result<Bytes> data = read_file(path);
+  if (!data || member.empty()) return data;
+  Result<Archive> archive = open_archive(*data);
+  if (!archive) return archive.error();
+  Result<RarcEntry*> entry = member_at(archive->rarc, member);
+  if (!entry) return entry.error();
+  return std::move((*entry)->data);
+}
+
+Result<Document> load(const std::filesystem::path& path, Bytes& bytes, std::string_view member) {
+  Result<Bytes> data = read_input(path, member);
   if (!data) return data.error();
   bytes = std::move(data).value();
   return read_document(bytes);

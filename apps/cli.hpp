@@ -75,8 +75,11 @@ std::string shown(const Path& path) {
 
 // One error line on stderr: "remodel: PATH: field at 0x...: message" (shown()).
 void print_error(const std::filesystem::path& path, const Error& e);
-// Reads and parses one input file (bytes keeps the file's bytes for the caller).
-Result<Document> load(const std::filesystem::path& path, Bytes& bytes);
+// One input's bytes: the file's, or with `member` those of the file at that path inside the archive
+// (RARC, or Yaz0 holding one) the path names.
+Result<Bytes> read_input(const std::filesystem::path& path, std::string_view member = {});
+// Reads and parses one input file, or a member of it (bytes keeps the input's bytes for the caller).
+Result<Document> load(const std::filesystem::path& path, Bytes& bytes, std::string_view member = {});
 
 int cmd_info(const Invocation& in);
 int cmd_check(const Invocation& in);
@@ -89,6 +92,11 @@ int cmd_textures_replace(const Invocation& in);
 int cmd_export(const Invocation& in);
 int cmd_import(const Invocation& in);
 int cmd_formats(const Invocation& in);
+int cmd_ls(const Invocation& in);
+int cmd_extract(const Invocation& in);
+int cmd_pack(const Invocation& in);
+// The --member option of the commands that read one file (a path inside an archive).
+extern const Option kMemberOption;
 
 // The names `import --format` takes ("kh-bbs-pmo|...") and the extensions that pick a new file's
 // format (".pmo, .pam ... or .bwm"), from the family table.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "model/archive/members.hpp"
 #include "model/diff.hpp"
 #include "model/document.hpp"
 #include "model/json.hpp"
@@ -38,7 +39,22 @@ struct CheckResult {
   std::optional<std::size_t> first_difference;
   std::string field;
   std::optional<Error> error;
+  // Yaz0: whether remodel's encoder gave the stored stream back (else it was kept as stored).
+  std::optional<bool> recompressed;
+  std::size_t members = 0;  // an archive's members of a supported format, each checked the same way
 };
+
+// The end of an identical file's check line: a Yaz0 file's stream (its data is compared exactly
+// either way) and an archive's members checked.
+std::string stream_note(const CheckResult& r) {
+  std::string note;
+  if (r.recompressed) {
+    note = *r.recompressed ? ", decompressed bytes identical, stream re-compressed identically"
+                           : ", decompressed bytes identical, stream kept as stored (the encoder gives other bytes)";
+  }
+  if (r.members != 0) note += ", " + std::to_string(r.members) + " members identical";
+  return note;
+}
 
 // One input of a batch: a file to check, or a result known without reading it.
 struct Input {
@@ -46,6 +62,36 @@ struct Input {
   bool named = false;  // given on the command line, so an unknown format is a failure, not a skip
   std::optional<CheckResult> known;
 };
+
+// An identical archive's members of supported formats: each read, written back and compared; the
+// first that fails fails the archive, named by its path.
+void check_members(const Bytes& archive_bytes, CheckResult& r) {
+  Result<Archive> archive = open_archive(archive_bytes);
+  if (!archive) return;  // a Yaz0 file holding no archive
+  for (const RarcPath& p : rarc_paths(archive->rarc)) {
+    const Bytes& data = archive->rarc.nodes[p.node].entries[p.entry].data;
+    if (p.directory || !detect_format(data)) continue;
+    ++r.members;
+    Result<Document> doc = read_document(data);
+    WriteReport report;
+    report.marks = true;
+    Result<Bytes> out = doc ? write_document(*doc, &report) : Result<Bytes>(doc.error());
+    if (!out) {
+      r.identical = false;
+      Error e = out.error();
+      e.field = p.path + ": " + e.field;
+      r.error = e;
+      return;
+    }
+    const auto mismatch = std::mismatch(data.begin(), data.end(), out->begin(), out->end());
+    if (mismatch.first != data.end() || mismatch.second != out->end()) {
+      r.identical = false;
+      r.first_difference = static_cast<std::size_t>(mismatch.first - data.begin());
+      r.field = "member " + p.path + ": " + field_at(report.fields, *r.first_difference);
+      return;
+    }
+  }
+}
 
 CheckResult check_one(const Input& input) {
   if (input.known) return *input.known;
@@ -82,10 +128,12 @@ CheckResult check_one(const Input& input) {
   }
   r.verbatim = report.verbatim_bytes;
   r.verbatim_runs = std::move(report.verbatim_runs);
+  if (const auto* yaz0 = std::get_if<Yaz0File>(&*doc)) r.recompressed = !yaz0->stream.stored();
   const Bytes& b = *out;
   auto mismatch = std::mismatch(in.begin(), in.end(), b.begin(), b.end());
   if (mismatch.first == in.end() && mismatch.second == b.end()) {
     r.identical = true;
+    if (*format == Format::rarc || *format == Format::yaz0) check_members(in, r);
   } else {
     r.first_difference = static_cast<std::size_t>(mismatch.first - in.begin());
     r.field = field_at(report.fields, *r.first_difference);
@@ -191,6 +239,8 @@ int cmd_check(const Invocation& in) {
              {"size", r.size},
              {"verbatim_bytes", r.verbatim},
              {"error", r.error ? json_text(r.error->describe()) : Json()}};
+      if (r.recompressed) j["recompressed_identical"] = *r.recompressed;
+      if (r.members != 0) j["members_checked"] = r.members;
       if (!r.verbatim_runs.empty()) {
         Json runs = Json::array();
         for (const VerbatimRun& run : r.verbatim_runs) runs.push_back({{"field", json_text(run.field)}, {"offset", run.offset}, {"size", run.size}});
@@ -202,8 +252,8 @@ int cmd_check(const Invocation& in) {
       }
       std::puts(j.dump().c_str());
     } else if (r.identical) {
-      std::printf("identical  %s (%s, %zu bytes, %zu verbatim)\n", r.file.string().c_str(), r.format.c_str(), r.size,
-                  r.verbatim);
+      std::printf("identical  %s (%s, %zu bytes, %zu verbatim%s)\n", r.file.string().c_str(), r.format.c_str(), r.size,
+                  r.verbatim, stream_note(r).c_str());
     } else if (r.error) {
       std::printf("error      %s: %s\n", r.file.string().c_str(), r.error->describe().c_str());
     } else {
@@ -222,7 +272,7 @@ int cmd_check(const Invocation& in) {
 int cmd_info(const Invocation& in) {
   const std::string& file = in.value("FILE");
   Bytes bytes;
-  Result<Document> doc = load(file, bytes);
+  Result<Document> doc = load(file, bytes, in.value("member"));
   if (!doc) {
     print_error(file, doc.error());
     return kFailed;
@@ -250,7 +300,7 @@ int cmd_info(const Invocation& in) {
 int cmd_dump(const Invocation& in) {
   const std::string& file = in.value("FILE");
   Bytes bytes;
-  Result<Document> doc = load(file, bytes);
+  Result<Document> doc = load(file, bytes, in.value("member"));
   if (!doc) {
     print_error(file, doc.error());
     return kFailed;

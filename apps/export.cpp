@@ -79,6 +79,7 @@ std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
 struct Job {
   fs::path in, out;
   bool named = true;  // given on the command line: an unknown format is a failure, not a skip
+  std::string member;  // a file inside the archive `in` (--member)
 };
 
 struct Outcome {
@@ -154,7 +155,7 @@ namespace {
 
 Outcome export_one(const Job& job, const scene::LiftInputs& inputs, Claims& claims) {
   Outcome r;
-  Result<Bytes> data = read_file(job.in);
+  Result<Bytes> data = read_input(job.in, job.member);
   if (!data) {
     r.error = data.error();
     return r;
@@ -260,13 +261,16 @@ int cmd_export(const Invocation& invocation) {
 
   std::vector<Job> jobs;
   std::vector<std::pair<fs::path, Error>> unreadable;
+  const std::string& member = invocation.value("member");
+  if (directory && !member.empty()) return export_usage_error("--member goes with a single archive FILE");
   if (!directory) {
-    jobs.push_back({in, out_is_file ? out : out / (in.stem().string() + ext), true});
+    const fs::path stem = member.empty() ? in.stem() : fs::path(member).stem();
+    jobs.push_back({in, out_is_file ? out : out / (stem.string() + ext), true, member});
   } else {
     std::vector<fs::path> files;
     walk(in, files, unreadable);
     const std::vector<fs::path> targets = output_names(files, in, out, ext);
-    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false});
+    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false, {}});
   }
 
   std::vector<Outcome> results(jobs.size());

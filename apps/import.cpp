@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "model/archive/members.hpp"
 #include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "scene/family_table.hpp"
@@ -56,9 +57,31 @@ std::string new_file_extensions(const char* separator, const char* last) {
   return out;
 }
 
+namespace {
+
+// The archive `path` with the file at `member` replaced by `data`: every other member, the order,
+// IDs and compression as they were.
+Result<Bytes> with_member(const fs::path& path, const std::string& member, Bytes data) {
+  Result<Bytes> bytes = read_file(path);
+  if (!bytes) return bytes.error();
+  Result<Archive> archive = open_archive(*bytes);
+  if (!archive) return archive.error();
+  Result<RarcEntry*> entry = member_at(archive->rarc, member);
+  if (!entry) return entry.error();
+  (*entry)->data = std::move(data);
+  return write_archive(*archive);
+}
+
+}  // namespace
+
 int cmd_import(const Invocation& invocation) {
   const fs::path in = invocation.value("INPUT"), like = invocation.value("like"), out = invocation.value("output");
   const std::string& skeleton_path = invocation.value("skeleton");
+  const std::string& member = invocation.value("member");
+  if (!member.empty() && like.empty()) {
+    std::fprintf(stderr, "remodel: import: --member names a model inside --like's archive\nRun 'remodel import --help' for more.\n");
+    return kUsage;
+  }
   if (in.extension() != ".glb" && in.extension() != ".gltf") {
     std::fprintf(stderr, "remodel: import: %s is not a .glb or .gltf file\nRun 'remodel import --help' for more.\n", shown(in).c_str());
     return kUsage;
@@ -117,7 +140,7 @@ int cmd_import(const Invocation& invocation) {
   if (authored) {
     made = scene::author(scene->scene, *authored, inputs);
   } else {
-    Result<Document> base = load(like, base_bytes);
+    Result<Document> base = load(like, base_bytes, member);
     if (!base) {
       print_error(like, base.error());
       return kFailed;
@@ -133,6 +156,7 @@ int cmd_import(const Invocation& invocation) {
     std::fprintf(stderr, "remodel: %s: warning: %s: %s\n", shown(out).c_str(), shown(w.where).c_str(), shown(w.message).c_str());
   }
   Result<Bytes> bytes = write_document(lowered->document);
+  if (bytes && !member.empty()) bytes = with_member(like, member, std::move(*bytes));
   if (!bytes) {
     // The offset would be in a file that was never written: the field and the limit say it.
     Error e = bytes.error();
@@ -148,7 +172,8 @@ int cmd_import(const Invocation& invocation) {
   if (authored) {
     std::printf("imported %s as a new %s -> %s (%zu bytes)\n", shown(in).c_str(), format_name(*authored), shown(out).c_str(), bytes->size());
   } else {
-    std::printf("imported %s over %s -> %s (%zu bytes)\n", shown(in).c_str(), shown(like).c_str(), shown(out).c_str(), bytes->size());
+    std::printf("imported %s over %s%s%s -> %s (%zu bytes)\n", shown(in).c_str(), shown(like).c_str(), member.empty() ? "" : " member ",
+                shown(member).c_str(), shown(out).c_str(), bytes->size());
   }
   return kOk;
 }

@@ -16,7 +16,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"info", "format, counts and sizes of one file",
        {{"FILE", "a model, texture, animation or container file"}},
-       {{"json", nullptr, "print one JSON object with every count"}},
+       {{"json", nullptr, "print one JSON object with every count"}, kMemberOption},
        "  Prints the format, the counts (models, objects, sections, vertices, triangles, joints, textures,\n"
        "  materials, container entries, animations, frames), the size and the verbatim bytes. The text\n"
        "  view leaves out counts that are zero; --json gives them all.\n",
@@ -31,7 +31,7 @@ const std::vector<Command>& commands() {
        "remodel check ../shared/samples/kh-bbs", cmd_check},
       {"dump", "the file's structure (its Document) as JSON",
        {{"FILE", "a model, texture, animation or container file"}},
-       {},
+       {kMemberOption},
        "  Prints the file's Document (every header field, record and table as stored) as JSON.\n",
        "remodel dump p01ex00.pmo > p01ex00.json", cmd_dump},
       {"diff", "the fields in which two files' Documents differ",
@@ -50,13 +50,13 @@ const std::vector<Command>& commands() {
        "remodel demo cube.pmo && remodel info cube.pmo", cmd_demo},
       {"textures list", "every texture: index, name, format, size",
        {{"FILE", "a TIM2, PMO, PMP, TMH, PAC or BMD/BDL file"}},
-       {{"json", nullptr, "print one JSON object per texture"}},
+       {{"json", nullptr, "print one JSON object per texture"}, kMemberOption},
        "  Lists every texture with its index, name, format, size, mip levels and (GX) wrap modes and\n"
        "  filters; --json prints index, name, format, width, height, levels, sampling, field.\n",
        "remodel textures list ww_jb.bdl", cmd_textures_list},
       {"textures extract", "write every texture as DIR/<index>_<name>.png",
        {{"FILE", "a TIM2, PMO, PMP, TMH, PAC or BMD/BDL file"}},
-       {{"output,o", "DIR", "the directory to write the PNGs to (created if missing)", true}},
+       {{"output,o", "DIR", "the directory to write the PNGs to (created if missing)", true}, kMemberOption},
        "  Writes each texture's top level as DIR/<index>_<name>.png (RGBA).\n",
        "remodel textures extract ww_jb.bdl -o jb_textures", cmd_textures_extract},
       {"textures replace", "encode a PNG into one texture's format and write OUT",
@@ -76,7 +76,8 @@ const std::vector<Command>& commands() {
         {"anim", "PAM", "a KH BBS PAM animation (container or bare record) for a PMO", false, true},
         {"skeleton", "SKEL", "the MHFU skeleton of a bare MHFU PMO"},
         {"textures", "TMH", "the MHFU TMH texture bank of a bare MHFU PMO"},
-        {"format", "glb|gltf", "what a directory exports to (default glb)"}},
+        {"format", "glb|gltf", "what a directory exports to (default glb)"},
+        kMemberOption},
        "  Lifts the model into the Scene and writes it as glTF 2.0: .glb embeds everything; .gltf writes\n"
        "  OUT.bin and OUT_<index>_<name>.png beside it. A directory exports every model under it (files in\n"
        "  parallel, a progress line on a terminal) to OUT with the same relative paths; files holding no\n"
@@ -90,7 +91,8 @@ const std::vector<Command>& commands() {
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
         {"skeleton", "SKEL", "a new model: the game file of its family whose skeleton it takes; with --like: the KH BBS PMO a PAM animates (when the glTF has no skin naming its joints), or a bare MHFU PMO's skeleton"},
         {"format", new_formats.c_str(), new_format_help.c_str()},
-        {"bwm-version", "5|6", "the version of a new BWM (default 6)"}},
+        {"bwm-version", "5|6", "the version of a new BWM (default 6)"},
+        {"member", "PATH", "with --like ARCHIVE: the model at PATH inside it; OUT is the whole archive with only that member changed"}},
        "  Reads the glTF and writes OUT in ORIGINAL's format: every value the glTF carries and ORIGINAL\n"
        "  already stores (compared in ORIGINAL's own encoding) keeps its stored bytes, changed values are\n"
        "  re-encoded as ORIGINAL encodes them, and what glTF cannot carry comes from ORIGINAL. Values the\n"
@@ -106,6 +108,28 @@ const std::vector<Command>& commands() {
        "  the new model takes GAMEFILE's skeleton as it is stored and its mesh is bound to those joints by\n"
        "  name (Blender's bone turns undone), so the game's animations drive it.\n",
        "remodel import ww_jb.glb --like ww_jb.bdl -o ww_jb_mod.bdl", cmd_import},
+      {"ls", "the members of a RARC archive (.arc, .szs): path, format, size, ID",
+       {{"ARCHIVE", "a RARC archive, or a Yaz0 file holding one"}},
+       {{"json", nullptr, "print one JSON array with an object per member"}},
+       "  Lists every file and folder below the archive's root, depth first in the archive's order, with\n"
+       "  each file's format (by its magic), size and ID.\n",
+       "remodel ls smg_PoltaFormationRock.arc", cmd_ls},
+      {"extract", "write every member of a RARC archive below DIR",
+       {{"ARCHIVE", "a RARC archive, or a Yaz0 file holding one"}},
+       {{"output,o", "DIR", "the folder to write the members to (created if missing)", true}},
+       "  Writes each file of the archive as DIR/<its path below the root>, and each folder (empty ones\n"
+       "  too) as a folder. A name that cannot be a file name (empty, \".\", \"..\", holding a slash) is\n"
+       "  refused before it is written.\n",
+       "remodel extract smg_PoltaFormationRock.arc -o polta", cmd_extract},
+      {"pack", "write DIR's files back into an archive laid out as ORIGINAL",
+       {{"DIR", "a folder holding every member of ORIGINAL at its path (as extract writes them)"}},
+       {{"like", "ORIGINAL", "the archive whose folders, order, IDs, flags and compression the new one keeps", true},
+        {"output,o", "OUT", "the archive to write", true}},
+       "  Reads ORIGINAL, takes each member's bytes from DIR/<its path> and writes OUT with ORIGINAL's\n"
+       "  folders, entry order, IDs and flags; offsets and sizes follow the new members. OUT is\n"
+       "  Yaz0-compressed when ORIGINAL was. A member missing from DIR, or a file in DIR that ORIGINAL does\n"
+       "  not hold, is an error. Packing what extract wrote gives ORIGINAL's bytes back.\n",
+       "remodel pack polta --like smg_PoltaFormationRock.arc -o polta_mod.arc", cmd_pack},
       {"formats", "every format: name, extensions, magic and what remodel does with it",
        {},
        {{"json", nullptr, "print one JSON array with an object per format"}},

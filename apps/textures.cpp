@@ -30,7 +30,7 @@ int cmd_textures_list(const Invocation& in) {
   const fs::path file = in.value("FILE");
   const bool json = in.flag("json");
   Bytes bytes;
-  Result<Document> doc = load(file, bytes);
+  Result<Document> doc = load(file, bytes, in.value("member"));
   if (!doc) {
     print_error(file, doc.error());
     return kFailed;
@@ -57,7 +57,7 @@ int cmd_textures_list(const Invocation& in) {
 int cmd_textures_extract(const Invocation& in) {
   const fs::path file = in.value("FILE"), dir = in.value("output");
   Bytes bytes;
-  Result<Document> doc = load(file, bytes);
+  Result<Document> doc = load(file, bytes, in.value("member"));
   if (!doc) {
     print_error(file, doc.error());
     return kFailed;

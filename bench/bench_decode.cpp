@@ -1,7 +1,7 @@
 // Decoder speed (issue 18): the decoders the Scene lift calls, on every sample's data, each beside a
 // memcpy of the same bytes in the same run. PSP GE vertices per VTYPE family (KH BBS PMO/PMP sections
 // and MHFU blocks), MHFU command lists, J3D attribute arrays and display lists, BWM strides and PAM
-// sampling; rates in bytes and in items (vertices, attributes, commands, samples) per second.
+// sampling, Yaz0 streams (decompressed bytes per second); rates in bytes and in items (vertices, attributes, commands, samples) per second.
 // An attribute is one per-vertex element: a position, a normal, a colour, a UV set, a weight set.
 #include <benchmark/benchmark.h>
 
@@ -15,6 +15,7 @@
 #include "bwm_skin.hpp"
 #include "j3d_large.hpp"
 #include "sample_files.hpp"
+#include "model/archive/yaz0.hpp"
 #include "model/bwm/bwm.hpp"
 #include "model/document.hpp"
 #include "model/j3d/decode.hpp"
@@ -240,6 +241,31 @@ void register_bwm(const Bwm& b) {
   });
 }
 
+// ---- Yaz0: the stream decompressed into the stated size, beside a memcpy of what it gives ----
+
+void register_yaz0(const std::string& name, const Bytes& file) {
+  Result<Yaz0File> f = read_yaz0(file);
+  if (!f) return;
+  const std::size_t bytes = f->data.size();
+  register_memcpy("yaz0/" + name, bytes);
+  benchmark::RegisterBenchmark(("decode/yaz0/" + name).c_str(), [&file, bytes](benchmark::State& state) {
+    Bytes out;
+    for (auto _ : state) {
+      auto used = yaz0_decompress(ByteSpan(file).subspan(kYaz0HeaderSize), bytes, out);
+      benchmark::DoNotOptimize(used);
+      benchmark::DoNotOptimize(out.data());
+    }
+    rates(state, bytes, bytes, {});
+  });
+  benchmark::RegisterBenchmark(("encode/yaz0/" + name).c_str(), [data = f->data](benchmark::State& state) {
+    for (auto _ : state) {
+      auto stream = yaz0_compress(data);
+      benchmark::DoNotOptimize(stream.data());
+    }
+    rates(state, data.size(), data.size(), {});
+  });
+}
+
 // ---- PAM: decode every record, then sample every channel at every frame ----
 
 void register_pam(const std::string& name, const std::vector<const PamAnimation*>& animations) {
@@ -297,6 +323,7 @@ int main(int argc, char** argv) {
       for (const PamAnimation& a : f->animations) pam_all.push_back(&a);
     }
     if (const auto* f = std::get_if<PamAnimFile>(&d)) pam_all.push_back(&f->animation);
+    if (std::holds_alternative<Yaz0File>(d)) register_yaz0(name, bytes);
   }
   for (const auto& [family, runs] : families) register_psp(family, runs);
   if (!mhfu_blocks.empty()) register_mhfu(mhfu_blocks);

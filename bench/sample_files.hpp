@@ -1,5 +1,6 @@
 // The model and animation samples the benchmarks load (from $REMODEL_SAMPLES or the build's default
-// ../shared/samples): every KH BBS PMO, PMP and PAM, every MHFU and every J3D file, sorted by path,
+// ../shared/samples): every KH BBS PMO, PMP and PAM, every MHFU and every J3D file and the archives at
+// the top of archives/, sorted by path,
 // each with its bytes. A family whose folder is absent is left out.
 #pragma once
 
@@ -22,8 +23,10 @@ inline std::vector<std::pair<std::string, Bytes>> sample_files(const char* defau
   const fs::path root = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path(default_root);
   std::vector<fs::path> paths;
   std::error_code ec;
-  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam", "mhfu", "j3d"}) {
-    for (const auto& e : fs::directory_iterator(root / sub, ec)) paths.push_back(e.path());
+  for (const char* sub : {"kh-bbs/pmo", "kh-bbs/pmp", "kh-bbs/pam", "mhfu", "j3d", "archives"}) {
+    for (const auto& e : fs::directory_iterator(root / sub, ec)) {
+      if (e.is_regular_file()) paths.push_back(e.path());
+    }
   }
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, Bytes>> files;

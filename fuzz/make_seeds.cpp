@@ -7,6 +7,8 @@
 #include <vector>
 #include <tuple>
 
+#include "model/archive/demo.hpp"
+#include "model/archive/yaz0.hpp"
 #include "model/kh_bbs/demo.hpp"
 #include "model/kh_bbs/pmo.hpp"
 #include "bwm_golden.hpp"
@@ -211,5 +213,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   save("j3d", "demo.bmd", write_document(j3d->document));
+
+  const Result<Bytes> arc = write_rarc(build_demo_rarc());
+  save("rarc", "demo.arc", arc);
+  save("yaz0", "demo.szs", write_yaz0(Yaz0File{*arc, 0, 0, {}, true, {}}));
   return 0;
 }

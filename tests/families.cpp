@@ -1,5 +1,9 @@
 #include "families.hpp"
 
+#include <algorithm>
+
+#include "samples.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,6 +22,15 @@ std::vector<std::string> family_sample_folders() {
     out.emplace_back(f.samples);
     if (f.layouts != nullptr) out.emplace_back(f.layouts);
   }
+  return out;
+}
+
+std::vector<std::filesystem::path> family_sample_inputs(const Family& family) {
+  std::vector<std::filesystem::path> out = sample_files(family.samples);
+  std::erase_if(out, [](const std::filesystem::path& p) {
+    const auto parts = p.lexically_relative(samples_root());
+    return std::find(parts.begin(), parts.end(), "meltytool_goldens") != parts.end() && std::find(parts.begin(), parts.end(), "output") != parts.end();
+  });
   return out;
 }
 

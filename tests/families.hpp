@@ -3,6 +3,7 @@
 // (tests/core/test_registry.cpp) fails when this list, the tables and the folders on disk disagree.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ inline constexpr Family kFamilies[] = {
     {"mhfu", "mhfu", "mhfu"},
     {"j3d", "j3d", "j3d", "j3d-layouts"},
     {"bwm", "bwm", "bw2"},
+    {"archive", "archive", "archives"},
 };
 
 // Sample folders that hold a family's files its tests do not read, each with the reason.
@@ -32,6 +34,10 @@ struct SetAside {
 inline constexpr SetAside kSetAside[] = {
     {"j3d-anim", "J3D animations with the models they animate: read by the J3D animation tests when those land"},
 };
+
+// A family's sample files that are inputs: all of them but MeltyTool's expected results
+// (archives/meltytool_goldens/*/*/output/: extracted members and decompressed bytes).
+std::vector<std::filesystem::path> family_sample_inputs(const Family& family);
 
 // The family names (as test parameters), and their sample folders (layouts included), in list order.
 std::vector<const char*> family_names();

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "model/archive/rarc.hpp"
+#include "model/archive/yaz0.hpp"
 #include "model/bytes.hpp"
 #include "model/bwm/bwm.hpp"
 #include "model/error.hpp"
@@ -31,7 +33,7 @@
 namespace remodel {
 
 // Alternatives in the order of Format.
-using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, MhfuPmoFile, MhfuSkeletonFile, TmhFile, J3dFile, Bwm, Pac, PamAnimFile>;
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, MhfuPmoFile, MhfuSkeletonFile, TmhFile, J3dFile, Bwm, Rarc, Yaz0File, Pac, PamAnimFile>;
 
 // One registered format. The typed functions are erased to `const void*` once, in the table, so a
 // container (PAC) reaches its entries' formats through the same entry as a file does.

@@ -38,6 +38,8 @@ constexpr std::array kFormats = {
     entry<TmhFile, read_tmh_file, write_tmh_file, add_textures>(Format::tmh, "tmh", ".TMH0.14"),
     entry<J3dFile, read_j3d, write_j3d, add_textures>(Format::j3d, "j3d", "J3D2"),
     entry<Bwm, read_bwm, write_bwm>(Format::bwm, "bwm", {}, looks_like_bwm),
+    entry<Rarc, read_rarc, write_rarc>(Format::rarc, "rarc", "RARC"),
+    entry<Yaz0File, read_yaz0, write_yaz0>(Format::yaz0, "yaz0", "Yaz0"),
     entry<Pac, read_pac, write_pac, add_textures>(Format::mhfu_pac, "mhfu-pac", {}, looks_like_pac),
     entry<PamAnimFile, read_pam_anim_file, write_pam_anim_file>(Format::kh_bbs_pam_anim, "kh-bbs-pam-anim", {}, looks_like_pam_anim),
 };

@@ -25,6 +25,9 @@ constexpr FamilyEntry entry(const char* family, std::span<const FileKind> files,
 constexpr const char* kPassTheModel =
     "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC";
 
+// An archive holds no model itself: its members do.
+constexpr const char* kPassAMember = "a model inside it: `remodel extract` its members (or `remodel ls` them) and pass the model";
+
 constexpr FileKind kKhBbsPmo[] = {{".pmo", "KH BBS PMO"}};
 constexpr FileKind kKhBbsPmp[] = {{".pmp", "KH BBS PMP map"}};
 constexpr FileKind kTim2[] = {{".tm2", "TIM2 texture"}};
@@ -34,6 +37,8 @@ constexpr FileKind kMhfuSkeleton[] = {{".skel", "MHFU skeleton"}};
 constexpr FileKind kTmh[] = {{".tmh", "MHFU TMH texture bank"}};
 constexpr FileKind kJ3d[] = {{".bmd", "J3D BMD", "j3d-bmd"}, {".bdl", "J3D BDL", "j3d-bdl"}};
 constexpr FileKind kBwm[] = {{".bwm", "Black & White 2 BWM"}};
+constexpr FileKind kRarc[] = {{".arc", "GameCube/Wii RARC archive"}, {".rarc", "GameCube/Wii RARC archive"}};
+constexpr FileKind kYaz0[] = {{".szs", "Yaz0-compressed file"}, {".yaz0", "Yaz0-compressed file"}};
 constexpr FileKind kMhfuPac[] = {{".pac", "MHFU PAC"}};
 constexpr FileKind kKhBbsPamAnim[] = {{".anim", "KH BBS PAM animation record"}};
 
@@ -47,6 +52,8 @@ constexpr std::array kFamilies = {
     entry<TmhFile>("mhfu", kTmh, true, kPassTheModel),
     entry<J3dFile, lift_j3d, lower_j3d>("j3d", kJ3d, true, nullptr, author_j3d),
     entry<Bwm, lift_bwm, lower_bwm>("bwm", kBwm, true, nullptr, author_bwm),
+    entry<Rarc>("archive", kRarc, true, kPassAMember),
+    entry<Yaz0File>("archive", kYaz0, true, kPassAMember),
     entry<Pac, lift_mhfu_pac, lower_mhfu_pac>("mhfu", kMhfuPac, true, nullptr, author_mhfu_pac),
     entry<PamAnimFile, nullptr, lower_kh_bbs_pam_anim>("kh-bbs", kKhBbsPamAnim, true, kPassTheModel),
 };

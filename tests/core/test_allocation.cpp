@@ -113,7 +113,7 @@ TEST(Allocation, ReadingStaysWithin16TimesTheInput) {
     ++files;
   }
   for (const test::Family& family : test::kFamilies) {
-    for (const auto& path : test::sample_files(family.samples)) {
+    for (const auto& path : test::family_sample_inputs(family)) {
       expect_bounded(path);
       ++files;
     }
@@ -184,7 +184,7 @@ std::vector<std::filesystem::path> small_inputs() {
   }
   std::sort(out.begin(), out.end());
   for (const test::Family& family : test::kFamilies) {
-    for (const auto& path : test::sample_files(family.samples)) {
+    for (const auto& path : test::family_sample_inputs(family)) {
       std::error_code ec;
       if (std::filesystem::file_size(path, ec) <= kSmallInput && !ec) out.push_back(path);
     }
