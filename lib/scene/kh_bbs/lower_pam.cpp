@@ -288,6 +288,20 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
   return {};
 }
 
+// The PMO whose BON a PAM animates (--skeleton): absent, or given without a BON, in the user's words.
+Result<const PmoFile*> skeleton_pmo(const LowerInputs& inputs) {
+  if (inputs.skeleton == nullptr) {
+    return at("skeleton", "a PAM names no joints itself: pass the PMO whose BON it animates with --skeleton", ErrorCode::unsupported);
+  }
+  const PmoFile* pmo = std::get_if<PmoFile>(inputs.skeleton);
+  if (pmo == nullptr || !pmo->pmo.skeleton) {
+    return at("skeleton", std::string("the --skeleton file is a ") + format_name(format_of(*inputs.skeleton)) +
+                              (pmo ? " without a BON skeleton" : "") + "; a PAM animates the joints of a KH BBS PMO's BON",
+              ErrorCode::unsupported);
+  }
+  return pmo;
+}
+
 // Lowers the Scene's animations over the records of `base` (a Pam or a PamAnimFile held in `out`), on
 // the BON of the --skeleton PMO, else on the one the glTF's first skin names (as exported from the PMO).
 Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerInputs& inputs) {
@@ -295,12 +309,9 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   PmoFile from_skin;
   std::vector<Warning> bon_warnings;  // a joint name cut to the BON's 16 bytes, or two alike
   if (inputs.skeleton != nullptr) {
-    pmo = std::get_if<PmoFile>(inputs.skeleton);
-    if (pmo == nullptr || !pmo->pmo.skeleton) {
-      return at("skeleton", std::string("the --skeleton file is a ") + format_name(format_of(*inputs.skeleton)) +
-                                (pmo ? " without a BON skeleton" : "") + "; a PAM animates the joints of a KH BBS PMO's BON",
-                ErrorCode::unsupported);
-    }
+    auto given = skeleton_pmo(inputs);
+    if (!given) return given.error();
+    pmo = *given;
   } else if (!scene.skins.empty()) {
     std::vector<int> bon_of;
     auto bon = kh_bbs::author_bon(scene, 0, world_matrices(scene), bon_of, bon_warnings);
