@@ -14,7 +14,10 @@ std::vector<const char*> family_names() {
 
 std::vector<std::string> family_sample_folders() {
   std::vector<std::string> out;
-  for (const Family& f : kFamilies) out.emplace_back(f.samples);
+  for (const Family& f : kFamilies) {
+    out.emplace_back(f.samples);
+    if (f.more_samples != nullptr) out.emplace_back(f.more_samples);
+  }
   return out;
 }
 

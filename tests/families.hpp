@@ -12,12 +12,13 @@ struct Family {
   const char* name;     // as the family table names it: "kh-bbs"
   const char* tests;    // its folder under tests/
   const char* samples;  // its folder under samples_root() (absent where no public sample exists)
+  const char* more_samples = nullptr;  // a second folder its tests read (J3D's animations)
 };
 
 inline constexpr Family kFamilies[] = {
     {"kh-bbs", "kh_bbs", "kh-bbs"},
     {"mhfu", "mhfu", "mhfu"},
-    {"j3d", "j3d", "j3d"},
+    {"j3d", "j3d", "j3d", "j3d-anim"},
     {"bwm", "bwm", "bw2"},
 };
 
@@ -29,7 +30,6 @@ struct SetAside {
 
 inline constexpr SetAside kSetAside[] = {
     {"j3d-layouts", "a tool-made J3D layout remodel refuses today (SOURCES.md): the J3D tests take it once it reads"},
-    {"j3d-anim", "J3D animations with the models they animate: read by the J3D animation tests when those land"},
 };
 
 // The family names (as test parameters), and their sample folders, in list order.

@@ -40,6 +40,7 @@ constexpr std::array kFormats = {
     entry<Bwm, read_bwm, write_bwm>(Format::bwm, "bwm", {}, looks_like_bwm),
     entry<Pac, read_pac, write_pac, add_textures>(Format::mhfu_pac, "mhfu-pac", {}, looks_like_pac),
     entry<PamAnimFile, read_pam_anim_file, write_pam_anim_file>(Format::kh_bbs_pam_anim, "kh-bbs-pam-anim", {}, looks_like_pam_anim),
+    entry<J3dAnimFile, read_j3d_anim, write_j3d_anim>(Format::j3d_anim, "j3d-anim", "J3D1"),
 };
 
 constexpr bool in_format_order() {

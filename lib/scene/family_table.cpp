@@ -23,7 +23,8 @@ constexpr FamilyEntry entry(const char* family, std::span<const FileKind> files,
 
 // What a file holding no model stands beside, for every such format today.
 constexpr const char* kPassTheModel =
-    "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC";
+    "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC; "
+    "a J3D animation's model (the animation is not exported yet)";
 
 constexpr FileKind kKhBbsPmo[] = {{".pmo", "KH BBS PMO"}};
 constexpr FileKind kKhBbsPmp[] = {{".pmp", "KH BBS PMP map"}};
@@ -36,6 +37,7 @@ constexpr FileKind kJ3d[] = {{".bmd", "J3D BMD", "j3d-bmd"}, {".bdl", "J3D BDL",
 constexpr FileKind kBwm[] = {{".bwm", "Black & White 2 BWM"}};
 constexpr FileKind kMhfuPac[] = {{".pac", "MHFU PAC"}};
 constexpr FileKind kKhBbsPamAnim[] = {{".anim", "KH BBS PAM animation record"}};
+constexpr FileKind kJ3dAnim[] = {{".bck", "J3D joint animation (ANK1)"}};
 
 constexpr std::array kFamilies = {
     entry<PmoFile, lift_kh_bbs_pmo, lower_kh_bbs_pmo>("kh-bbs", kKhBbsPmo, true, nullptr, author_kh_bbs_pmo),
@@ -49,6 +51,7 @@ constexpr std::array kFamilies = {
     entry<Bwm, lift_bwm, lower_bwm>("bwm", kBwm, true, nullptr, author_bwm),
     entry<Pac, lift_mhfu_pac, lower_mhfu_pac>("mhfu", kMhfuPac, true, nullptr, author_mhfu_pac),
     entry<PamAnimFile, nullptr, lower_kh_bbs_pam_anim>("kh-bbs", kKhBbsPamAnim, true, kPassTheModel),
+    entry<J3dAnimFile>("j3d", kJ3dAnim, true, kPassTheModel),
 };
 
 constexpr bool in_format_order() {
