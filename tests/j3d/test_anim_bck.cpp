@@ -2,23 +2,20 @@
 // field and offset; a file built by hand from docs/j3d-animations.md reads to its keys and back.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdio>
 #include <filesystem>
 
 #include "model/document.hpp"
 #include "model/j3d/anim.hpp"
 #include "samples.hpp"
+#include "j3d/big_endian.hpp"
 
 namespace remodel {
 namespace {
 
-void be16(Bytes& b, std::uint16_t v) {
-  b.push_back(static_cast<std::uint8_t>(v >> 8));
-  b.push_back(static_cast<std::uint8_t>(v));
-}
-void be32(Bytes& b, std::uint32_t v) {
-  be16(b, static_cast<std::uint16_t>(v >> 16));
-  be16(b, static_cast<std::uint16_t>(v));
-}
+using test::be16;
+using test::be32;
 void pad32(Bytes& b, std::size_t base) {
   const char* filler = "This is padding data to alignment.";
   for (std::size_t i = 0; (b.size() - base) % 32 != 0; ++i) b.push_back(static_cast<std::uint8_t>(filler[i]));

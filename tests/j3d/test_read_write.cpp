@@ -11,20 +11,15 @@
 #include "model/j3d/decode.hpp"
 #include "round_trip.hpp"
 #include "samples.hpp"
+#include "j3d/big_endian.hpp"
 
 namespace remodel {
 namespace {
 
 // ---- a J3D file with one INF1 section, written by hand from j3d-bmd-bdl.md and notes-j3d.md ----
 
-void be16(Bytes& b, std::uint16_t v) {
-  b.push_back(static_cast<std::uint8_t>(v >> 8));
-  b.push_back(static_cast<std::uint8_t>(v));
-}
-void be32(Bytes& b, std::uint32_t v) {
-  be16(b, static_cast<std::uint16_t>(v >> 16));
-  be16(b, static_cast<std::uint16_t>(v));
-}
+using test::be16;
+using test::be32;
 std::uint32_t be32_at(const Bytes& b, std::size_t at) {
   return static_cast<std::uint32_t>(b[at] << 24 | b[at + 1] << 16 | b[at + 2] << 8 | b[at + 3]);
 }

@@ -71,7 +71,8 @@ using J3dAnimSection = std::variant<J3dAnk1>;
 
 struct J3dAnimFile {
   std::array<std::uint8_t, 4> type{'b', 'c', 'k', '1'};
-  std::array<std::uint8_t, 16> header_0x10{};  // "SVR1" + FF x 12, or FF x 16
+  // "SVR1" + FF x 12, or FF x 16 (most samples)
+  std::array<std::uint8_t, 16> header_0x10{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
   // The size field where it is not the file's size (Nintendo's BCAs round it up to 32): verbatim.
   std::optional<std::uint32_t> stored_size;
   J3dAnimSection section;
