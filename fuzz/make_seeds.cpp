@@ -13,6 +13,7 @@
 #include "model/kh_bbs/pmo.hpp"
 #include "bwm_golden.hpp"
 #include "model/gx/texture.hpp"
+#include "model/j3d/anim.hpp"
 #include "model/mhfu/demo.hpp"
 #include "model/psp/texture.hpp"
 #include "scene/demo.hpp"
@@ -217,5 +218,22 @@ int main(int argc, char** argv) {
   const Result<Bytes> arc = write_rarc(build_demo_rarc());
   save("rarc", "demo.arc", arc);
   save("yaz0", "demo.szs", write_yaz0(Yaz0File{*arc, 0, 0, {}, true, {}}));
+
+  // A BCK: one joint, scale x keyed twice (tangent In), translation y 5, everything else one value.
+  J3dAnimFile bck;
+  J3dAnk1 ank;
+  ank.loop_mode = 2;
+  ank.angle_scale = 1;
+  ank.duration = 30;
+  J3dJointAnim joint;
+  for (auto& t : joint.scale) t.values = {1.0f};
+  for (auto& t : joint.rotation) t.values = {0};
+  for (auto& t : joint.translation) t.values = {0.0f};
+  joint.scale[0].count = 2;
+  joint.scale[0].values = {0.0f, 1.0f, 0.0f, 30.0f, 2.0f, 0.5f};
+  joint.translation[1].values = {5.0f};
+  ank.joints.push_back(joint);
+  bck.section = ank;
+  save("j3d_anim", "one_joint.bck", write_j3d_anim(bck));
   return 0;
 }

@@ -21,6 +21,7 @@ std::vector<std::string> family_sample_folders() {
   for (const Family& f : kFamilies) {
     out.emplace_back(f.samples);
     if (f.layouts != nullptr) out.emplace_back(f.layouts);
+    if (f.animations != nullptr) out.emplace_back(f.animations);
   }
   return out;
 }

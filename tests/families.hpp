@@ -3,6 +3,7 @@
 // (tests/core/test_registry.cpp) fails when this list, the tables and the folders on disk disagree.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -15,12 +16,13 @@ struct Family {
   const char* samples;  // its folder under samples_root() (absent where no public sample exists)
   // A second folder of its files, in layouts other tools write; sample_files(samples) takes it too.
   const char* layouts = nullptr;
+  const char* animations = nullptr;  // a folder of its animation files (with their models), read by its animation tests
 };
 
 inline constexpr Family kFamilies[] = {
     {"kh-bbs", "kh_bbs", "kh-bbs"},
     {"mhfu", "mhfu", "mhfu"},
-    {"j3d", "j3d", "j3d", "j3d-layouts"},
+    {"j3d", "j3d", "j3d", "j3d-layouts", "j3d-anim"},
     {"bwm", "bwm", "bw2"},
     {"archive", "archive", "archives"},
 };
@@ -31,15 +33,13 @@ struct SetAside {
   const char* why;
 };
 
-inline constexpr SetAside kSetAside[] = {
-    {"j3d-anim", "J3D animations with the models they animate: read by the J3D animation tests when those land"},
-};
+inline constexpr std::array<SetAside, 0> kSetAside{};  // none today: every sample folder is a family's
 
 // A family's sample files that are inputs: all of them but MeltyTool's expected results
 // (archives/meltytool_goldens/*/*/output/: extracted members and decompressed bytes).
 std::vector<std::filesystem::path> family_sample_inputs(const Family& family);
 
-// The family names (as test parameters), and their sample folders (layouts included), in list order.
+// The family names (as test parameters), and their sample folders (layouts and animations included), in list order.
 std::vector<const char*> family_names();
 std::vector<std::string> family_sample_folders();
 

@@ -21,6 +21,7 @@
 #include "model/error.hpp"
 #include "model/verbatim.hpp"
 #include "model/format.hpp"
+#include "model/j3d/anim.hpp"
 #include "model/j3d/j3d.hpp"
 #include "model/kh_bbs/pam.hpp"
 #include "model/kh_bbs/pmo.hpp"
@@ -33,7 +34,7 @@
 namespace remodel {
 
 // Alternatives in the order of Format.
-using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, MhfuPmoFile, MhfuSkeletonFile, TmhFile, J3dFile, Bwm, Rarc, Yaz0File, Pac, PamAnimFile>;
+using Document = std::variant<PmoFile, Pmp, Tim2File, Pam, MhfuPmoFile, MhfuSkeletonFile, TmhFile, J3dFile, Bwm, Rarc, Yaz0File, Pac, PamAnimFile, J3dAnimFile>;
 
 // One registered format. The typed functions are erased to `const void*` once, in the table, so a
 // container (PAC) reaches its entries' formats through the same entry as a file does.

@@ -10,7 +10,7 @@ namespace remodel {
 
 // One per registered format, in detection order (formats without a magic come last); the Document
 // variant lists its alternatives in the same order.
-enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, mhfu_pmo, mhfu_skeleton, tmh, j3d, bwm, rarc, yaz0, mhfu_pac, kh_bbs_pam_anim };
+enum class Format { kh_bbs_pmo, kh_bbs_pmp, tim2, kh_bbs_pam, mhfu_pmo, mhfu_skeleton, tmh, j3d, bwm, rarc, yaz0, mhfu_pac, kh_bbs_pam_anim, j3d_anim };
 
 struct DocumentInfo {
   Format format;

@@ -23,7 +23,8 @@ constexpr FamilyEntry entry(const char* family, std::span<const FileKind> files,
 
 // What a file holding no model stands beside, for every such format today.
 constexpr const char* kPassTheModel =
-    "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC";
+    "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC; "
+    "a J3D animation's model (the animation is not exported yet)";
 
 // An archive holds no model itself: its members do.
 constexpr const char* kPassAMember = "a model inside it: `remodel extract` its members (or `remodel ls` them) and pass the model";
@@ -41,6 +42,7 @@ constexpr FileKind kRarc[] = {{".arc", "GameCube/Wii RARC archive"}, {".rarc", "
 constexpr FileKind kYaz0[] = {{".szs", "Yaz0-compressed file"}, {".yaz0", "Yaz0-compressed file"}};
 constexpr FileKind kMhfuPac[] = {{".pac", "MHFU PAC"}};
 constexpr FileKind kKhBbsPamAnim[] = {{".anim", "KH BBS PAM animation record"}};
+constexpr FileKind kJ3dAnim[] = {{".bck", "J3D joint animation (ANK1)"}};
 
 constexpr std::array kFamilies = {
     entry<PmoFile, lift_kh_bbs_pmo, lower_kh_bbs_pmo>("kh-bbs", kKhBbsPmo, true, nullptr, author_kh_bbs_pmo),
@@ -56,6 +58,7 @@ constexpr std::array kFamilies = {
     entry<Yaz0File>("archive", kYaz0, true, kPassAMember),
     entry<Pac, lift_mhfu_pac, lower_mhfu_pac>("mhfu", kMhfuPac, true, nullptr, author_mhfu_pac),
     entry<PamAnimFile, nullptr, lower_kh_bbs_pam_anim>("kh-bbs", kKhBbsPamAnim, true, kPassTheModel),
+    entry<J3dAnimFile>("j3d", kJ3dAnim, true, kPassTheModel),
 };
 
 constexpr bool in_format_order() {

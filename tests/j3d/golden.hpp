@@ -8,18 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "j3d/big_endian.hpp"
 #include "model/j3d/j3d.hpp"
 
 namespace remodel::j3d_golden {
 
-inline void be16(Bytes& b, std::uint16_t v) {
-  b.push_back(static_cast<std::uint8_t>(v >> 8));
-  b.push_back(static_cast<std::uint8_t>(v));
-}
-inline void be32(Bytes& b, std::uint32_t v) {
-  be16(b, static_cast<std::uint16_t>(v >> 16));
-  be16(b, static_cast<std::uint16_t>(v));
-}
+using test::be16;
+using test::be32;
 inline std::uint32_t be32_at(const Bytes& b, std::size_t at) {
   return static_cast<std::uint32_t>(b[at] << 24 | b[at + 1] << 16 | b[at + 2] << 8 | b[at + 3]);
 }

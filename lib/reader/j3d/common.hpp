@@ -35,6 +35,16 @@ bool j3d_is_filler(ByteSpan bytes, const std::string& filler);
 // layout other than Nintendo's).
 J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count);
 
+// The 32-byte header every J3D file starts with: `magic` ("J3D2" models, "J3D1" animations), type,
+// size (the caller checks it against the file), section count and 16 bytes a tool fills.
+struct J3dFileHeader {
+  std::array<std::uint8_t, 4> type{};
+  std::uint32_t size = 0;
+  std::uint32_t section_count = 0;
+  std::array<std::uint8_t, 16> header_0x10{};
+};
+J3dFileHeader read_j3d_file_header(Cursor& c, const char* magic);
+
 // Section readers kept in their own files; the cursor is on the section, after its 8-byte header.
 J3dTex1 read_j3d_tex1(Cursor& c, J3dFiller& filler);
 J3dShp1 read_j3d_shp1(Cursor& c, J3dFiller& filler);

@@ -284,18 +284,28 @@ J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count) {
   return t;
 }
 
+J3dFileHeader read_j3d_file_header(Cursor& c, const char* magic) {
+  if (!c.has_magic(0, magic)) c.fail(ErrorCode::bad_magic, "magic", std::string("does not start with \"") + magic + "\"");
+  c.skip(4, "magic");
+  J3dFileHeader h;
+  h.type = c.array<4>("type");
+  h.size = c.u32("size");
+  h.section_count = c.u32("section_count");
+  h.header_0x10 = c.array<16>("header_0x10");
+  return h;
+}
+
 namespace {
 
 J3dFile read_with_filler(ByteSpan bytes, J3dFiller& filler) {
   Cursor c(bytes, Endian::big);
   J3dFile f;
   f.padding = filler.text;
-  if (!c.has_magic(0, "J3D2")) c.fail(ErrorCode::bad_magic, "magic", "does not start with \"J3D2\"");
-  c.skip(4, "magic");
-  f.type = c.array<4>("type");
-  const std::uint32_t size = c.u32("size");
-  const std::uint32_t count = c.u32("section_count");
-  f.header_0x10 = c.array<16>("header_0x10");
+  const J3dFileHeader header = read_j3d_file_header(c, "J3D2");
+  f.type = header.type;
+  f.header_0x10 = header.header_0x10;
+  const std::uint32_t size = header.size;
+  const std::uint32_t count = header.section_count;
   if (size != bytes.size()) {
     c.fail_at(ErrorCode::bad_value, 8, "size", "is " + std::to_string(size) + " but the file has " + std::to_string(bytes.size()) + " bytes");
   }

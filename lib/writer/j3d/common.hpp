@@ -17,6 +17,12 @@ void write_j3d_gap(ByteWriter& w, const std::string& filler, std::size_t alignme
 }
 void write_j3d_names(ByteWriter& w, const J3dNameTable& names);
 
+// The 32-byte J3D file header (reader/j3d/common.hpp) with a size the file stored (counted), else 0;
+// returns where the size is, for the caller to patch.
+std::size_t write_j3d_file_header(ByteWriter& w, const char* magic, const std::array<std::uint8_t, 4>& type,
+                                  std::uint32_t section_count, const std::array<std::uint8_t, 16>& header_0x10,
+                                  std::optional<std::uint32_t> stored_size = std::nullopt);
+
 // Section writers kept in their own files; `base` is the section's start.
 void write_j3d_tex1(ByteWriter& w, const J3dTex1& s, std::size_t base, const std::string& filler);
 void write_j3d_shp1(ByteWriter& w, const J3dShp1& s, std::size_t base, const std::string& filler);

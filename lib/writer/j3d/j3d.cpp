@@ -207,15 +207,23 @@ void write_j3d_names(ByteWriter& w, const J3dNameTable& t) {
   }
 }
 
+std::size_t write_j3d_file_header(ByteWriter& w, const char* magic, const std::array<std::uint8_t, 4>& type,
+                                  std::uint32_t section_count, const std::array<std::uint8_t, 16>& header_0x10,
+                                  std::optional<std::uint32_t> stored_size) {
+  w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic), 4));
+  w.bytes(type);
+  const std::size_t size_at = w.pos();
+  w.stored_or(stored_size, std::uint32_t{0}, [] { return std::string("size"); });
+  w.u32(section_count);
+  w.bytes(header_0x10);
+  return size_at;
+}
+
 Result<Bytes> write_j3d(const J3dFile& f, WriteReport* report) {
   return guarded_write([&] {
     ByteWriter w(Endian::big, bulk_size(f), report);
     w.mark([] { return std::string("header"); });
-    w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>("J3D2"), 4));
-    w.bytes(f.type);
-    const std::size_t size_at = w.placeholder_u32();
-    w.u32(static_cast<std::uint32_t>(f.sections.size()));
-    w.bytes(f.header_0x10);
+    const std::size_t size_at = write_j3d_file_header(w, "J3D2", f.type, static_cast<std::uint32_t>(f.sections.size()), f.header_0x10);
     for (const J3dSection& s : f.sections) {
       const std::size_t base = w.pos();
       const std::string magic = j3d_section_magic(s);
