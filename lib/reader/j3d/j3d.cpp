@@ -256,9 +256,9 @@ J3dNameTable read_j3d_names(Cursor& c, std::size_t expected_count) {
   const std::size_t start = c.pos();
   const std::uint16_t count = c.u16("count");
   t.unknown_0x02 = c.u16("unknown_0x02");
-  if (count != expected_count) {
-    c.fail_at(ErrorCode::bad_count, start, "count", "is " + std::to_string(count) + " but the section has " +
-                                                         std::to_string(expected_count) + " entries");
+  if (count != expected_count) {  // SuperBMD writes MDL3's as 0 (wwrando_Vscroll.arc): the section is kept as bytes
+    c.fail_at(ErrorCode::unsupported, start, "count", "is " + std::to_string(count) + " but the section has " +
+                                                          std::to_string(expected_count) + " entries");
   }
   c.check_count(count, 5, "count");
   std::vector<std::pair<std::uint16_t, std::uint16_t>> entries(count);
