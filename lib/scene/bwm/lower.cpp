@@ -227,13 +227,9 @@ class Lowerer {
     for (std::size_t k = 0; k < materials_.size(); ++k) {
       if (materials_[k] < 0) continue;
       const Material& i = in_.materials[static_cast<std::size_t>(materials_[k])];
-      const std::string& diffuse = bwm_diffuse_name(in_, i);
-      if (diffuse == base_.materials[k].name) continue;
-      auto name = stored_name<64>(diffuse);
-      if (!name) {
-        return at("materials[" + std::to_string(materials_[k]) + "].name",
-                           "texture name " + diffuse + " does not fit the 63 bytes of a BWM texture name", ErrorCode::unsupported);
-      }
+      if (bwm_diffuse_name(in_, i) == base_.materials[k].name) continue;
+      Result<BwmName64> name = bwm_stored_diffuse(in_, materials_[k]);
+      if (!name) return name.error();
       out_.materials[k].diffuse = *name;
     }
     return {};

@@ -14,11 +14,6 @@ std::string diffuse_extra(const Material& m) {
   return m.extras["diffuse"].get<std::string>();
 }
 
-std::string text(const BwmName64& name) {
-  std::string s(name.begin(), name.end());
-  return s.substr(0, s.find('\0'));
-}
-
 }  // namespace
 
 std::vector<int> bwm_match_materials(const Scene& base, const Scene& in) {
@@ -42,12 +37,20 @@ std::vector<int> bwm_match_materials(const Scene& base, const Scene& in) {
   return out;
 }
 
-Result<BwmMaterial> bwm_new_material(const Scene& in, int m, const Bwm& out) {
+Result<BwmName64> bwm_stored_diffuse(const Scene& in, int m) {
   const std::string& diffuse = bwm_diffuse_name(in, in.materials[static_cast<std::size_t>(m)]);
   bool cut = false;
-  BwmMaterial mat;
-  mat.diffuse = bwm_name<64>(diffuse, cut);
+  const BwmName64 stored = bwm_name<64>(diffuse, cut);
   if (cut) return at("materials[" + std::to_string(m) + "].name", "texture name " + diffuse + " does not fit the 63 bytes of a BWM texture name", ErrorCode::unsupported);
+  return stored;
+}
+
+Result<BwmMaterial> bwm_new_material(const Scene& in, int m, const Bwm& out) {
+  Result<BwmName64> diffuse = bwm_stored_diffuse(in, m);
+  if (!diffuse) return diffuse.error();
+  BwmMaterial mat;
+  mat.diffuse = *diffuse;
+  bool cut = false;
   if (out.type == 3) mat.type = bwm_name<64>("SKIN", cut);  // the type skins store (tests/bwm_golden.hpp)
   return mat;
 }
@@ -68,8 +71,8 @@ void bwm_remove_undrawn_materials(const Bwm& base, const Scene& base_scene, Bwm&
   for (std::size_t m = 0; m < out.materials.size(); ++m) {
     to[m] = static_cast<std::uint32_t>(kept.size());
     if (m < was.size() && was[m] && !is[m]) {
-      const std::string name = m < base_scene.materials.size() ? base_scene.materials[m].name : text(out.materials[m].diffuse);
-      warnings.push_back({"materials", "base material " + std::to_string(m) + " (\"" + name + "\") is drawn by no reference any more: removed"});
+      // A base material m (m < was.size()) is the base Scene's material m: the lift keeps their order.
+      warnings.push_back({"materials", "base material " + std::to_string(m) + " (\"" + base_scene.materials[m].name + "\") is drawn by no reference any more: removed"});
       continue;
     }
     kept.push_back(out.materials[m]);

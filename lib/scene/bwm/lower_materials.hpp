@@ -15,6 +15,10 @@ namespace remodel::scene {
 // so an unrelated base material is not drawn in place of a modder's.
 std::vector<int> bwm_match_materials(const Scene& base, const Scene& in);
 
+// Incoming material `m`'s diffuse texture name as a BWM stores it (bwm_diffuse_name: the image it
+// shows); a name past the field's 63 bytes is an error.
+Result<BwmName64> bwm_stored_diffuse(const Scene& in, int m);
+
 // A material definition for incoming material `m`, as authoring makes one: its diffuse texture name
 // the image it shows (bwm_diffuse_name), typed SKIN in a skin.
 Result<BwmMaterial> bwm_new_material(const Scene& in, int m, const Bwm& out);
