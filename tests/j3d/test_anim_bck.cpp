@@ -17,8 +17,7 @@ namespace {
 using test::be16;
 using test::be32;
 void pad32(Bytes& b, std::size_t base) {
-  const char* filler = "This is padding data to alignment.";
-  for (std::size_t i = 0; (b.size() - base) % 32 != 0; ++i) b.push_back(static_cast<std::uint8_t>(filler[i]));
+  test::pad_to(b, base, 32);
 }
 
 // One joint: scale x keyed (2 keys, tangent In: time, value, tangent), every other track one value.
@@ -26,14 +25,8 @@ void pad32(Bytes& b, std::size_t base) {
 // found inside it at 1; the rotations share one 0; the translations 0 then y's 5.
 Bytes golden_bck() {
   Bytes f;
-  for (char ch : std::string("J3D1bck1")) f.push_back(static_cast<std::uint8_t>(ch));
-  be32(f, 0);  // size, patched
-  be32(f, 1);
-  for (char ch : std::string("SVR1")) f.push_back(static_cast<std::uint8_t>(ch));
-  f.insert(f.end(), 12, 0xFF);
-  const std::size_t base = f.size();
-  for (char ch : std::string("ANK1")) f.push_back(static_cast<std::uint8_t>(ch));
-  be32(f, 0);  // section size, patched
+  test::j3d_anim_header(f, "bck1", "ANK1");
+  const std::size_t base = 0x20;
   f.push_back(2);  // repeat
   f.push_back(1);  // angle scale
   be16(f, 30);     // duration
@@ -59,11 +52,7 @@ Bytes golden_bck() {
   be32(f, 0);
   be32(f, std::bit_cast<std::uint32_t>(5.0f));
   pad32(f, base);
-  const std::size_t section = f.size() - base;
-  for (int k = 0; k < 4; ++k) {
-    f[8 + k] = static_cast<std::uint8_t>(f.size() >> (24 - 8 * k));
-    f[base + 4 + k] = static_cast<std::uint8_t>(section >> (24 - 8 * k));
-  }
+  test::patch_j3d_anim_sizes(f);
   return f;
 }
 

@@ -48,7 +48,11 @@ void add_info(const J3dAnimFile& file, DocumentInfo& info) {
   std::visit(
       [&](const auto& s) {
         info.frames = s.duration;
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, J3dAnk1>) info.joints = s.joints.size();
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, J3dAnk1>) info.joints = s.joints.size();
+        if constexpr (std::is_same_v<T, J3dTtk1>) info.materials = s.anims.size();
+        if constexpr (std::is_same_v<T, J3dTrk1>) info.materials = s.registers.anims.size() + s.konstants.anims.size();
+        if constexpr (std::is_same_v<T, J3dPak1>) info.materials = s.colours.anims.size();
       },
       file.section);
 }

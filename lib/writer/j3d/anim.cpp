@@ -1,93 +1,19 @@
 // Writes J3D animations (J3D1): the reader's mirror. The value tables are laid out by the table rule
 // (J3dTableBuilder) from the tracks' runs; the offsets and counts follow from them.
-#include <bit>
+#include <iterator>
 #include <string>
 
-#include "model/j3d/anim.hpp"
-#include "writer/j3d/common.hpp"
+#include "writer/j3d/anim_key.hpp"
 
 namespace remodel {
 
 namespace {
 
-template <typename T>
-std::vector<std::uint32_t> run_bits(const J3dAnimTrack<T>& t) {
-  std::vector<std::uint32_t> out;
-  out.reserve(t.values.size());
-  for (T v : t.values) {
-    if constexpr (std::is_same_v<T, float>) out.push_back(std::bit_cast<std::uint32_t>(v));
-    else out.push_back(static_cast<std::uint16_t>(v));
-  }
-  return out;
-}
-
-// One value table and where each of its tracks starts.
-struct LaidOut {
-  std::vector<std::uint32_t> table;
-  std::vector<std::uint16_t> indices;
-};
-
-template <typename T>
-LaidOut lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
-  J3dTableBuilder builder;
-  LaidOut out;
-  for (const J3dAnimTrack<T>* t : tracks) {
-    if (t->values.size() != j3d_track_length(t->count, t->tangent_mode)) {
-      w.fail(field, "a track of " + std::to_string(t->count) + " keys holds " + std::to_string(t->values.size()) + " values");
-    }
-    const std::vector<std::uint32_t> run = run_bits(*t);
-    const std::size_t at = builder.place(run, t->stored_index ? *t->stored_index : builder.find(run));
-    if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
-    out.indices.push_back(static_cast<std::uint16_t>(at));
-  }
-  if (stored_table.stored()) return out;  // the table is written as stored
-  std::optional<std::vector<std::uint32_t>> table = builder.finish();
-  if (!table) w.fail(field, "the tracks' stored indices leave a hole in the table or overlap with other values");
-  if (table->size() > 0xFFFF) w.fail(field, "the table holds more than 65535 values");
-  out.table = std::move(*table);
-  return out;
-}
-
-template <typename T>
-void write_tracks_index(ByteWriter& w, const J3dAnimTrack<T>& t, std::uint16_t index) {
-  w.u16(t.count);
-  w.stored_or(t.stored_index, index, [] { return std::string("index"); });
-  w.u16(t.tangent_mode);
-}
-
-// The table at a 32-byte boundary after the gap before it; patches its offset and count.
-void write_table(ByteWriter& w, const LaidOut& t, const Verbatim& stored_table, std::size_t size, std::size_t base,
-                 const std::string& filler, const Verbatim& gap_before, std::size_t count_at, std::size_t offset_at,
-                 const char* field) {
-  write_j3d_gap(w, filler, 32, base, gap_before, [&] { return std::string(field) + ".gap"; });
-  w.patch_u32(offset_at, static_cast<std::uint32_t>(w.pos() - base));
-  w.mark([&] { return std::string(field); });
-  if (w.verbatim(stored_table, [&] { return std::string(field); })) {
-    if (stored_table.size() % size != 0 || stored_table.size() / size > 0xFFFF) w.fail(field, "the stored table is not whole values");
-    w.patch_u16(count_at, static_cast<std::uint16_t>(stored_table.size() / size));
-    return;
-  }
-  for (std::uint32_t v : t.table) {
-    if (size == 4) w.u32(v);
-    else w.u16(static_cast<std::uint16_t>(v));
-  }
-  w.patch_u16(count_at, static_cast<std::uint16_t>(t.table.size()));
-}
-
 void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::string& filler) {
   if (a.joints.size() > 0xFFFF) w.fail("joint_count", "more than 65535 joints");
-  std::vector<const J3dFloatTrack*> scales, translations;
-  std::vector<const J3dAngleTrack*> rotations;
-  for (const J3dJointAnim& j : a.joints) {
-    for (std::size_t axis = 0; axis < 3; ++axis) {
-      scales.push_back(&j.scale[axis]);
-      rotations.push_back(&j.rotation[axis]);
-      translations.push_back(&j.translation[axis]);
-    }
-  }
-  const LaidOut s = lay_out(w, scales, a.stored_scales, "scales");
-  const LaidOut r = lay_out(w, rotations, a.stored_rotations, "rotations");
-  const LaidOut t = lay_out(w, translations, a.stored_translations, "translations");
+  std::vector<const J3dJointAnim*> joints;
+  for (const J3dJointAnim& j : a.joints) joints.push_back(&j);
+  const J3dSrtLaidOut l = lay_out_j3d_srt(w, joints, a.stored_scales, a.stored_rotations, a.stored_translations);
 
   w.u8(a.loop_mode);
   w.u8(a.angle_scale);
@@ -99,26 +25,20 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
   w.fill(16, 0);  // joint, scale, rotation and translation offsets, patched
   write_j3d_gap(w, filler, 32, base, a.gap_after_header, [] { return std::string("header.gap"); });
   w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
-  for (std::size_t j = 0; j < a.joints.size(); ++j) {
-    w.mark([&] { return "joint[" + std::to_string(j) + "]"; });
-    for (std::size_t axis = 0; axis < 3; ++axis) {
-      const std::size_t i = j * 3 + axis;
-      write_tracks_index(w, *scales[i], s.indices[i]);
-      write_tracks_index(w, *rotations[i], r.indices[i]);
-      write_tracks_index(w, *translations[i], t.indices[i]);
-    }
-  }
-  write_table(w, s, a.stored_scales, 4, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
-  write_table(w, r, a.stored_rotations, 2, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
-  write_table(w, t, a.stored_translations, 4, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12, "translations");
+  write_j3d_srt_records(w, joints, l, "joint");
+  write_j3d_value_table(w, l.scales, a.stored_scales, 4, {counts_at, offsets_at + 4, 32, false}, base, filler, a.gap_after_joints, "scales");
+  write_j3d_value_table(w, l.rotations, a.stored_rotations, 2, {counts_at + 2, offsets_at + 8, 32, false}, base, filler, a.gap_after_scales, "rotations");
+  write_j3d_value_table(w, l.translations, a.stored_translations, 4, {counts_at + 4, offsets_at + 12, 32, false}, base, filler, a.gap_after_rotations, "translations");
   write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
 }
 
-const char* section_magic(const J3dAnimSection& s) {
-  return std::visit([](const auto& section) -> const char* {
-    if constexpr (std::is_same_v<std::decay_t<decltype(section)>, J3dAnk1>) return "ANK1";
-  }, s);
-}
+// Each section kind's magic and writer.
+void write_section(ByteWriter& w, const J3dAnk1& s, std::size_t base, const std::string& filler) { write_ank1(w, s, base, filler); }
+void write_section(ByteWriter& w, const J3dTtk1& s, std::size_t base, const std::string& filler) { write_j3d_ttk1(w, s, base, filler); }
+void write_section(ByteWriter& w, const J3dTrk1& s, std::size_t base, const std::string& filler) { write_j3d_trk1(w, s, base, filler); }
+void write_section(ByteWriter& w, const J3dPak1& s, std::size_t base, const std::string& filler) { write_j3d_pak1(w, s, base, filler); }
+constexpr const char* kMagics[] = {"ANK1", "TTK1", "TRK1", "PAK1"};
+static_assert(std::size(kMagics) == std::variant_size_v<J3dAnimSection>, "one magic per section kind");
 
 }  // namespace
 
@@ -128,12 +48,12 @@ Result<Bytes> write_j3d_anim(const J3dAnimFile& f, WriteReport* report) {
     w.mark([] { return std::string("header"); });
     const std::size_t size_at = write_j3d_file_header(w, "J3D1", f.type, 1, f.header_0x10, f.stored_size);
     const std::size_t base = w.pos();
-    const char* magic = section_magic(f.section);
+    const char* magic = kMagics[f.section.index()];
     w.mark([&] { return std::string(magic); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic), 4));
     w.u32(0);  // size, patched
     const std::string filler = kJ3dNintendoPadding;
-    std::visit([&](const auto& s) { write_ank1(w, s, base, filler); }, f.section);
+    std::visit([&](const auto& s) { write_section(w, s, base, filler); }, f.section);
     if (w.pos() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
     w.patch_u32(base + 4, static_cast<std::uint32_t>(w.pos() - base));
     w.tail(f.tail);

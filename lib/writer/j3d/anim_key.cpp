@@ -1,0 +1,100 @@
+// Writes what every keyed J3D animation section shares: value tables by the table rule, SRT records.
+#include "writer/j3d/anim_key.hpp"
+
+#include <bit>
+
+namespace remodel {
+
+namespace {
+
+template <typename T>
+std::vector<std::uint32_t> run_bits(const J3dAnimTrack<T>& t) {
+  std::vector<std::uint32_t> out;
+  out.reserve(t.values.size());
+  for (T v : t.values) {
+    if constexpr (std::is_same_v<T, float>) out.push_back(std::bit_cast<std::uint32_t>(v));
+    else out.push_back(static_cast<std::uint16_t>(v));
+  }
+  return out;
+}
+
+template <typename T>
+J3dLaidOut lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
+  J3dTableBuilder builder;
+  J3dLaidOut out;
+  for (const J3dAnimTrack<T>* t : tracks) {
+    if (t->values.size() != j3d_track_length(t->count, t->tangent_mode)) {
+      w.fail(field, "a track of " + std::to_string(t->count) + " keys holds " + std::to_string(t->values.size()) + " values");
+    }
+    const std::vector<std::uint32_t> run = run_bits(*t);
+    const std::size_t at = builder.place(run, t->stored_index ? *t->stored_index : builder.find(run));
+    if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
+    out.indices.push_back(static_cast<std::uint16_t>(at));
+  }
+  if (stored_table.stored()) return out;  // the table is written as stored
+  std::optional<std::vector<std::uint32_t>> table = builder.finish();
+  if (!table) w.fail(field, "the tracks' stored indices leave a hole in the table or overlap with other values");
+  if (table->size() > 0xFFFF) w.fail(field, "the table holds more than 65535 values");
+  out.table = std::move(*table);
+  return out;
+}
+
+}  // namespace
+
+J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dFloatTrack*>& tracks, const Verbatim& stored_table, const char* field) {
+  return lay_out(w, tracks, stored_table, field);
+}
+
+J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dAngleTrack*>& tracks, const Verbatim& stored_table, const char* field) {
+  return lay_out(w, tracks, stored_table, field);
+}
+
+void write_j3d_value_table(ByteWriter& w, const J3dLaidOut& t, const Verbatim& stored_table, std::size_t size, const J3dTablePlace& place,
+                           std::size_t base, const std::string& filler, const Verbatim& gap_before, const char* field) {
+  if (place.leave_out_empty && t.table.empty() && !stored_table.stored()) {
+    w.patch_u16(place.count_at, 0);
+    return;
+  }
+  write_j3d_gap(w, filler, place.alignment, base, gap_before, [&] { return std::string(field) + ".gap"; });
+  w.patch_u32(place.offset_at, static_cast<std::uint32_t>(w.pos() - base));
+  w.mark([&] { return std::string(field); });
+  if (w.verbatim(stored_table, [&] { return std::string(field); })) {
+    if (stored_table.size() % size != 0 || stored_table.size() / size > 0xFFFF) w.fail(field, "the stored table is not whole values");
+    w.patch_u16(place.count_at, static_cast<std::uint16_t>(stored_table.size() / size));
+    return;
+  }
+  for (std::uint32_t v : t.table) {
+    if (size == 4) w.u32(v);
+    else w.u16(static_cast<std::uint16_t>(v));
+  }
+  w.patch_u16(place.count_at, static_cast<std::uint16_t>(t.table.size()));
+}
+
+J3dSrtLaidOut lay_out_j3d_srt(ByteWriter& w, const std::vector<const J3dJointAnim*>& anims, const Verbatim& stored_scales,
+                              const Verbatim& stored_rotations, const Verbatim& stored_translations) {
+  std::vector<const J3dFloatTrack*> scales, translations;
+  std::vector<const J3dAngleTrack*> rotations;
+  for (const J3dJointAnim* j : anims) {
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+      scales.push_back(&j->scale[axis]);
+      rotations.push_back(&j->rotation[axis]);
+      translations.push_back(&j->translation[axis]);
+    }
+  }
+  return {lay_out(w, scales, stored_scales, "scales"), lay_out(w, rotations, stored_rotations, "rotations"),
+          lay_out(w, translations, stored_translations, "translations")};
+}
+
+void write_j3d_srt_records(ByteWriter& w, const std::vector<const J3dJointAnim*>& anims, const J3dSrtLaidOut& l, const char* record_name) {
+  for (std::size_t j = 0; j < anims.size(); ++j) {
+    w.mark([&] { return std::string(record_name) + "[" + std::to_string(j) + "]"; });
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+      const std::size_t i = j * 3 + axis;
+      write_j3d_stored_track(w, anims[j]->scale[axis], l.scales.indices[i]);
+      write_j3d_stored_track(w, anims[j]->rotation[axis], l.rotations.indices[i]);
+      write_j3d_stored_track(w, anims[j]->translation[axis], l.translations.indices[i]);
+    }
+  }
+}
+
+}  // namespace remodel

@@ -1,0 +1,53 @@
+// Internal: what every keyed J3D animation section writer shares: the value tables laid out by the
+// table rule (J3dTableBuilder), component records and SRT records. The reader's mirror
+// (reader/j3d/anim_key.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/j3d/anim.hpp"
+#include "writer/j3d/common.hpp"
+
+namespace remodel {
+
+// One value table and where each of its tracks starts.
+struct J3dLaidOut {
+  std::vector<std::uint32_t> table;
+  std::vector<std::uint16_t> indices;
+};
+J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dFloatTrack*>& tracks, const Verbatim& stored_table, const char* field);
+J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dAngleTrack*>& tracks, const Verbatim& stored_table, const char* field);
+
+// A component record: key count, first value (stored or the rule's), tangent mode.
+template <typename T>
+void write_j3d_stored_track(ByteWriter& w, const J3dAnimTrack<T>& t, std::uint16_t index) {
+  w.u16(t.count);
+  w.stored_or(t.stored_index, index, [] { return std::string("index"); });
+  w.u16(t.tangent_mode);
+}
+
+// Where a value table goes: the header fields to patch, the gap's alignment, and whether a table of
+// no values is left out (offset 0, no gap; ANK1 writes it in place).
+struct J3dTablePlace {
+  std::size_t count_at = 0, offset_at = 0, alignment = 4;
+  bool leave_out_empty = true;
+};
+// The table after the gap before it; patches its offset and count.
+void write_j3d_value_table(ByteWriter& w, const J3dLaidOut& t, const Verbatim& stored_table, std::size_t size, const J3dTablePlace& place,
+                           std::size_t base, const std::string& filler, const Verbatim& gap_before, const char* field);
+
+// The value tables of SRT records, laid out record by record, x to z.
+struct J3dSrtLaidOut {
+  J3dLaidOut scales, rotations, translations;
+};
+J3dSrtLaidOut lay_out_j3d_srt(ByteWriter& w, const std::vector<const J3dJointAnim*>& anims, const Verbatim& stored_scales,
+                              const Verbatim& stored_rotations, const Verbatim& stored_translations);
+void write_j3d_srt_records(ByteWriter& w, const std::vector<const J3dJointAnim*>& anims, const J3dSrtLaidOut& l, const char* record_name);
+
+// Section writers kept in their own files; `base` is the section's start, the cursor after its 8-byte header.
+void write_j3d_ttk1(ByteWriter& w, const J3dTtk1& t, std::size_t base, const std::string& filler);
+void write_j3d_trk1(ByteWriter& w, const J3dTrk1& t, std::size_t base, const std::string& filler);
+void write_j3d_pak1(ByteWriter& w, const J3dPak1& p, std::size_t base, const std::string& filler);
+
+}  // namespace remodel
