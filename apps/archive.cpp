@@ -25,15 +25,15 @@ const char* member_format(const RarcEntry& e) {
   return f ? format_name(*f) : "unknown";
 }
 
-// The member's path below DIR. rarc_paths lists a folder before what it holds, so checking each
-// listed name checks every name of every path: none can write outside DIR.
+}  // namespace
+
+// rarc_paths lists a folder before what it holds, so checking each listed name checks every name of
+// every path: none can write outside DIR.
 Result<fs::path> member_path(const Rarc& rarc, const RarcPath& p) {
   const std::string& name = rarc.nodes[p.node].entries[p.entry].name;
   if (!safe_member_name(name)) return Error{ErrorCode::bad_value, std::nullopt, p.path, "the name \"" + name + "\" cannot be a file or folder name"};
   return fs::path(p.path);
 }
-
-}  // namespace
 
 int cmd_ls(const Invocation& in) {
   const std::string& file = in.value("ARCHIVE");
