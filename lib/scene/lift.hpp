@@ -16,9 +16,9 @@ namespace remodel::scene {
 // a J3D model (BCKs), a skeleton and a texture bank for a bare MHFU PMO.
 struct LiftInputs {
   std::vector<const Document*> animations;  // Pam or PamAnimFile; J3dAnimFile
-  std::vector<std::string> animation_names;  // a name per animation file (its stem), where known
   const MhfuSkeletonFile* skeleton = nullptr;
   const TmhFile* textures = nullptr;
+  std::vector<std::string> animation_names{};  // a name per animation file (its stem), where known
 };
 
 // A file with nothing to show (a TIM2, TMH, skeleton or animation alone) is an `unsupported` error

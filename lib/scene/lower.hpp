@@ -23,7 +23,7 @@ struct LowerInputs {
   // J3D authoring: a BDL (MAT3 also as MDL3 GX packets) rather than a BMD.
   bool j3d_bdl = false;
   // The base file's stem: a BCK base takes the glTF animation of that name (the export names each so).
-  std::string base_name;
+  std::string base_name{};
 };
 
 struct Lowered {
