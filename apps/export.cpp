@@ -56,10 +56,12 @@ std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
   x.anims.resize(o.anims.size());
   for (std::size_t i = 0; i < o.anims.size(); ++i) {
     if (auto e = load_one(o.anims[i], x.anims[i])) return e;
-    if (!std::holds_alternative<Pam>(x.anims[i]) && !std::holds_alternative<PamAnimFile>(x.anims[i])) {
-      return o.anims[i] + ": --anim takes a KH BBS PAM animation, not a " + format_name(format_of(x.anims[i])) + " file";
+    if (!std::holds_alternative<Pam>(x.anims[i]) && !std::holds_alternative<PamAnimFile>(x.anims[i]) &&
+        !std::holds_alternative<J3dAnimFile>(x.anims[i])) {
+      return o.anims[i] + ": --anim takes a KH BBS PAM or a J3D BCK animation, not a " + format_name(format_of(x.anims[i])) + " file";
     }
     x.inputs.animations.push_back(&x.anims[i]);
+    x.inputs.animation_names.push_back(fs::path(o.anims[i]).stem().string());
   }
   if (!o.skeleton.empty()) {
     x.skeleton.emplace();

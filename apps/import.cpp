@@ -119,6 +119,7 @@ int cmd_import(const Invocation& invocation) {
   scene::LowerInputs inputs;
   if (bwm_version == "5") inputs.bwm_version = 5;
   inputs.j3d_bdl = format_option.empty() ? out.extension() == ".bdl" : format_option == "j3d-bdl";
+  inputs.base_name = like.stem().string();
   if (!skeleton_path.empty()) {
     Result<Document> s = load(skeleton_path, skeleton_bytes);
     if (!s) {
@@ -126,10 +127,10 @@ int cmd_import(const Invocation& invocation) {
       return kFailed;
     }
     if (authored ? std::string(scene::family_entry(format_of(*s)).family) != scene::family_entry(*authored).family
-                 : !std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s)) {
+                 : !std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s) && !std::holds_alternative<J3dFile>(*s)) {
       std::fprintf(stderr, "remodel: %s: --skeleton takes %s, not a %s file\n", shown(skeleton_path).c_str(),
                    authored ? (std::string("a game file of the new ") + format_name(*authored) + "'s family whose skeleton it takes").c_str()
-                            : "the KH BBS PMO a PAM animates or a bare MHFU PMO's skeleton",
+                            : "the KH BBS PMO a PAM animates, the J3D model a BCK animates or a bare MHFU PMO's skeleton",
                    format_name(format_of(*s)));
       return kFailed;
     }

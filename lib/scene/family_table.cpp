@@ -24,7 +24,7 @@ constexpr FamilyEntry entry(const char* family, std::span<const FileKind> files,
 // What a file holding no model stands beside, for every such format today.
 constexpr const char* kPassTheModel =
     "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC; "
-    "a J3D animation's model (the animation is not exported yet)";
+    "a BCK with --anim beside its BMD/BDL";
 
 // An archive holds no model itself: its members do.
 constexpr const char* kPassAMember = "a model inside it: `remodel extract` its members (or `remodel ls` them) and pass the model";
@@ -58,7 +58,7 @@ constexpr std::array kFamilies = {
     entry<Yaz0File>("archive", kYaz0, true, kPassAMember),
     entry<Pac, lift_mhfu_pac, lower_mhfu_pac>("mhfu", kMhfuPac, true, nullptr, author_mhfu_pac),
     entry<PamAnimFile, nullptr, lower_kh_bbs_pam_anim>("kh-bbs", kKhBbsPamAnim, true, kPassTheModel),
-    entry<J3dAnimFile>("j3d", kJ3dAnim, true, kPassTheModel),
+    entry<J3dAnimFile, nullptr, lower_j3d_bck>("j3d", kJ3dAnim, true, kPassTheModel, author_j3d_bck),
 };
 
 constexpr bool in_format_order() {
