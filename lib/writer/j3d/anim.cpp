@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/j3d/anim.hpp"
+#include "writer/j3d/anim_frames.hpp"
 #include "writer/j3d/common.hpp"
 
 namespace remodel {
@@ -114,10 +115,15 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
   write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
 }
 
-const char* section_magic(const J3dAnimSection& s) {
-  return std::visit([](const auto& section) -> const char* {
-    if constexpr (std::is_same_v<std::decay_t<decltype(section)>, J3dAnk1>) return "ANK1";
-  }, s);
+// Each kind's section writer.
+void write_section(ByteWriter& w, const J3dAnimSection& section, std::size_t base, const std::string& filler) {
+  std::visit([&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, J3dAnk1>) write_ank1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dAnf1>) write_j3d_anf1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTpt1>) write_j3d_tpt1(w, s, base, filler);
+    else write_j3d_vaf1(w, s, base, filler);
+  }, section);
 }
 
 }  // namespace
@@ -128,16 +134,17 @@ Result<Bytes> write_j3d_anim(const J3dAnimFile& f, WriteReport* report) {
     w.mark([] { return std::string("header"); });
     const std::size_t size_at = write_j3d_file_header(w, "J3D1", f.type, 1, f.header_0x10, f.stored_size);
     const std::size_t base = w.pos();
-    const char* magic = section_magic(f.section);
+    const char* magic = kJ3dAnimKinds[f.section.index()].magic;
     w.mark([&] { return std::string(magic); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic), 4));
     w.u32(0);  // size, patched
-    const std::string filler = kJ3dNintendoPadding;
-    std::visit([&](const auto& s) { write_ank1(w, s, base, filler); }, f.section);
-    if (w.pos() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
-    w.patch_u32(base + 4, static_cast<std::uint32_t>(w.pos() - base));
+    write_section(w, f.section, base, kJ3dNintendoPadding);
+    // The stated end: the section's, or where its closing filler would end when the file leaves it out.
+    const std::size_t end = f.closing_filler_cut ? base + (w.pos() - base + 31) / 32 * 32 : w.pos();
+    if (end + f.tail.size() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
+    w.patch_u32(base + 4, static_cast<std::uint32_t>(end - base));
     w.tail(f.tail);
-    if (!f.stored_size) w.patch_u32(size_at, static_cast<std::uint32_t>(w.pos()));
+    if (!f.stored_size) w.patch_u32(size_at, static_cast<std::uint32_t>(end + f.tail.size()));
     return w.take();
   });
 }
