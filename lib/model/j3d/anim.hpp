@@ -90,8 +90,8 @@ struct J3dAnimFile {
   std::array<std::uint8_t, 16> header_0x10{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
   // The size field where it is not the file's size (Nintendo's BCAs round it up to 32): verbatim.
   std::optional<std::uint32_t> stored_size;
-  // Nintendo's BCAs: the file stops where the section's closing filler starts, yet both sizes count
-  // the filler (the section size rounded up to 32).
+  // Nintendo's BCAs stop where the section's closing filler would start (its last gap stored empty),
+  // yet both sizes count the filler: the writer states the section's size rounded up to 32.
   bool closing_filler_cut = false;
   J3dAnimSection section;
   // Bytes after the section (Wind Waker BCKs: a block header_0x10's last u32 points at), verbatim.

@@ -30,16 +30,6 @@ StoredTrack read_stored_track(Cursor& c) {
   return t;
 }
 
-// `count` values of `size` bytes each at `offset`, as their bits.
-std::vector<std::uint32_t> read_table(Cursor& c, J3dFiller& filler, std::uint32_t offset, std::uint16_t count,
-                                      std::size_t size, const char* offset_field, Verbatim& gap_before) {
-  gap_before = read_j3d_gap(c, filler, offset, 32, offset_field);
-  c.check_count(count, size, offset_field);
-  std::vector<std::uint32_t> out(count);
-  for (std::uint32_t& v : out) v = size == 4 ? c.u32("value") : c.u16("value");
-  return out;
-}
-
 // The tracks' runs out of a table, and the indices the table rule does not give kept as stored;
 // when no stored index can explain the table, the table itself is kept (verbatim) and every index.
 template <typename T>
@@ -93,9 +83,9 @@ J3dAnk1 read_ank1(Cursor& c, J3dFiller& filler) {
     PathScope scope(c, "joint", static_cast<std::int64_t>(j));
     for (int k = 0; k < 9; ++k) stored.push_back(read_stored_track(c));
   }
-  const auto scales = read_table(c, filler, scales_at, scale_count, 4, "scales_offset", a.gap_after_joints);
-  const auto rotations = read_table(c, filler, rotations_at, rotation_count, 2, "rotations_offset", a.gap_after_scales);
-  const auto translations = read_table(c, filler, translations_at, translation_count, 4, "translations_offset", a.gap_after_rotations);
+  const auto scales = read_j3d_value_table(c, filler, scales_at, scale_count, 4, 32, "scales_offset", a.gap_after_joints);
+  const auto rotations = read_j3d_value_table(c, filler, rotations_at, rotation_count, 2, 32, "rotations_offset", a.gap_after_scales);
+  const auto translations = read_j3d_value_table(c, filler, translations_at, translation_count, 4, 32, "translations_offset", a.gap_after_rotations);
   a.gap_after_translations = read_j3d_gap(c, filler, c.size(), 32, "size");
 
   // Records are x (scale, rotation, translation), then y, then z; each table is laid out joint by
