@@ -235,5 +235,49 @@ int main(int argc, char** argv) {
   ank.joints.push_back(joint);
   bck.section = ank;
   save("j3d_anim", "one_joint.bck", write_j3d_anim(bck));
+
+  // A BCA as Nintendo's converter writes one: one joint, scale x over 3 frames, the file cut before
+  // its closing filler.
+  J3dAnimFile bca;
+  bca.type = {'b', 'c', 'a', '1'};
+  bca.closing_filler_cut = true;
+  J3dAnf1 anf;
+  anf.loop_mode = 2;
+  anf.duration = 3;
+  J3dFullFrameJoint frames;
+  for (auto& t : frames.scale) t.values = {1.0f};
+  for (auto& t : frames.rotation) t.values = {0};
+  for (auto& t : frames.translation) t.values = {0.0f};
+  frames.scale[0].values = {1.0f, 1.5f, 2.0f};
+  frames.rotation[1].values = {0, 0x2000, 0x4000};
+  anf.joints.push_back(frames);
+  anf.gap_after_translations = Verbatim(Bytes{});  // no closing filler
+  bca.section = anf;
+  save("j3d_anim", "one_joint.bca", write_j3d_anim(bca));
+
+  // A BTP: two materials' texture indices over 3 frames.
+  J3dAnimFile btp;
+  btp.type = {'b', 't', 'p', '1'};
+  J3dTpt1 tpt;
+  tpt.duration = 3;
+  tpt.patterns.resize(2);
+  tpt.patterns[0].textures.values = {0, 1, 2};
+  tpt.patterns[1].textures.values = {1};
+  tpt.patterns[1].material_index = 1;
+  tpt.material_names.names = {"eye_L", "eye_R"};
+  btp.section = tpt;
+  save("j3d_anim", "two_materials.btp", write_j3d_anim(btp));
+
+  // A BVA: two shapes, one blinking, one always shown.
+  J3dAnimFile bva;
+  bva.type = {'b', 'v', 'a', '1'};
+  J3dVaf1 vaf;
+  vaf.loop_mode = 2;
+  vaf.duration = 4;
+  vaf.shapes.resize(2);
+  vaf.shapes[0].values = {1, 0, 1, 0};
+  vaf.shapes[1].values = {1};
+  bva.section = vaf;
+  save("j3d_anim", "two_shapes.bva", write_j3d_anim(bva));
   return 0;
 }

@@ -17,8 +17,7 @@ namespace {
 using test::be16;
 using test::be32;
 void pad32(Bytes& b, std::size_t base) {
-  const char* filler = "This is padding data to alignment.";
-  for (std::size_t i = 0; (b.size() - base) % 32 != 0; ++i) b.push_back(static_cast<std::uint8_t>(filler[i]));
+  test::pad_j3d(b, base);
 }
 
 // One joint: scale x keyed (2 keys, tangent In: time, value, tangent), every other track one value.
@@ -59,11 +58,7 @@ Bytes golden_bck() {
   be32(f, 0);
   be32(f, std::bit_cast<std::uint32_t>(5.0f));
   pad32(f, base);
-  const std::size_t section = f.size() - base;
-  for (int k = 0; k < 4; ++k) {
-    f[8 + k] = static_cast<std::uint8_t>(f.size() >> (24 - 8 * k));
-    f[base + 4 + k] = static_cast<std::uint8_t>(section >> (24 - 8 * k));
-  }
+  test::patch_j3d_sizes(f, base);
   return f;
 }
 

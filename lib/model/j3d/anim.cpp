@@ -48,7 +48,9 @@ void add_info(const J3dAnimFile& file, DocumentInfo& info) {
   std::visit(
       [&](const auto& s) {
         info.frames = s.duration;
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, J3dAnk1>) info.joints = s.joints.size();
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, J3dAnk1> || std::is_same_v<S, J3dAnf1>) info.joints = s.joints.size();
+        if constexpr (std::is_same_v<S, J3dTpt1>) info.materials = s.patterns.size();
       },
       file.section);
 }

@@ -1,5 +1,5 @@
 // J3D animations as JSON, for `remodel dump`: the header, every track with its values, gaps and
-// stored layouts.
+// stored layouts (the full-frame kinds in their own files).
 #include "model/j3d/anim.hpp"
 #include "model/json_fields.hpp"
 
@@ -25,7 +25,7 @@ Json tracks_json(const std::array<J3dAnimTrack<T>, N>& tracks) {
   return a;
 }
 
-Json section_json(const J3dAnk1& a) {
+Json j3d_anim_json(const J3dAnk1& a) {
   Json j{{"magic", "ANK1"}, {"loop_mode", a.loop_mode}, {"angle_scale", a.angle_scale}, {"duration", a.duration}};
   Json joints = Json::array();
   for (const J3dJointAnim& k : a.joints) {
@@ -48,7 +48,8 @@ Json section_json(const J3dAnk1& a) {
 void add_json(const J3dAnimFile& f, Json& out) {
   Json j{{"type", std::string(f.type.begin(), f.type.end())}, {"header_0x10", hex(Bytes(f.header_0x10.begin(), f.header_0x10.end()))}};
   optional_field(j, "stored_size", f.stored_size);
-  j["section"] = std::visit([](const auto& s) { return section_json(s); }, f.section);
+  if (f.closing_filler_cut) j["closing_filler_cut"] = true;
+  j["section"] = std::visit([](const auto& s) { return j3d_anim_json(s); }, f.section);
   verbatim(j, "tail", f.tail);
   out["j3d_anim"] = j;
 }

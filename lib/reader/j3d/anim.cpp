@@ -1,9 +1,14 @@
 // Reads J3D animations (J3D1): the file header, its one section, the key tables and the value tables
 // the keys index into (docs/j3d-animations.md).
 #include <bit>
+#include <cstring>
+#include <iterator>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/j3d/anim.hpp"
+#include "reader/j3d/anim_frames.hpp"
 #include "reader/j3d/common.hpp"
 
 namespace remodel {
@@ -23,16 +28,6 @@ StoredTrack read_stored_track(Cursor& c) {
   t.index = c.u16("index");
   t.tangent_mode = c.u16("tangent_mode");
   return t;
-}
-
-// `count` values of `size` bytes each at `offset`, as their bits.
-std::vector<std::uint32_t> read_table(Cursor& c, J3dFiller& filler, std::uint32_t offset, std::uint16_t count,
-                                      std::size_t size, const char* offset_field, Verbatim& gap_before) {
-  gap_before = read_j3d_gap(c, filler, offset, 32, offset_field);
-  c.check_count(count, size, offset_field);
-  std::vector<std::uint32_t> out(count);
-  for (std::uint32_t& v : out) v = size == 4 ? c.u32("value") : c.u16("value");
-  return out;
 }
 
 // The tracks' runs out of a table, and the indices the table rule does not give kept as stored;
@@ -88,9 +83,9 @@ J3dAnk1 read_ank1(Cursor& c, J3dFiller& filler) {
     PathScope scope(c, "joint", static_cast<std::int64_t>(j));
     for (int k = 0; k < 9; ++k) stored.push_back(read_stored_track(c));
   }
-  const auto scales = read_table(c, filler, scales_at, scale_count, 4, "scales_offset", a.gap_after_joints);
-  const auto rotations = read_table(c, filler, rotations_at, rotation_count, 2, "rotations_offset", a.gap_after_scales);
-  const auto translations = read_table(c, filler, translations_at, translation_count, 4, "translations_offset", a.gap_after_rotations);
+  const auto scales = read_j3d_value_table(c, filler, scales_at, scale_count, 4, 32, "scales_offset", a.gap_after_joints);
+  const auto rotations = read_j3d_value_table(c, filler, rotations_at, rotation_count, 2, 32, "rotations_offset", a.gap_after_scales);
+  const auto translations = read_j3d_value_table(c, filler, translations_at, translation_count, 4, 32, "translations_offset", a.gap_after_rotations);
   a.gap_after_translations = read_j3d_gap(c, filler, c.size(), 32, "size");
 
   // Records are x (scale, rotation, translation), then y, then z; each table is laid out joint by
@@ -113,13 +108,28 @@ J3dAnk1 read_ank1(Cursor& c, J3dFiller& filler) {
   return a;
 }
 
-struct SectionKind {
-  const char* type;
-  const char* magic;
-};
-constexpr SectionKind kKinds[] = {{"bck1", "ANK1"}};
+// Each kind's section reader, in the order of J3dAnimSection (kJ3dAnimKinds).
+template <auto Read>
+J3dAnimSection read_section(Cursor& c, J3dFiller& filler) {
+  return Read(c, filler);
+}
+constexpr J3dAnimSection (*kReaders[])(Cursor&, J3dFiller&) = {read_section<read_ank1>, read_section<read_j3d_anf1>,
+                                                                read_section<read_j3d_tpt1>, read_section<read_j3d_vaf1>};
+static_assert(std::size(kReaders) == std::size(kJ3dAnimKinds), "one reader per kind");
+
+// The kind a file's type names, or none.
+std::optional<std::size_t> kind_of(std::string_view type) {
+  for (std::size_t k = 0; k < std::size(kJ3dAnimKinds); ++k) {
+    if (type == kJ3dAnimKinds[k].type) return k;
+  }
+  return std::nullopt;
+}
 
 }  // namespace
+
+bool looks_like_j3d_anim(ByteSpan b) {
+  return b.size() >= 8 && std::memcmp(b.data(), "J3D1", 4) == 0 && kind_of(std::string_view(reinterpret_cast<const char*>(b.data()) + 4, 4));
+}
 
 Result<J3dAnimFile> read_j3d_anim(ByteSpan bytes) {
   return guarded([&] {
@@ -128,28 +138,30 @@ Result<J3dAnimFile> read_j3d_anim(ByteSpan bytes) {
     const J3dFileHeader header = read_j3d_file_header(c, "J3D1");
     f.type = header.type;
     f.header_0x10 = header.header_0x10;
-    if (header.size != bytes.size()) f.stored_size = header.size;
     if (header.section_count != 1) {
       c.fail_at(ErrorCode::unsupported, 12, "section_count", "is " + std::to_string(header.section_count) + "; an animation has one section");
     }
     const std::string type(f.type.begin(), f.type.end());
-    const SectionKind* kind = nullptr;
-    for (const SectionKind& k : kKinds) {
-      if (type == k.type) kind = &k;
-    }
-    if (kind == nullptr) c.fail_at(ErrorCode::unsupported, 4, "type", "\"" + type + "\" is not a J3D animation this version reads");
+    const std::optional<std::size_t> kind = kind_of(type);
+    if (!kind) c.fail_at(ErrorCode::unsupported, 4, "type", "\"" + type + "\" is not a J3D animation this version reads");
+    const char* magic = kJ3dAnimKinds[*kind].magic;
     const std::size_t at = c.pos();
-    if (!c.has_magic(at, kind->magic)) c.fail(ErrorCode::bad_magic, "section.magic", std::string("is not \"") + kind->magic + "\"");
+    if (!c.has_magic(at, magic)) c.fail(ErrorCode::bad_magic, "section.magic", std::string("is not \"") + magic + "\"");
     c.skip(4, "section.magic");
     const std::uint32_t section_size = c.u32("section.size");
     if (section_size < 8) c.fail_at(ErrorCode::bad_value, at + 4, "section.size", "is smaller than its own header");
+    // A size rounded up to 32 over a file that stops before its closing filler (Nintendo's BCAs).
+    const std::size_t present = bytes.size() - at;
+    f.closing_filler_cut = section_size > present && section_size % 32 == 0 && section_size - present < 32;
+    const std::size_t stated_end = at + section_size;
+    if (header.size != (f.closing_filler_cut ? stated_end : bytes.size())) f.stored_size = header.size;
     c.seek(at, "section");
-    Cursor s(c.span(section_size, "section.size"), Endian::big);
-    s.push(kind->magic);
+    Cursor s(c.span(f.closing_filler_cut ? present : section_size, "section.size"), Endian::big);
+    s.push(magic);
     J3dFiller filler{kJ3dNintendoPadding};
     try {
       s.skip(8, "header");
-      f.section = read_ank1(s, filler);
+      f.section = kReaders[*kind](s, filler);
     } catch (ParseFailure& failure) {
       if (failure.error.offset) *failure.error.offset += at;
       throw;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/j3d/anim.hpp"
+#include "writer/j3d/anim_frames.hpp"
 #include "writer/j3d/common.hpp"
 
 namespace remodel {
@@ -21,16 +22,10 @@ std::vector<std::uint32_t> run_bits(const J3dAnimTrack<T>& t) {
   return out;
 }
 
-// One value table and where each of its tracks starts.
-struct LaidOut {
-  std::vector<std::uint32_t> table;
-  std::vector<std::uint16_t> indices;
-};
-
 template <typename T>
-LaidOut lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
+J3dFrameTable lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
   J3dTableBuilder builder;
-  LaidOut out;
+  J3dFrameTable out;
   for (const J3dAnimTrack<T>* t : tracks) {
     if (t->values.size() != j3d_track_length(t->count, t->tangent_mode)) {
       w.fail(field, "a track of " + std::to_string(t->count) + " keys holds " + std::to_string(t->values.size()) + " values");
@@ -55,25 +50,6 @@ void write_tracks_index(ByteWriter& w, const J3dAnimTrack<T>& t, std::uint16_t i
   w.u16(t.tangent_mode);
 }
 
-// The table at a 32-byte boundary after the gap before it; patches its offset and count.
-void write_table(ByteWriter& w, const LaidOut& t, const Verbatim& stored_table, std::size_t size, std::size_t base,
-                 const std::string& filler, const Verbatim& gap_before, std::size_t count_at, std::size_t offset_at,
-                 const char* field) {
-  write_j3d_gap(w, filler, 32, base, gap_before, [&] { return std::string(field) + ".gap"; });
-  w.patch_u32(offset_at, static_cast<std::uint32_t>(w.pos() - base));
-  w.mark([&] { return std::string(field); });
-  if (w.verbatim(stored_table, [&] { return std::string(field); })) {
-    if (stored_table.size() % size != 0 || stored_table.size() / size > 0xFFFF) w.fail(field, "the stored table is not whole values");
-    w.patch_u16(count_at, static_cast<std::uint16_t>(stored_table.size() / size));
-    return;
-  }
-  for (std::uint32_t v : t.table) {
-    if (size == 4) w.u32(v);
-    else w.u16(static_cast<std::uint16_t>(v));
-  }
-  w.patch_u16(count_at, static_cast<std::uint16_t>(t.table.size()));
-}
-
 void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::string& filler) {
   if (a.joints.size() > 0xFFFF) w.fail("joint_count", "more than 65535 joints");
   std::vector<const J3dFloatTrack*> scales, translations;
@@ -85,9 +61,9 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
       translations.push_back(&j.translation[axis]);
     }
   }
-  const LaidOut s = lay_out(w, scales, a.stored_scales, "scales");
-  const LaidOut r = lay_out(w, rotations, a.stored_rotations, "rotations");
-  const LaidOut t = lay_out(w, translations, a.stored_translations, "translations");
+  const J3dFrameTable s = lay_out(w, scales, a.stored_scales, "scales");
+  const J3dFrameTable r = lay_out(w, rotations, a.stored_rotations, "rotations");
+  const J3dFrameTable t = lay_out(w, translations, a.stored_translations, "translations");
 
   w.u8(a.loop_mode);
   w.u8(a.angle_scale);
@@ -108,16 +84,21 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
       write_tracks_index(w, *translations[i], t.indices[i]);
     }
   }
-  write_table(w, s, a.stored_scales, 4, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
-  write_table(w, r, a.stored_rotations, 2, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
-  write_table(w, t, a.stored_translations, 4, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12, "translations");
+  write_j3d_value_table(w, s, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
+  write_j3d_value_table(w, r, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
+  write_j3d_value_table(w, t, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12, "translations");
   write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
 }
 
-const char* section_magic(const J3dAnimSection& s) {
-  return std::visit([](const auto& section) -> const char* {
-    if constexpr (std::is_same_v<std::decay_t<decltype(section)>, J3dAnk1>) return "ANK1";
-  }, s);
+// Each kind's section writer.
+void write_section(ByteWriter& w, const J3dAnimSection& section, std::size_t base, const std::string& filler) {
+  std::visit([&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, J3dAnk1>) write_ank1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dAnf1>) write_j3d_anf1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTpt1>) write_j3d_tpt1(w, s, base, filler);
+    else write_j3d_vaf1(w, s, base, filler);
+  }, section);
 }
 
 }  // namespace
@@ -128,16 +109,17 @@ Result<Bytes> write_j3d_anim(const J3dAnimFile& f, WriteReport* report) {
     w.mark([] { return std::string("header"); });
     const std::size_t size_at = write_j3d_file_header(w, "J3D1", f.type, 1, f.header_0x10, f.stored_size);
     const std::size_t base = w.pos();
-    const char* magic = section_magic(f.section);
+    const char* magic = kJ3dAnimKinds[f.section.index()].magic;
     w.mark([&] { return std::string(magic); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic), 4));
     w.u32(0);  // size, patched
-    const std::string filler = kJ3dNintendoPadding;
-    std::visit([&](const auto& s) { write_ank1(w, s, base, filler); }, f.section);
-    if (w.pos() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
-    w.patch_u32(base + 4, static_cast<std::uint32_t>(w.pos() - base));
+    write_section(w, f.section, base, kJ3dNintendoPadding);
+    // The stated end: the section's, or where its closing filler would end when the file leaves it out.
+    const std::size_t end = f.closing_filler_cut ? base + (w.pos() - base + 31) / 32 * 32 : w.pos();
+    if (end + f.tail.size() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
+    w.patch_u32(base + 4, static_cast<std::uint32_t>(end - base));
     w.tail(f.tail);
-    if (!f.stored_size) w.patch_u32(size_at, static_cast<std::uint32_t>(w.pos()));
+    if (!f.stored_size) w.patch_u32(size_at, static_cast<std::uint32_t>(end + f.tail.size()));
     return w.take();
   });
 }
