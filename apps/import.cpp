@@ -92,9 +92,10 @@ int cmd_import(const Invocation& invocation) {
     authored = authored_format(format_option, out);
     if (!authored) {
       std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
-                   format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
-                                            "\" names none (" + new_file_extensions(", ", ", ") + ")").c_str()
-                                         : ("--format " + format_option + " is not one a glTF can be authored into (" + new_file_formats(", ") + ")").c_str());
+                   shown(format_option.empty() ? "without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
+                                                     "\" names none (" + new_file_extensions(", ", ", ") + ")"
+                                                 : "--format " + format_option + " is not one a glTF can be authored into (" + new_file_formats(", ") + ")")
+                       .c_str());
       return kUsage;
     }
   } else if (!format_option.empty()) {

@@ -122,6 +122,27 @@ TEST(ArchiveCli, ExportGivesEveryModelOfTheArchive) {
   fs::remove_all(dir);
 }
 
+// A member, archive or folder name holding a newline stays one line of ls, extract and pack.
+TEST(ArchiveCli, NamesWithANewlineStayOneLine) {
+  Rarc r = build_demo_rarc();
+  r.nodes[1].entries[0].name = "a\nb.bdl";
+  auto w = write_rarc(r);
+  ASSERT_TRUE(w.ok());
+  const fs::path dir = test::cli_temp_dir("newline-members");
+  const fs::path arc = dir / "c\nd.arc";
+  test::spit(arc, *w);
+  const auto expect_escaped = [](const test::CliRun& run, const char* name, const char* command) {
+    EXPECT_EQ(run.status, 0) << command << ": " << run.out;
+    EXPECT_NE(run.out.find(std::string(name, 1) + "\\n" + std::string(name + 2)), std::string::npos) << command << ": " << run.out;
+    EXPECT_EQ(run.out.find(name), std::string::npos) << command << ": " << run.out;
+  };
+  expect_escaped(run_cli("ls " + quoted(arc)), "a\nb.bdl", "ls");
+  expect_escaped(run_cli("extract " + quoted(arc) + " -o " + quoted(dir / "e\nf")), "e\nf", "extract");
+  EXPECT_TRUE(fs::is_regular_file(dir / "e\nf" / "bdl" / "a\nb.bdl"));
+  expect_escaped(run_cli("pack " + quoted(dir / "e\nf") + " --like " + quoted(arc) + " -o " + quoted(dir / "g\nh.arc")), "g\nh", "pack");
+  fs::remove_all(dir);
+}
+
 TEST(ArchiveCli, InfoAndCheckReadMembersAndStreams) {
   REMODEL_SAMPLES_OR_SKIP(files, "archives");
   const fs::path lava = archives() / "smg_LavaRotatePlanet.arc";

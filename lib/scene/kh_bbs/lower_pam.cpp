@@ -28,6 +28,10 @@ std::string seconds(float t) {
   return text;
 }
 
+// The joint frames one import samples over all its new records (frames x BON joints): 2^23 take a
+// few seconds; a real PAM holds under a million, one 65,535-frame record on 53 joints 3.5 million.
+constexpr std::size_t kMaxSampledJointFrames = std::size_t{1} << 23;
+
 std::string num(std::size_t n) { return std::to_string(n); }
 
 float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
@@ -280,22 +284,27 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   return out;
 }
 
-// One new record: every BON joint's translation and rotation (constant channels collapsed to one
-// key), scale only where it leaves 1, sampled at every frame of `fps` from the joint's node (by name);
-// a joint with no node holds its bind pose.
-Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
-                                      const std::vector<Trs>& bind, const std::string& where) {
+// The frames of `a`'s new record, after checking its channels.
+Result<std::uint16_t> record_frames(const Animation& a, const Scene& scene, const std::string& where) {
   for (std::size_t c = 0; c < a.channels.size(); ++c) {
     if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]"); !err) return err.error();
   }
-  PamAnimation record;
   const float end = last_time(a);
-  const double frames = std::round(static_cast<double>(end) * record.fps) + 1;
+  const double frames = std::round(static_cast<double>(end) * PamAnimation{}.fps) + 1;
   if (!(frames >= 1 && frames <= 0xFFFF)) {
     return at(where, "the animation lasts " + seconds(end) + " s; a PAM holds 1 to 65535 frames at 30 fps (at most 2184.5 s)",
               ErrorCode::unsupported);
   }
-  record.frame_count = static_cast<std::uint16_t>(frames);
+  return static_cast<std::uint16_t>(frames);
+}
+
+// One new record of `frame_count` frames (record_frames): every BON joint's translation and rotation
+// (constant channels collapsed to one key), scale only where it leaves 1, sampled at every frame from
+// the joint's node (by name); a joint with no node holds its bind pose.
+Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
+                                      const std::vector<Trs>& bind, std::uint16_t frame_count, const std::string& where) {
+  PamAnimation record;
+  record.frame_count = frame_count;
   record.loop_from = static_cast<std::uint16_t>(record.frame_count - 1);  // as both samples: loop the whole animation
   record.bones.resize(joints.size());
   for (std::size_t b = 0; b < joints.size(); ++b) {
@@ -367,9 +376,24 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
                                          (missing_count > 8 ? "..." : "")});
   }
   Pam& pam = std::get<Pam>(out.document);
+  // Every record's frames first: the joint frames sampled are capped before any is sampled.
+  std::vector<std::uint16_t> frames(scene.animations.size());
+  std::size_t sampled = 0;
   for (std::size_t a = 0; a < scene.animations.size(); ++a) {
     const std::string where = "animations[" + num(a) + "]";
-    auto record = author_animation(scene.animations[a], scene, joints, bind, where);
+    auto count = record_frames(scene.animations[a], scene, where);
+    if (!count) return count.error();
+    frames[a] = *count;
+    sampled += std::size_t{*count} * joints.size();
+    if (sampled > kMaxSampledJointFrames) {
+      return at(where, "brings the frames sampled for the PAM's joints to " + num(sampled) + " (frames x " + num(joints.size()) +
+                           " BON joints, over the animations so far); one import samples at most " + num(kMaxSampledJointFrames),
+                ErrorCode::unsupported);
+    }
+  }
+  for (std::size_t a = 0; a < scene.animations.size(); ++a) {
+    const std::string where = "animations[" + num(a) + "]";
+    auto record = author_animation(scene.animations[a], scene, joints, bind, frames[a], where);
     if (!record) return record.error();
     PamEntry entry;
     entry.animation = static_cast<std::uint16_t>(pam.animations.size());
