@@ -25,15 +25,15 @@ const char* member_format(const RarcEntry& e) {
   return f ? format_name(*f) : "unknown";
 }
 
-// The member's path below DIR. rarc_paths lists a folder before what it holds, so checking each
-// listed name checks every name of every path: none can write outside DIR.
+}  // namespace
+
+// rarc_paths lists a folder before what it holds, so checking each listed name checks every name of
+// every path: none can write outside DIR.
 Result<fs::path> member_path(const Rarc& rarc, const RarcPath& p) {
   const std::string& name = rarc.nodes[p.node].entries[p.entry].name;
   if (!safe_member_name(name)) return Error{ErrorCode::bad_value, std::nullopt, p.path, "the name \"" + name + "\" cannot be a file or folder name"};
   return fs::path(p.path);
 }
-
-}  // namespace
 
 int cmd_ls(const Invocation& in) {
   const std::string& file = in.value("ARCHIVE");
@@ -56,9 +56,9 @@ int cmd_ls(const Invocation& in) {
       }
       list.push_back(std::move(j));
     } else if (p.directory) {
-      std::printf("%-40s directory\n", (p.path + "/").c_str());
+      std::printf("%-40s directory\n", shown(p.path + "/").c_str());
     } else {
-      std::printf("%-40s %-16s %9zu bytes  id %u\n", p.path.c_str(), member_format(e), e.data.size(), unsigned{e.id});
+      std::printf("%-40s %-16s %9zu bytes  id %u\n", shown(p.path).c_str(), member_format(e), e.data.size(), unsigned{e.id});
     }
   }
   if (json) std::puts(list.dump(1).c_str());
@@ -94,7 +94,7 @@ int cmd_extract(const Invocation& in) {
     }
     ++files;
   }
-  std::printf("extracted %zu files to %s\n", files, dir.string().c_str());
+  std::printf("extracted %zu files to %s\n", files, shown(dir).c_str());
   return kOk;
 }
 
@@ -149,7 +149,7 @@ int cmd_pack(const Invocation& in) {
     print_error(out, written.error());
     return kFailed;
   }
-  std::printf("wrote %s (%zu bytes, %zu of %zu members changed%s)\n", out.string().c_str(), bytes->size(), changed, members.size(),
+  std::printf("wrote %s (%zu bytes, %zu of %zu members changed%s)\n", shown(out).c_str(), bytes->size(), changed, members.size(),
               a->yaz0 ? ", Yaz0-compressed" : "");
   return kOk;
 }

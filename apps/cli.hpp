@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/archive/members.hpp"
 #include "model/document.hpp"
 #include "model/file_io.hpp"
 #include "scene/scene.hpp"
@@ -95,6 +96,9 @@ int cmd_formats(const Invocation& in);
 int cmd_ls(const Invocation& in);
 int cmd_extract(const Invocation& in);
 int cmd_pack(const Invocation& in);
+// A member's path below a folder it is written into; an Error when one of its names cannot be a
+// file or folder name (so no member writes outside the folder).
+Result<std::filesystem::path> member_path(const Rarc& rarc, const RarcPath& p);
 // The --member option of the commands that read one file (a path inside an archive).
 extern const Option kMemberOption;
 

@@ -223,7 +223,7 @@ int cmd_check(const Invocation& in) {
       if (json) {
         std::puts(Json{{"file", json_text(r.file.native())}, {"skipped", r.skipped}}.dump().c_str());
       } else {
-        std::printf("skipped    %s (%s)\n", r.file.string().c_str(), r.skipped.c_str());
+        std::printf("skipped    %s (%s)\n", shown(r.file).c_str(), r.skipped.c_str());
       }
       continue;
     }
@@ -252,13 +252,13 @@ int cmd_check(const Invocation& in) {
       }
       std::puts(j.dump().c_str());
     } else if (r.identical) {
-      std::printf("identical  %s (%s, %zu bytes, %zu verbatim%s)\n", r.file.string().c_str(), r.format.c_str(), r.size,
+      std::printf("identical  %s (%s, %zu bytes, %zu verbatim%s)\n", shown(r.file).c_str(), r.format.c_str(), r.size,
                   r.verbatim, stream_note(r).c_str());
     } else if (r.error) {
-      std::printf("error      %s: %s\n", r.file.string().c_str(), r.error->describe().c_str());
+      std::printf("error      %s: %s\n", shown(r.file).c_str(), shown(r.error->describe()).c_str());
     } else {
-      std::printf("DIFFERENT  %s (%s): first difference at 0x%zx in %s\n", r.file.string().c_str(), r.format.c_str(),
-                  *r.first_difference, r.field.empty() ? "(file)" : r.field.c_str());
+      std::printf("DIFFERENT  %s (%s): first difference at 0x%zx in %s\n", shown(r.file).c_str(), r.format.c_str(),
+                  *r.first_difference, r.field.empty() ? "(file)" : shown(r.field).c_str());
     }
   }
   if (!json) {
@@ -284,7 +284,7 @@ int cmd_info(const Invocation& in) {
   if (in.flag("json")) {
     std::puts(j.dump(2).c_str());
   } else {
-    std::printf("%s: %s\n", file.c_str(), format_name(info.format));
+    std::printf("%s: %s\n", shown(file).c_str(), format_name(info.format));
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (it.key() == "format") continue;
       // Counts that do not apply to this format (vertices of an animation) stay out of the text view.
@@ -324,7 +324,7 @@ int cmd_demo(const Invocation& in) {
     print_error(out, err.error());
     return kFailed;
   }
-  std::printf("wrote %s (%zu bytes)\n", out.c_str(), bytes->size());
+  std::printf("wrote %s (%zu bytes)\n", shown(out).c_str(), bytes->size());
   return kOk;
 }
 
@@ -363,7 +363,7 @@ int cmd_diff(const Invocation& in) {
               << '\n';
   } else {
     for (const FieldDifference& d : differences) {
-      std::printf("%s: %s -> %s\n", d.field.c_str(), abbreviate(d.a).c_str(), abbreviate(d.b).c_str());
+      std::printf("%s: %s -> %s\n", shown(d.field).c_str(), abbreviate(d.a).c_str(), abbreviate(d.b).c_str());
     }
     if (count > differences.size()) std::printf("... and %zu more\n", count - differences.size());
     std::printf("%zu differing field%s\n", count, count == 1 ? "" : "s");

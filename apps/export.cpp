@@ -56,10 +56,12 @@ std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
   x.anims.resize(o.anims.size());
   for (std::size_t i = 0; i < o.anims.size(); ++i) {
     if (auto e = load_one(o.anims[i], x.anims[i])) return e;
-    if (!std::holds_alternative<Pam>(x.anims[i]) && !std::holds_alternative<PamAnimFile>(x.anims[i])) {
-      return o.anims[i] + ": --anim takes a KH BBS PAM animation, not a " + format_name(format_of(x.anims[i])) + " file";
+    if (!std::holds_alternative<Pam>(x.anims[i]) && !std::holds_alternative<PamAnimFile>(x.anims[i]) &&
+        !std::holds_alternative<J3dAnimFile>(x.anims[i])) {
+      return o.anims[i] + ": --anim takes a KH BBS PAM or a J3D BCK animation, not a " + format_name(format_of(x.anims[i])) + " file";
     }
     x.inputs.animations.push_back(&x.anims[i]);
+    x.inputs.animation_names.push_back(fs::path(o.anims[i]).stem().string());
   }
   if (!o.skeleton.empty()) {
     x.skeleton.emplace();
@@ -79,8 +81,12 @@ std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
 struct Job {
   fs::path in, out;
   bool named = true;  // given on the command line: an unknown format is a failure, not a skip
-  std::string member;  // a file inside the archive `in` (--member)
+  std::string member;  // a file inside the archive `in` (--member, or each model of an archive)
+  std::optional<Bytes> data;  // the member's bytes, when its archive was opened once for all of them
 };
+
+// What a job reads, for its line of the summary.
+std::string source(const Job& job) { return job.member.empty() ? job.in.string() : job.in.string() + " member " + job.member; }
 
 struct Outcome {
   std::string skipped;
@@ -155,7 +161,7 @@ namespace {
 
 Outcome export_one(const Job& job, const scene::LiftInputs& inputs, Claims& claims) {
   Outcome r;
-  Result<Bytes> data = read_input(job.in, job.member);
+  Result<Bytes> data = job.data ? Result<Bytes>(*job.data) : read_input(job.in, job.member);
   if (!data) {
     r.error = data.error();
     return r;
@@ -209,13 +215,13 @@ void walk(const fs::path& dir, std::vector<fs::path>& out, std::vector<std::pair
   }
 }
 
-// One output per input, none shared: in path order an input keeps its own name unless an earlier one
-// took it (x.bmd after x.bdl becomes x_bmd.glb), and a renamed one never takes a name that is some
-// input's own (x_bmd.pmo keeps x_bmd.glb; x.bmd becomes x_bmd_2.glb).
-std::vector<fs::path> output_names(const std::vector<fs::path>& files, const fs::path& in, const fs::path& out, const std::string& ext) {
-  std::error_code ec;
+// One output per input (given by its path relative to the batch's root), none shared: in path order
+// an input keeps its own name unless an earlier one took it (x.bmd after x.bdl becomes x_bmd.glb), and
+// a renamed one never takes a name that is some input's own (x_bmd.pmo keeps x_bmd.glb; x.bmd becomes
+// x_bmd_2.glb).
+std::vector<fs::path> output_names(const std::vector<fs::path>& files, const fs::path& out, const std::string& ext) {
   std::vector<fs::path> own;  // each input's relative path under out, with the output's extension
-  for (const fs::path& f : files) own.push_back(out / fs::relative(f, in, ec).replace_extension(ext));
+  for (fs::path f : files) own.push_back(out / f.replace_extension(ext));
   const std::set<fs::path> owned(own.begin(), own.end());
   std::set<fs::path> taken;
   std::vector<fs::path> names;
@@ -230,6 +236,33 @@ std::vector<fs::path> output_names(const std::vector<fs::path>& files, const fs:
     names.push_back(std::move(target));
   }
   return names;
+}
+
+// When `in` is an archive (a RARC, or Yaz0 around one), one job per model member, opened once: true,
+// with `jobs` filled; false when `in` is no archive.
+Result<bool> archive_jobs(const fs::path& in, const fs::path& out, bool out_is_file, const std::string& ext, std::vector<Job>& jobs) {
+  Result<Bytes> bytes = read_file(in);
+  if (!bytes) return bytes.error();
+  const std::optional<Format> format = detect_format(*bytes);
+  if (format != Format::rarc && format != Format::yaz0) return false;
+  Result<Archive> archive = open_archive(*bytes);
+  if (!archive) return format == Format::rarc ? Result<bool>(archive.error()) : Result<bool>(false);  // Yaz0 around no RARC
+  std::vector<fs::path> relative;
+  for (const RarcPath& p : rarc_paths(archive->rarc)) {
+    Result<fs::path> path = member_path(archive->rarc, p);
+    if (!path) return path.error();
+    if (p.directory) continue;
+    RarcEntry& e = archive->rarc.nodes[p.node].entries[p.entry];
+    const std::optional<Format> f = detect_format(e.data);
+    if (!f || !scene::family_entry(*f).holds_model()) continue;
+    relative.push_back(std::move(*path));
+    jobs.push_back({in, out, false, p.path, std::move(e.data)});
+  }
+  if (!out_is_file) {
+    const std::vector<fs::path> targets = output_names(relative, out, ext);
+    for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].out = targets[i];
+  }
+  return true;
 }
 
 }  // namespace
@@ -263,14 +296,31 @@ int cmd_export(const Invocation& invocation) {
   std::vector<std::pair<fs::path, Error>> unreadable;
   const std::string& member = invocation.value("member");
   if (directory && !member.empty()) return export_usage_error("--member goes with a single archive FILE");
-  if (!directory) {
+  std::optional<std::size_t> archive_models;  // set when `in` is an archive exported whole
+  if (!directory && member.empty()) {
+    if (auto e = archive_jobs(in, out, out_is_file, ext, jobs); !e) {
+      print_error(in, e.error());
+      return kFailed;
+    } else if (*e) {
+      archive_models = jobs.size();
+      if (jobs.empty()) {
+        std::printf("%s holds no model\n", shown(in).c_str());
+        return kOk;
+      }
+      if (out_is_file && jobs.size() > 1) {
+        return export_usage_error(in.string() + " holds " + std::to_string(jobs.size()) + " models: pick one with --member, or export them all to a directory");
+      }
+    }
+  }
+  if (!directory && !archive_models) {
     const fs::path stem = member.empty() ? in.stem() : fs::path(member).stem();
-    jobs.push_back({in, out_is_file ? out : out / (stem.string() + ext), true, member});
-  } else {
-    std::vector<fs::path> files;
+    jobs.push_back({in, out_is_file ? out : out / (stem.string() + ext), true, member, std::nullopt});
+  } else if (directory) {
+    std::vector<fs::path> files, relative;
     walk(in, files, unreadable);
-    const std::vector<fs::path> targets = output_names(files, in, out, ext);
-    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false, {}});
+    for (const fs::path& f : files) relative.push_back(fs::relative(f, in, ec));
+    const std::vector<fs::path> targets = output_names(relative, out, ext);
+    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false, {}, std::nullopt});
   }
 
   std::vector<Outcome> results(jobs.size());
@@ -306,16 +356,16 @@ int cmd_export(const Invocation& invocation) {
     const Outcome& r = results[i];
     if (!r.skipped.empty()) {
       ++skipped;
-      if (directory) std::printf("skipped   %s (%s)\n", shown(jobs[i].in).c_str(), r.skipped.c_str());
+      if (directory) std::printf("skipped   %s (%s)\n", shown(source(jobs[i])).c_str(), r.skipped.c_str());
     } else if (r.error) {
       ++failed;
-      std::fprintf(stderr, "error     %s: %s\n", shown(jobs[i].in).c_str(), shown(r.error->describe()).c_str());
+      std::fprintf(stderr, "error     %s: %s\n", shown(source(jobs[i])).c_str(), shown(r.error->describe()).c_str());
     } else {
       ++exported;
-      std::printf("exported  %s -> %s (%zu bytes)\n", shown(jobs[i].in).c_str(), shown(jobs[i].out).c_str(), r.bytes);
+      std::printf("exported  %s -> %s (%zu bytes)\n", shown(source(jobs[i])).c_str(), shown(jobs[i].out).c_str(), r.bytes);
     }
   }
-  if (directory || failed > 0) std::printf("%zu exported, %zu failed, %zu skipped\n", exported, failed, skipped);
+  if (directory || archive_models || failed > 0) std::printf("%zu exported, %zu failed, %zu skipped\n", exported, failed, skipped);
   return failed == 0 ? kOk : kFailed;
 }
 

@@ -92,9 +92,10 @@ int cmd_import(const Invocation& invocation) {
     authored = authored_format(format_option, out);
     if (!authored) {
       std::fprintf(stderr, "remodel: import: %s\nRun 'remodel import --help' for more.\n",
-                   format_option.empty() ? ("without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
-                                            "\" names none (" + new_file_extensions(", ", ", ") + ")").c_str()
-                                         : ("--format " + format_option + " is not one a glTF can be authored into (" + new_file_formats(", ") + ")").c_str());
+                   shown(format_option.empty() ? "without --like the format comes from --format or OUT's extension, and \"" + out.extension().string() +
+                                                     "\" names none (" + new_file_extensions(", ", ", ") + ")"
+                                                 : "--format " + format_option + " is not one a glTF can be authored into (" + new_file_formats(", ") + ")")
+                       .c_str());
       return kUsage;
     }
   } else if (!format_option.empty()) {
@@ -119,6 +120,7 @@ int cmd_import(const Invocation& invocation) {
   scene::LowerInputs inputs;
   if (bwm_version == "5") inputs.bwm_version = 5;
   inputs.j3d_bdl = format_option.empty() ? out.extension() == ".bdl" : format_option == "j3d-bdl";
+  inputs.base_name = like.stem().string();
   if (!skeleton_path.empty()) {
     Result<Document> s = load(skeleton_path, skeleton_bytes);
     if (!s) {
@@ -126,10 +128,10 @@ int cmd_import(const Invocation& invocation) {
       return kFailed;
     }
     if (authored ? std::string(scene::family_entry(format_of(*s)).family) != scene::family_entry(*authored).family
-                 : !std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s)) {
+                 : !std::holds_alternative<PmoFile>(*s) && !std::holds_alternative<MhfuSkeletonFile>(*s) && !std::holds_alternative<J3dFile>(*s)) {
       std::fprintf(stderr, "remodel: %s: --skeleton takes %s, not a %s file\n", shown(skeleton_path).c_str(),
                    authored ? (std::string("a game file of the new ") + format_name(*authored) + "'s family whose skeleton it takes").c_str()
-                            : "the KH BBS PMO a PAM animates or a bare MHFU PMO's skeleton",
+                            : "the KH BBS PMO a PAM animates, the J3D model a BCK animates or a bare MHFU PMO's skeleton",
                    format_name(format_of(*s)));
       return kFailed;
     }

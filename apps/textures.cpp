@@ -47,10 +47,10 @@ int cmd_textures_list(const Invocation& in) {
   }
   for (std::size_t i = 0; i < textures.size(); ++i) {
     const TextureInfo& t = textures[i];
-    std::printf("%3zu  %-24s %-18s %4ux%-4u  %u level%s%s%s\n", i, t.name.c_str(), t.format.c_str(), t.width, t.height, t.levels,
+    std::printf("%3zu  %-24s %-18s %4ux%-4u  %u level%s%s%s\n", i, shown(t.name).c_str(), t.format.c_str(), t.width, t.height, t.levels,
                 t.levels == 1 ? " " : "s", t.sampling.empty() ? "" : "  ", t.sampling.c_str());
   }
-  if (textures.empty()) std::printf("%s has no textures\n", file.string().c_str());
+  if (textures.empty()) std::printf("%s has no textures\n", shown(file).c_str());
   return kOk;
 }
 
@@ -83,7 +83,7 @@ int cmd_textures_extract(const Invocation& in) {
       status = kFailed;
       continue;
     }
-    std::printf("%s  %s %ux%u\n", out.string().c_str(), textures[i].format.c_str(), image->width, image->height);
+    std::printf("%s  %s %ux%u\n", shown(out).c_str(), textures[i].format.c_str(), image->width, image->height);
   }
   return status;
 }
@@ -128,8 +128,8 @@ int cmd_textures_replace(const Invocation& in) {
     print_error(output, error.error());
     return kFailed;
   }
-  std::printf("replaced texture %zu (%s, %s) with %ux%u; wrote %s (%zu bytes)\n", *index, info.name.c_str(), info.format.c_str(), image->width,
-              image->height, output.string().c_str(), out->size());
+  std::printf("replaced texture %zu (%s, %s) with %ux%u; wrote %s (%zu bytes)\n", *index, shown(info.name).c_str(), info.format.c_str(), image->width,
+              image->height, shown(output).c_str(), out->size());
   return kOk;
 }
 

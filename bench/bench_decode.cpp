@@ -18,6 +18,7 @@
 #include "model/archive/yaz0.hpp"
 #include "model/bwm/bwm.hpp"
 #include "model/document.hpp"
+#include "model/j3d/anim_eval.hpp"
 #include "model/j3d/decode.hpp"
 #include "model/kh_bbs/pam.hpp"
 #include "model/mhfu/demo.hpp"
@@ -294,6 +295,34 @@ void register_pam(const std::string& name, const std::vector<const PamAnimation*
   });
 }
 
+// ---- BCK: every track's keys out of the Document, then each sampled at every frame 0..duration ----
+
+void register_bck(const std::string& name, const std::vector<const J3dAnk1*>& animations, std::size_t bytes) {
+  std::size_t samples = 0;
+  for (const J3dAnk1* a : animations) samples += a->joints.size() * 9 * (std::size_t{a->duration} + 1);
+  register_memcpy("bck/" + name, bytes);
+  benchmark::RegisterBenchmark(("decode/bck/" + name).c_str(), [animations, bytes, samples](benchmark::State& state) {
+    for (auto _ : state) {
+      for (const J3dAnk1* a : animations) {
+        float sum = 0;
+        const auto sample_all = [&](const auto& track) {
+          const std::vector<J3dKey> keys = j3d_keys(track);
+          for (std::uint16_t f = 0; f <= a->duration; ++f) sum += j3d_sample(keys, f);
+        };
+        for (const J3dJointAnim& j : a->joints) {
+          for (std::size_t i = 0; i < 3; ++i) {
+            sample_all(j.scale[i]);
+            sample_all(j.rotation[i]);
+            sample_all(j.translation[i]);
+          }
+        }
+        benchmark::DoNotOptimize(sum);
+      }
+    }
+    rates(state, bytes, samples, {{"samples/s", samples}});
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -303,6 +332,8 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<PspRun>> families;
   std::vector<const MhfuBlock*> mhfu_blocks;
   std::vector<const PamAnimation*> pam_all;
+  std::vector<const J3dAnk1*> bck_all;
+  std::size_t bck_bytes = 0;
   for (const auto& [name, bytes] : files) {
     auto doc = read_document(bytes);
     if (!doc) continue;
@@ -323,6 +354,12 @@ int main(int argc, char** argv) {
       for (const PamAnimation& a : f->animations) pam_all.push_back(&a);
     }
     if (const auto* f = std::get_if<PamAnimFile>(&d)) pam_all.push_back(&f->animation);
+    if (const auto* f = std::get_if<J3dAnimFile>(&d)) {
+      if (const auto* a = std::get_if<J3dAnk1>(&f->section)) {
+        bck_all.push_back(a);
+        bck_bytes += bytes.size();
+      }
+    }
     if (std::holds_alternative<Yaz0File>(d)) register_yaz0(name, bytes);
   }
   for (const auto& [family, runs] : families) register_psp(family, runs);
@@ -330,6 +367,7 @@ int main(int argc, char** argv) {
   static const Bwm bwm = generated_bwm();
   register_bwm(bwm);
   if (!pam_all.empty()) register_pam("all-samples", pam_all);
+  if (!bck_all.empty()) register_bck("all-samples", bck_all, bck_bytes);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

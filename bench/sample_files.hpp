@@ -1,5 +1,5 @@
 // The model and animation samples the benchmarks load (from $REMODEL_SAMPLES or the build's default
-// ../shared/samples): every KH BBS PMO, PMP and PAM, every MHFU and every J3D file and the archives at
+// ../shared/samples): every KH BBS PMO, PMP and PAM, every MHFU and every J3D file, every BCK under j3d-anim/ and the archives at
 // the top of archives/, sorted by path,
 // each with its bytes. A family whose folder is absent is left out.
 #pragma once
@@ -27,6 +27,10 @@ inline std::vector<std::pair<std::string, Bytes>> sample_files(const char* defau
     for (const auto& e : fs::directory_iterator(root / sub, ec)) {
       if (e.is_regular_file()) paths.push_back(e.path());
     }
+  }
+  // J3D animations sit one folder deeper, a folder per model's set.
+  for (const auto& e : fs::recursive_directory_iterator(root / "j3d-anim", ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".bck") paths.push_back(e.path());
   }
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, Bytes>> files;

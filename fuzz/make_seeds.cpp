@@ -1,4 +1,6 @@
 // Writes the seed corpus the project builds itself: fuzz/corpus/<target>/.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -6,6 +8,7 @@
 #include <string>
 #include <vector>
 #include <tuple>
+#include <type_traits>
 
 #include "model/archive/demo.hpp"
 #include "model/archive/yaz0.hpp"
@@ -13,6 +16,7 @@
 #include "model/kh_bbs/pmo.hpp"
 #include "bwm_golden.hpp"
 #include "model/gx/texture.hpp"
+#include "model/image.hpp"
 #include "model/j3d/anim.hpp"
 #include "model/mhfu/demo.hpp"
 #include "model/psp/texture.hpp"
@@ -83,11 +87,98 @@ std::string embedded(const fs::path& gltf) {
   return root.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// What one fuzz_gltf execution can take: libFuzzer cuts a seed at the target's max_len
+// (.clusterfuzzlite/build.sh), and past 4,096 vertices the target only reads.
+constexpr std::size_t kMaxSeedSize = 262144;
+constexpr std::size_t kSeedVertices = 1024;
+constexpr std::uint32_t kSeedImageSide = 8;
+constexpr std::size_t kSeedKeys = 8;
+constexpr std::size_t kSeedPixels = 128 * 128;  // decoded per execution, over all of a seed's images
+
+// Whether one execution over a glTF that reads as `s` stays small: fuzz_gltf authors it (at most
+// 4,096 vertices) and decodes few pixels.
+bool cheap_to_fuzz(const scene::Scene& s) {
+  std::size_t vertices = 0, pixels = 0;
+  for (const scene::Mesh& m : s.meshes) {
+    for (const scene::Primitive& p : m.primitives) vertices += p.positions.size();
+  }
+  for (const scene::Texture& t : s.textures) pixels += std::size_t{t.image.width} * t.image.height;
+  return vertices <= 4096 && pixels <= kSeedPixels;
+}
+
+// The first draws of `p` that hold at most `limit` vertices (points, lines, triangles, or a strip's
+// or fan's first vertices), its vertex arrays cut to the vertices they use.
+void keep_first_draws(scene::Primitive& p, std::size_t limit) {
+  const std::size_t unit = p.topology == scene::Topology::points ? 1 : p.topology == scene::Topology::lines ? 2 : 3;
+  const bool list = p.topology != scene::Topology::triangle_strip && p.topology != scene::Topology::triangle_fan;
+  const std::size_t drawn = p.indices.empty() ? p.positions.size() : p.indices.size();
+  std::size_t keep = std::min(drawn, std::max(limit, unit));
+  if (list) keep -= keep % unit;
+  if (keep == drawn && p.indices.empty()) return;
+  std::vector<std::uint32_t> order;  // the kept vertices, in their first use
+  if (p.indices.empty()) {
+    for (std::uint32_t v = 0; v < keep; ++v) order.push_back(v);
+  } else {
+    std::vector<std::uint32_t> renumbered(p.positions.size(), UINT32_MAX);
+    p.indices.resize(keep);
+    for (std::uint32_t& i : p.indices) {
+      if (renumbered[i] == UINT32_MAX) renumbered[i] = static_cast<std::uint32_t>(order.size()), order.push_back(i);
+      i = renumbered[i];
+    }
+  }
+  const auto pick = [&](auto& values, std::size_t per_vertex) {
+    if (values.empty()) return;
+    std::remove_reference_t<decltype(values)> kept;
+    for (std::uint32_t v : order) kept.insert(kept.end(), values.begin() + v * per_vertex, values.begin() + (v + 1) * per_vertex);
+    values = std::move(kept);
+  };
+  pick(p.positions, 1);
+  pick(p.normals, 1);
+  pick(p.colors, 1);
+  for (auto& uv : p.uvs) pick(uv, 1);
+  pick(p.joints, p.influences);
+  pick(p.weights, p.influences);
+}
+
+// A sample's Scene cut to a seed one execution authors in a few milliseconds, with every element it
+// had (nodes, skins, meshes, primitives, materials, textures, animations, extras): each primitive to
+// its first draws, each image to at most 8x8, each channel to its first keys.
+void shrink_for_seed(scene::Scene& s) {
+  std::size_t primitives = 0;
+  for (const scene::Mesh& m : s.meshes) primitives += m.primitives.size();
+  const std::size_t per_primitive = kSeedVertices / std::max<std::size_t>(primitives, 1);
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) keep_first_draws(p, per_primitive);
+  }
+  for (scene::Texture& t : s.textures) {
+    const std::uint32_t w = std::min(t.image.width, kSeedImageSide), h = std::min(t.image.height, kSeedImageSide);
+    if (w != t.image.width || h != t.image.height) t.image = resize_image(t.image, w, h);
+  }
+  for (scene::Animation& a : s.animations) {
+    for (scene::Channel& c : a.channels) {
+      if (c.times.size() <= kSeedKeys) continue;
+      const std::size_t per_key = c.values.size() / c.times.size();
+      c.times.resize(kSeedKeys);
+      c.values.resize(kSeedKeys * per_key);
+    }
+  }
+}
+
+// A Scene written as a shrunk seed (shrink_for_seed); false when the writer refuses it.
+bool save_shrunk(const fs::path& seed, scene::Scene scene) {
+  shrink_for_seed(scene);
+  Result<Bytes> glb = gltf::write_glb(scene);
+  if (!glb.ok()) return false;
+  save_file(seed, *glb);
+  return true;
+}
+
 // `make_seeds --gltf OUT DIR...`: fuzz_gltf's seeds from the samples (never committed): every .glb as
-// it is, every .gltf with its files embedded, and every model file of another format exported to .glb.
+// it is and every .gltf with its files embedded, or, past what libFuzzer keeps of a seed or what one
+// execution should decode and author (cheap_to_fuzz), read and written again shrunk; and every model file of another format exported to .glb, shrunk.
 int gltf_seeds(const fs::path& out, const std::vector<fs::path>& dirs) {
   fs::create_directories(out);
-  std::size_t n = 0;
+  std::size_t n = 0, shrunk = 0;
   for (const fs::path& dir : dirs) {
     std::error_code ec;
     std::vector<fs::path> files;
@@ -97,28 +188,31 @@ int gltf_seeds(const fs::path& out, const std::vector<fs::path>& dirs) {
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
       const fs::path seed = out / (std::to_string(n) + "-" + f.stem().string() + ".glb");
-      if (f.extension() == ".glb") {
-        fs::copy_file(f, seed, fs::copy_options::overwrite_existing, ec);
-        n += !ec;
-      } else if (f.extension() == ".gltf") {
-        const std::string text = embedded(f);
-        save_file(fs::path(seed).replace_extension(".gltf"), Bytes(text.begin(), text.end()));
-        ++n;
+      if (f.extension() == ".glb" || f.extension() == ".gltf") {
+        Result<Bytes> bytes = read_file(f);
+        if (!bytes.ok()) continue;
+        if (f.extension() == ".gltf") {
+          const std::string text = embedded(f);
+          bytes = Bytes(text.begin(), text.end());
+        }
+        Result<gltf::ReadScene> read = gltf::read_gltf(*bytes);
+        if (bytes->size() <= kMaxSeedSize && (!read.ok() || cheap_to_fuzz(read->scene))) {
+          save_file(f.extension() == ".gltf" ? fs::path(seed).replace_extension(".gltf") : seed, *bytes);
+          ++n;
+        } else if (read.ok() && save_shrunk(seed, std::move(read->scene))) {
+          ++n, ++shrunk;
+        }
       } else if (Result<Bytes> bytes = read_file(f); bytes.ok()) {
         const std::optional<Format> format = detect_format(*bytes);
         if (!format || !scene::family_entry(*format).holds_model()) continue;
         Result<Document> doc = read_document(*bytes);
         if (!doc.ok()) continue;
         Result<scene::Scene> lifted = scene::lift(*doc);
-        if (!lifted.ok()) continue;
-        Result<Bytes> glb = gltf::write_glb(*lifted);
-        if (!glb.ok()) continue;
-        save_file(seed, *glb);
-        ++n;
+        if (lifted.ok() && save_shrunk(seed, std::move(*lifted))) ++n, ++shrunk;
       }
     }
   }
-  std::printf("wrote %zu glTF seeds to %s\n", n, out.c_str());
+  std::printf("wrote %zu glTF seeds (%zu shrunk) to %s\n", n, shrunk, out.c_str());
   return 0;
 }
 
@@ -235,6 +329,50 @@ int main(int argc, char** argv) {
   ank.joints.push_back(joint);
   bck.section = ank;
   save("j3d_anim", "one_joint.bck", write_j3d_anim(bck));
+
+  // A BCA as Nintendo's converter writes one: one joint, scale x over 3 frames, the file cut before
+  // its closing filler.
+  J3dAnimFile bca;
+  bca.type = {'b', 'c', 'a', '1'};
+  bca.closing_filler_cut = true;
+  J3dAnf1 anf;
+  anf.loop_mode = 2;
+  anf.duration = 3;
+  J3dFullFrameJoint frames;
+  for (auto& t : frames.scale) t.values = {1.0f};
+  for (auto& t : frames.rotation) t.values = {0};
+  for (auto& t : frames.translation) t.values = {0.0f};
+  frames.scale[0].values = {1.0f, 1.5f, 2.0f};
+  frames.rotation[1].values = {0, 0x2000, 0x4000};
+  anf.joints.push_back(frames);
+  anf.gap_after_translations = Verbatim(Bytes{});  // no closing filler
+  bca.section = anf;
+  save("j3d_anim", "one_joint.bca", write_j3d_anim(bca));
+
+  // A BTP: two materials' texture indices over 3 frames.
+  J3dAnimFile btp;
+  btp.type = {'b', 't', 'p', '1'};
+  J3dTpt1 tpt;
+  tpt.duration = 3;
+  tpt.patterns.resize(2);
+  tpt.patterns[0].textures.values = {0, 1, 2};
+  tpt.patterns[1].textures.values = {1};
+  tpt.patterns[1].material_index = 1;
+  tpt.material_names.names = {"eye_L", "eye_R"};
+  btp.section = tpt;
+  save("j3d_anim", "two_materials.btp", write_j3d_anim(btp));
+
+  // A BVA: two shapes, one blinking, one always shown.
+  J3dAnimFile bva;
+  bva.type = {'b', 'v', 'a', '1'};
+  J3dVaf1 vaf;
+  vaf.loop_mode = 2;
+  vaf.duration = 4;
+  vaf.shapes.resize(2);
+  vaf.shapes[0].values = {1, 0, 1, 0};
+  vaf.shapes[1].values = {1};
+  bva.section = vaf;
+  save("j3d_anim", "two_shapes.bva", write_j3d_anim(bva));
 
   // A BTK: one texture matrix on "mat", S scale keyed twice (tangent mode 1), the rest one value each.
   J3dAnimFile btk;

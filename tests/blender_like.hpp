@@ -192,7 +192,8 @@ inline void vertex_noise_like_blender(scene::Scene& s, float normal_turn = 1e-2f
 // Blender turns every bone by an axis rotation (so its tip points at a child) and writes the turn into
 // the joint's local transform (L' = P_parent^T * L * P) and inverse bind (P^T * IBM), with the noise
 // of rebuilding bones from head, tail and roll: here 4e-4 radians and 3e-4 of each translation
-// (Blender measured up to 5.1e-4), scales 1 float step off. Skin joint j gets turns[j % 4].
+// (Blender measured up to 5.1e-4), scales 1 float step off; a scale of 0 (riistudio_Mario's
+// PartsControl) comes back 1, as Blender holds no bone of zero size. Skin joint j gets turns[j % 4].
 inline void turn_bones_like_blender(scene::Scene& s) {
   if (s.skins.empty()) return;
   const float quarter = 1.57079632679f;
@@ -215,7 +216,9 @@ inline void turn_bones_like_blender(scene::Scene& s) {
     if (turn_of[n] < 0) continue;
     const int parent = s.nodes[n].parent;
     const int parent_turn = parent >= 0 && static_cast<std::size_t>(parent) < s.nodes.size() ? turn_of[static_cast<std::size_t>(parent)] : -1;
-    scene::Trs t = scene::decompose(inverse_matrix(parent_turn) * scene::trs_matrix(s.nodes[n].local) * matrix(turn_of[n]));
+    scene::Trs rest = s.nodes[n].local;
+    for (float* c : {&rest.scale.x, &rest.scale.y, &rest.scale.z}) *c = *c == 0.0f ? 1.0f : *c;  // no bone of zero size
+    scene::Trs t = scene::decompose(inverse_matrix(parent_turn) * scene::trs_matrix(rest) * matrix(turn_of[n]));
     t.rotation = scene::normalize(nudge * t.rotation);
     t.translation = t.translation + t.translation * 3e-4f + scene::Vec3{1e-6f, -1e-6f, 1e-6f};
     t.scale = t.scale * 0.99999994f;

@@ -42,7 +42,7 @@ constexpr std::array kFormats = {
     entry<Yaz0File, read_yaz0, write_yaz0>(Format::yaz0, "yaz0", "Yaz0"),
     entry<Pac, read_pac, write_pac, add_textures>(Format::mhfu_pac, "mhfu-pac", {}, looks_like_pac),
     entry<PamAnimFile, read_pam_anim_file, write_pam_anim_file>(Format::kh_bbs_pam_anim, "kh-bbs-pam-anim", {}, looks_like_pam_anim),
-    entry<J3dAnimFile, read_j3d_anim, write_j3d_anim>(Format::j3d_anim, "j3d-anim", "J3D1", looks_like_j3d_anim),  // the kinds it reads: other J3D1 files stay unknown (an archive keeps them as bytes)
+    entry<J3dAnimFile, read_j3d_anim, write_j3d_anim>(Format::j3d_anim, "j3d-anim", "J3D1", looks_like_j3d_anim),  // J3D1 and a kind it reads: other J3D1 files stay unknown (an archive keeps them as bytes)
 };
 
 constexpr bool in_format_order() {

@@ -38,6 +38,11 @@ Mat4 transposed(const Mat4& m) {
 
 }  // namespace
 
+Trs blender_scaled(Trs t) {
+  for (float* s : {&t.scale.x, &t.scale.y, &t.scale.z}) *s = *s == 0.0f ? 1.0f : *s;
+  return t;
+}
+
 std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes) {
   const std::vector<Mat4> base_world = world_matrices(base);
   const auto valid = [](int n, const Scene& s) { return n >= 0 && static_cast<std::size_t>(n) < s.nodes.size(); };
@@ -67,7 +72,7 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
       const int parent = in.nodes[i].parent;
       const Mat4 parent_turn = valid(parent, in) && base_of[static_cast<std::size_t>(parent)] >= 0 ? turn_of[static_cast<std::size_t>(parent)] : Mat4::identity();
       bool ok = true;
-      const Mat4 base_inverse = inverse(trs_matrix(base.nodes[static_cast<std::size_t>(base_of[i])].local), &ok);
+      const Mat4 base_inverse = inverse(trs_matrix(blender_scaled(base.nodes[static_cast<std::size_t>(base_of[i])].local)), &ok);
       if (ok) turn_of[i] = nearest_axis_rotation(base_inverse * parent_turn * trs_matrix(in.nodes[i].local));  // a 0 scale: no turn to find
     }
   }
@@ -92,8 +97,10 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
     const float reach = static_cast<float>(kBoneRollNoise) * length(was.translation) + kJointReachNoise * extent;
     const Vec3 dt = j.local.translation - was.translation;
     j.translation_moved = !(std::fabs(dt.x) <= reach && std::fabs(dt.y) <= reach && std::fabs(dt.z) <= reach);
+    const Vec3 kept = blender_scaled(was).scale;
     const auto near = [](float x, float y) { return std::fabs(x - y) <= kJointScaleNoise * std::max(1.0f, std::fabs(y)); };
-    j.scale_moved = !(near(j.local.scale.x, was.scale.x) && near(j.local.scale.y, was.scale.y) && near(j.local.scale.z, was.scale.z));
+    j.scale_moved = !((near(j.local.scale.x, was.scale.x) || near(j.local.scale.x, kept.x)) && (near(j.local.scale.y, was.scale.y) || near(j.local.scale.y, kept.y)) &&
+                      (near(j.local.scale.z, was.scale.z) || near(j.local.scale.z, kept.z)));
     j.rotation_moved = !(rotation_angle(j.local.rotation, was.rotation) <= kBoneRollNoise);
   }
   return out;

@@ -34,6 +34,10 @@ inline constexpr double kBoneRollNoise = 1e-3;
 inline constexpr float kJointReachNoise = 4e-5f;
 inline constexpr float kJointScaleNoise = 1e-5f;
 
+// Blender cannot hold a bone of zero size: a joint stored at scale 0 on an axis (riistudio_Mario's
+// PartsControl, 0 on X) comes back at 1 there, which is no edit. `t` with such scales at 1.
+Trs blender_scaled(Trs t);
+
 // Entry k for pair k; an unmatched pair (-1) is left default, nothing moved.
 std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes);
 

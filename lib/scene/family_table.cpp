@@ -24,7 +24,7 @@ constexpr FamilyEntry entry(const char* family, std::span<const FileKind> files,
 // What a file holding no model stands beside, for every such format today.
 constexpr const char* kPassTheModel =
     "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC; "
-    "a J3D animation's model (the animation is not exported yet)";
+    "a BCK with --anim beside its BMD/BDL";
 
 // An archive holds no model itself: its members do.
 constexpr const char* kPassAMember = "a model inside it: `remodel extract` its members (or `remodel ls` them) and pass the model";
@@ -43,6 +43,9 @@ constexpr FileKind kYaz0[] = {{".szs", "Yaz0-compressed file"}, {".yaz0", "Yaz0-
 constexpr FileKind kMhfuPac[] = {{".pac", "MHFU PAC"}};
 constexpr FileKind kKhBbsPamAnim[] = {{".anim", "KH BBS PAM animation record"}};
 constexpr FileKind kJ3dAnim[] = {{".bck", "J3D joint animation (ANK1)"},
+                                 {".bca", "J3D full-frame joint animation (ANF1)"},
+                                 {".btp", "J3D texture pattern animation (TPT1)"},
+                                 {".bva", "J3D shape visibility animation (VAF1)"},
                                  {".btk", "J3D texture-matrix animation (TTK1)"},
                                  {".brk", "J3D TEV colour animation (TRK1)"},
                                  {".bpk", "J3D material colour animation (PAK1)"}};
@@ -61,7 +64,7 @@ constexpr std::array kFamilies = {
     entry<Yaz0File>("archive", kYaz0, true, kPassAMember),
     entry<Pac, lift_mhfu_pac, lower_mhfu_pac>("mhfu", kMhfuPac, true, nullptr, author_mhfu_pac),
     entry<PamAnimFile, nullptr, lower_kh_bbs_pam_anim>("kh-bbs", kKhBbsPamAnim, true, kPassTheModel),
-    entry<J3dAnimFile>("j3d", kJ3dAnim, true, kPassTheModel),
+    entry<J3dAnimFile, nullptr, lower_j3d_bck>("j3d", kJ3dAnim, true, kPassTheModel, author_j3d_bck),
 };
 
 constexpr bool in_format_order() {

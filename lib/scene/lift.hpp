@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/document.hpp"
@@ -11,12 +12,13 @@
 
 namespace remodel::scene {
 
-// What a file does not hold itself: animations for a KH BBS model (PAM containers or bare records),
-// a skeleton and a texture bank for a bare MHFU PMO.
+// What a file does not hold itself: animations for a KH BBS model (PAM containers or bare records) or
+// a J3D model (BCKs), a skeleton and a texture bank for a bare MHFU PMO.
 struct LiftInputs {
-  std::vector<const Document*> animations;  // Pam or PamAnimFile
+  std::vector<const Document*> animations;  // Pam or PamAnimFile; J3dAnimFile
   const MhfuSkeletonFile* skeleton = nullptr;
   const TmhFile* textures = nullptr;
+  std::vector<std::string> animation_names{};  // a name per animation file (its stem), where known
 };
 
 // A file with nothing to show (a TIM2, TMH, skeleton or animation alone) is an `unsupported` error

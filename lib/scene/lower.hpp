@@ -12,9 +12,9 @@
 
 namespace remodel::scene {
 
-// What a base does not hold itself: the model whose skeleton names a PAM's joints.
+// What a base does not hold itself: the model whose skeleton names a PAM's or a BCK's joints.
 struct LowerInputs {
-  // A KH BBS PMO for a PAM base; the MhfuSkeletonFile a bare MHFU PMO was exported with (its weights
+  // A KH BBS PMO for a PAM base, a J3D model for a BCK; the MhfuSkeletonFile a bare MHFU PMO was exported with (its weights
   // name bones only through the skeleton, so without it they are not lowered). Authoring a model: the
   // game file of its family whose skeleton the new file takes (`author` binds the mesh to it first,
   // skeleton.hpp; the format's author stores that file's own joint records).
@@ -22,6 +22,8 @@ struct LowerInputs {
   std::uint32_t bwm_version = 6;  // the version a new BWM is authored in (5 or 6)
   // J3D authoring: a BDL (MAT3 also as MDL3 GX packets) rather than a BMD.
   bool j3d_bdl = false;
+  // The base file's stem: a BCK base takes the glTF animation of that name (the export names each so).
+  std::string base_name{};
 };
 
 struct Lowered {
@@ -43,6 +45,7 @@ Result<Lowered> lower_kh_bbs_pmo(const Scene& scene, const PmoFile& base, const 
 Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const LowerInputs& inputs);
 Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const LowerInputs& inputs);
 Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs);
+Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
 
 // A new file in `format` from the Scene alone (no base), laid out as the game's own converter lays
 // its files out (lib/scene/<family>/README.md, "Authoring"); what the format cannot hold is transformed with a
@@ -56,5 +59,6 @@ Result<Lowered> author_mhfu_pac(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs);  // the PAC's PMO alone
 Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs);  // BMD, or BDL with inputs.j3d_bdl
+Result<Lowered> author_j3d_bck(const Scene& scene, const LowerInputs& inputs);  // beside the BCK lower
 
 }  // namespace remodel::scene

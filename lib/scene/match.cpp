@@ -146,6 +146,25 @@ bool normal_within_noise(const Vec3& base, const Vec3& incoming) {
   return length(normalize(base) - normalize(incoming)) <= kNormalNoise;
 }
 
+NoiseCells::NoiseCells(const std::vector<Vec3>& positions) : positions_(positions) {
+  float size = 1;
+  for (const Vec3& v : positions) size = std::max({size, std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+  cell_ = kPositionNoiseSteps * size * std::numeric_limits<float>::epsilon();
+  for (std::uint32_t v = 0; v < positions.size(); ++v) cells_[key(cell_of(positions[v]))].push_back(v);
+}
+
+std::array<std::int64_t, 3> NoiseCells::cell_of(const Vec3& v) const {
+  const auto one = [&](float x) {
+    const float q = std::floor(x / cell_);
+    return std::fabs(q) < 1e12f ? static_cast<std::int64_t>(q) : std::int64_t{1} << 40;  // far or not finite: one cell
+  };
+  return {one(v.x), one(v.y), one(v.z)};
+}
+
+std::uint64_t NoiseCells::key(const std::array<std::int64_t, 3>& c) {
+  return (static_cast<std::uint64_t>(c[0]) * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(c[1]) * 0xC2B2AE3D27D4EB4Full) ^ static_cast<std::uint64_t>(c[2]);
+}
+
 std::vector<bool> normals_blender_dropped(const Primitive& p) {
   std::vector<bool> out(p.vertex_count(), false);
   if (p.normals.size() != p.vertex_count()) return out;

@@ -2,9 +2,11 @@
 // Blender's, which reorders and splits vertices) drawing the same triangles as its base.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,6 +58,43 @@ bool position_within_noise(const Vec3& base, const Vec3& incoming);
 bool colour_within_noise(const Vec4& base, const Vec4& incoming);
 bool normal_within_noise(const Vec3& base, const Vec3& incoming);
 bool uv_within_noise(const Vec2& base, const Vec2& incoming);
+
+// Vertices by position, in cubes as wide as Blender's widest position noise over them: those within
+// noise of a point (position_within_noise) lie in the 27 cubes around it. At most kVisits are looked
+// at per point, so vertices all at one place (hostile input) cost linear time, not quadratic.
+class NoiseCells {
+ public:
+  explicit NoiseCells(const std::vector<Vec3>& positions);
+
+  // Calls f(v) for each vertex v within noise of `at` until it returns false.
+  template <typename Visit>
+  void visit(const Vec3& at, Visit&& f) const {
+    if (cells_.empty()) return;
+    const std::array<std::int64_t, 3> c = cell_of(at);
+    std::size_t seen = 0;
+    for (std::int64_t dx = -1; dx <= 1; ++dx) {
+      for (std::int64_t dy = -1; dy <= 1; ++dy) {
+        for (std::int64_t dz = -1; dz <= 1; ++dz) {
+          const auto it = cells_.find(key({c[0] + dx, c[1] + dy, c[2] + dz}));
+          for (std::size_t k = 0; it != cells_.end() && k < it->second.size(); ++k) {
+            if (seen++ == kVisits) return;
+            const std::uint32_t v = it->second[k];
+            if (position_within_noise(positions_[v], at) && !f(v)) return;
+          }
+        }
+      }
+    }
+  }
+
+ private:
+  static constexpr std::size_t kVisits = 256;
+  std::array<std::int64_t, 3> cell_of(const Vec3& v) const;
+  static std::uint64_t key(const std::array<std::int64_t, 3>& c);
+
+  std::vector<Vec3> positions_;
+  float cell_ = 1;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells_;
+};
 
 // Blender cannot keep a normal on the corners of a triangle with no area (two corners at one place,
 // sms_coin.bmd's rim): it gives them +Z, glTF's +Y. Per vertex of `p`: whether its normal is exactly

@@ -96,6 +96,50 @@ TEST(ArchiveCli, ANameThatIsNoFileNameIsNotExtracted) {
   const test::CliRun run = run_cli("extract " + quoted(dir / "bad.arc") + " -o " + quoted(dir / "out"));
   EXPECT_EQ(run.status, 1) << run.out;
   EXPECT_NE(run.out.find("cannot be a file or folder name"), std::string::npos) << run.out;
+  const test::CliRun exported = run_cli("export " + quoted(dir / "bad.arc") + " -o " + quoted(dir / "glb"));
+  EXPECT_EQ(exported.status, 1) << exported.out;
+  EXPECT_NE(exported.out.find("cannot be a file or folder name"), std::string::npos) << exported.out;
+  fs::remove_all(dir);
+}
+
+// An archive exported whole: each model member to its own .glb under the member's folders, the
+// archive read once; a .glb output takes an archive of one model only.
+TEST(ArchiveCli, ExportGivesEveryModelOfTheArchive) {
+  REMODEL_SAMPLES_OR_SKIP(files, "archives");
+  const fs::path pikis = archives() / "meltytool_goldens" / "yaz0" / "pikis" / "input" / "pikis.yaz0";
+  const fs::path dir = test::cli_temp_dir("export-archive");
+  test::CliRun r = run_cli("export " + quoted(pikis) + " -o " + quoted(dir / "pikis"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("17 exported, 0 failed"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(dir / "pikis" / "piki_model" / "piki_p2_red.glb")) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(dir / "pikis" / "orima_model" / "orima1.glb")) << r.out;
+  r = run_cli("export " + quoted(pikis) + " -o " + quoted(dir / "one.glb"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("holds 17 models"), std::string::npos) << r.out;
+  r = run_cli("export " + quoted(archives() / "smg_PoltaFormationRock.arc") + " -o " + quoted(dir / "polta.glb"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(dir / "polta.glb")) << r.out;
+  fs::remove_all(dir);
+}
+
+// A member, archive or folder name holding a newline stays one line of ls, extract and pack.
+TEST(ArchiveCli, NamesWithANewlineStayOneLine) {
+  Rarc r = build_demo_rarc();
+  r.nodes[1].entries[0].name = "a\nb.bdl";
+  auto w = write_rarc(r);
+  ASSERT_TRUE(w.ok());
+  const fs::path dir = test::cli_temp_dir("newline-members");
+  const fs::path arc = dir / "c\nd.arc";
+  test::spit(arc, *w);
+  const auto expect_escaped = [](const test::CliRun& run, const char* name, const char* command) {
+    EXPECT_EQ(run.status, 0) << command << ": " << run.out;
+    EXPECT_NE(run.out.find(std::string(name, 1) + "\\n" + std::string(name + 2)), std::string::npos) << command << ": " << run.out;
+    EXPECT_EQ(run.out.find(name), std::string::npos) << command << ": " << run.out;
+  };
+  expect_escaped(run_cli("ls " + quoted(arc)), "a\nb.bdl", "ls");
+  expect_escaped(run_cli("extract " + quoted(arc) + " -o " + quoted(dir / "e\nf")), "e\nf", "extract");
+  EXPECT_TRUE(fs::is_regular_file(dir / "e\nf" / "bdl" / "a\nb.bdl"));
+  expect_escaped(run_cli("pack " + quoted(dir / "e\nf") + " --like " + quoted(arc) + " -o " + quoted(dir / "g\nh.arc")), "g\nh", "pack");
   fs::remove_all(dir);
 }
 

@@ -220,6 +220,21 @@ TEST(Rarc, HugeCountsAndBadOffsetsAreRefused) {
   }
 }
 
+// What the reader refuses the writer does not write: a member whose path below the root, folders
+// included, is past kRarcMaxPath.
+TEST(Rarc, APathPastTheLimitIsNotWritten) {
+  Rarc r = build_demo_rarc();
+  r.nodes[1].entries[0].name = std::string(kRarcMaxPath - 5, 'a');  // "bdl/" + it: 1024 bytes with the root's "/"
+  auto written = write_rarc(r);
+  ASSERT_TRUE(written.ok()) << written.error().describe();
+  EXPECT_TRUE(read_rarc(*written).ok());
+  r.nodes[1].entries[0].name += 'a';
+  written = write_rarc(r);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.error().message.find("longer than 1024 bytes"), std::string::npos) << written.error().describe();
+  EXPECT_NE(written.error().field.find("nodes[1]."), std::string::npos) << written.error().describe();
+}
+
 TEST(Rarc, UnsafeNamesAreNotFolderNames) {
   EXPECT_TRUE(safe_member_name("space file.txt"));
   for (const char* bad : {"", ".", "..", "a/b", "..\\x"}) EXPECT_FALSE(safe_member_name(bad)) << bad;

@@ -167,6 +167,35 @@ TEST(CliBounds, NamesAreShownEscapedAndLongOnesCut) {
   fs::remove_all(dir);
 }
 
+// Every line naming a file the user gave keeps its newline escaped: demo, check, info and the
+// textures commands (the archive ones: ArchiveCli.NamesWithANewlineStayOneLine).
+TEST(CliBounds, EveryCommandEscapesANewlineInAFileName) {
+  const fs::path dir = remodel::test::cli_temp_dir("newline-names");
+  const std::string pmo = quoted(dir / "a\nb.pmo");
+  const auto expect_escaped = [](const CliRun& r, const std::string& name, const char* command) {
+    EXPECT_EQ(r.status, 0) << command << ": " << r.out;
+    EXPECT_NE(r.out.find("a\\nb"), std::string::npos) << command << ": " << r.out;
+    EXPECT_EQ(r.out.find("a\nb"), std::string::npos) << command << ": " << r.out << " (" << name << ")";
+  };
+  expect_escaped(run_cli("demo " + pmo), pmo, "demo");
+  expect_escaped(run_cli("check " + pmo), pmo, "check");
+  expect_escaped(run_cli("info " + pmo), pmo, "info");
+  expect_escaped(run_cli("textures list " + pmo), pmo, "textures list");
+  const std::string pngs = quoted(dir / "a\nb.png");
+  expect_escaped(run_cli("textures extract " + pmo + " -o " + pngs), pngs, "textures extract");
+  fs::path png;
+  for (const auto& e : fs::directory_iterator(dir / "a\nb.png")) png = e.path();
+  ASSERT_FALSE(png.empty());
+  expect_escaped(run_cli("textures replace " + pmo + " 0 " + quoted(png) + " -o " + quoted(dir / "a\nb2.pmo")), pmo, "textures replace");
+  // A file that does not check names itself on its one error line.
+  spit(dir / "a\nb.pmo", Bytes{'P', 'M', 'O', 0, 1, 2});
+  const CliRun r = run_cli("check " + pmo);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(lines_starting(r.out, "error      "), 1u) << r.out;
+  EXPECT_NE(r.out.find("a\\nb.pmo"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
 TEST(CliBounds, AJ3dLimitIsNotPlacedInAFileNeverWritten) {
   const fs::path dir = remodel::test::cli_temp_dir("j3d-limit");
   // Node names past the 64 KiB a J3D name table reaches.

@@ -1,5 +1,4 @@
-// The J3D animation samples of one extension: each reads, writes back identical, and says how many
-// verbatim bytes it kept.
+// The J3D animation samples of one kind: each reads and writes back identical.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,24 +13,29 @@
 
 namespace remodel::test {
 
-// Round-trips every file of `files` with `extension`; returns how many there were.
-inline std::size_t round_trip_j3d_anims(const std::vector<std::filesystem::path>& files, const std::string& extension) {
-  std::size_t read = 0;
+struct AnimSamples {
+  std::size_t files = 0, verbatim = 0;
+};
+
+// Reads and writes every file named `extension`; a failure names the file. Prints each file's verbatim bytes.
+inline AnimSamples expect_anims_identical(const std::vector<std::filesystem::path>& files, const std::string& extension) {
+  AnimSamples out;
   for (const auto& path : files) {
     if (path.extension() != extension) continue;
     const Bytes bytes = load_file(path);
     Result<J3dAnimFile> r = read_j3d_anim(bytes);
-    EXPECT_TRUE(r) << path << ": " << r.error().message;
+    EXPECT_TRUE(r) << path << ": " << (r ? "" : r.error().describe());
     if (!r) continue;
     WriteReport report;
     Result<Bytes> w = write_j3d_anim(r.value(), &report);
-    EXPECT_TRUE(w) << path << ": " << w.error().message;
+    EXPECT_TRUE(w) << path << ": " << (w ? "" : w.error().describe());
     if (!w) continue;
     EXPECT_TRUE(w.value() == bytes) << path;
     std::printf("%s: %zu verbatim bytes\n", path.filename().string().c_str(), report.verbatim_bytes);
-    ++read;
+    out.verbatim += report.verbatim_bytes;
+    ++out.files;
   }
-  return read;
+  return out;
 }
 
 }  // namespace remodel::test

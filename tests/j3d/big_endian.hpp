@@ -1,8 +1,9 @@
-// Big-endian values, gaps and headers appended to golden J3D bytes written by hand in the tests.
+// Big-endian values, the J3D filler and headers appended to golden J3D bytes written by hand in the tests.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "model/bytes.hpp"
 
@@ -15,6 +16,22 @@ inline void be16(Bytes& b, std::uint16_t v) {
 inline void be32(Bytes& b, std::uint32_t v) {
   be16(b, static_cast<std::uint16_t>(v >> 16));
   be16(b, static_cast<std::uint16_t>(v));
+}
+inline void put_text(Bytes& b, std::string_view s) {
+  b.insert(b.end(), s.begin(), s.end());
+}
+// Nintendo's filler, restarted at the gap, up to `alignment` from `base`.
+inline void pad_j3d(Bytes& b, std::size_t base, std::size_t alignment = 32) {
+  constexpr std::string_view filler = "This is padding data to alignment.";
+  for (std::size_t i = 0; (b.size() - base) % alignment != 0; ++i) b.push_back(static_cast<std::uint8_t>(filler[i]));
+}
+// The file size at 0x08 and the section size at base + 4, from what was written.
+inline void patch_j3d_sizes(Bytes& b, std::size_t base) {
+  const std::size_t section = b.size() - base;
+  for (int k = 0; k < 4; ++k) {
+    b[8 + k] = static_cast<std::uint8_t>(b.size() >> (24 - 8 * k));
+    b[base + 4 + k] = static_cast<std::uint8_t>(section >> (24 - 8 * k));
+  }
 }
 
 inline void text(Bytes& b, const char* s) {

@@ -17,7 +17,7 @@ namespace {
 using test::be16;
 using test::be32;
 void pad32(Bytes& b, std::size_t base) {
-  test::pad_to(b, base, 32);
+  test::pad_j3d(b, base);
 }
 
 // One joint: scale x keyed (2 keys, tangent In: time, value, tangent), every other track one value.
@@ -52,7 +52,7 @@ Bytes golden_bck() {
   be32(f, 0);
   be32(f, std::bit_cast<std::uint32_t>(5.0f));
   pad32(f, base);
-  test::patch_j3d_anim_sizes(f);
+  test::patch_j3d_sizes(f, base);
   return f;
 }
 

@@ -18,7 +18,7 @@ void name_table(Bytes& f, std::uint16_t hash, const char* name) {
   be16(f, 0xFFFF);
   be16(f, hash);
   be16(f, 8);
-  test::text(f, name);
+  test::put_text(f, name);
   f.push_back(0);
 }
 
@@ -35,7 +35,7 @@ Bytes golden_brk() {
   be16(f, 1);   // konstant animations
   for (std::uint16_t n : {6, 1, 1, 1, 1, 8, 1, 1}) be16(f, n);  // register then konstant R, G, B, A values
   for (std::uint32_t o : {0x60u, 0x7Cu, 0xCCu, 0xD0u, 0xD4u, 0xE0u, 0x98u, 0xA4u, 0xA8u, 0xACu, 0xB0u, 0xB4u, 0xC4u, 0xC8u}) be32(f, o);
-  test::pad_to(f, 0x20, 32);
+  test::pad_j3d(f, 0x20, 32);
   for (std::uint16_t v : {2, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}) be16(f, v);  // register R, G, B, A records
   be32(f, 0x01FFFFFF);  // colour 1, three bytes 0xFF
   for (std::uint16_t v : {1, 0, 0, 2, 0, 1, 1, 0, 0, 1, 0, 0}) be16(f, v);  // konstant
@@ -43,17 +43,17 @@ Bytes golden_brk() {
   for (std::uint16_t v : {0, 0, 0, 10, 255, 0}) be16(f, v);
   for (std::uint16_t v : {128, 0, 255, 255}) {  // register G, B, A; konstant R
     be16(f, v);
-    test::pad_to(f, 0x20, 4);
+    test::pad_j3d(f, 0x20, 4);
   }
   for (std::uint16_t v : {0, 0, 0, 0, 10, 64, 1, 2}) be16(f, v);
   for (std::uint16_t v : {255, 255, 0, 0}) {  // konstant B, A; the remaps
     be16(f, v);
-    test::pad_to(f, 0x20, 4);
+    test::pad_j3d(f, 0x20, 4);
   }
   name_table(f, 0x0598, "reg");  // ('r' * 3 + 'e') * 3 + 'g'
   name_table(f, 0x057E, "kon");
-  test::pad_to(f, 0x20, 32);
-  test::patch_j3d_anim_sizes(f);
+  test::pad_j3d(f, 0x20, 32);
+  test::patch_j3d_sizes(f, 0x20);
   return f;
 }
 
@@ -106,7 +106,7 @@ TEST(AnimBrk, HostileFilesFailWithFieldAndOffset) {
 
 TEST(AnimBrk, EverySampleWritesBackIdentical) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d-anim");
-  EXPECT_EQ(test::round_trip_j3d_anims(files, ".brk"), 4u);
+  EXPECT_EQ(test::expect_anims_identical(files, ".brk").files, 4u);
 }
 
 }  // namespace

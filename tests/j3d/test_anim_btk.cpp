@@ -40,24 +40,24 @@ Bytes golden_btk() {
   for (const auto& r : records) {
     for (std::uint16_t v : r) be16(f, v);
   }
-  test::pad_to(f, 0x20, 4);  // 0x96 -> 0x98: "Th"
+  test::pad_j3d(f, 0x20, 4);  // 0x96 -> 0x98: "Th"
   be16(f, 0);                // remap
-  test::pad_to(f, 0x20, 4);
+  test::pad_j3d(f, 0x20, 4);
   be16(f, 1);  // name table: one name
   be16(f, 0xFFFF);
   be16(f, 0x056C);  // hash of "mat": ('m' * 3 + 'a') * 3 + 't'
   be16(f, 8);
-  test::text(f, "mat");
+  test::put_text(f, "mat");
   f.push_back(0);
   f.push_back(0);  // texture matrix 0
-  test::pad_to(f, 0x20, 4);  // "Thi"
+  test::pad_j3d(f, 0x20, 4);  // "Thi"
   f32s(f, {0.5f, 0.5f, 0.5f});  // centre
   f32s(f, {0, 1, 0, 0, 20, 2, 0.5f, 0.25f});
   for (std::uint16_t v : {0, 0, 0, 20, 0x4000, 0}) be16(f, v);
   f32s(f, {0.5f, 0});
   be16(f, 0);  // the empty name table that closes the section
   be16(f, 0xFFFF);
-  test::patch_j3d_anim_sizes(f);
+  test::patch_j3d_sizes(f, 0x20);
   return f;
 }
 
@@ -131,7 +131,7 @@ TEST(AnimBtk, HostileFilesFailWithFieldAndOffset) {
 
 TEST(AnimBtk, EverySampleWritesBackIdentical) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d-anim");
-  EXPECT_EQ(test::round_trip_j3d_anims(files, ".btk"), 4u);
+  EXPECT_EQ(test::expect_anims_identical(files, ".btk").files, 4u);
 }
 
 }  // namespace

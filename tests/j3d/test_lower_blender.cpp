@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <map>
+#include <vector>
 
 #include "blender_like.hpp"
 #include "j3d/lower_fixture.hpp"
@@ -118,6 +121,62 @@ TEST(LowerJ3d, BlenderLikeVertexNoiseKeepsAMovedVertex) {
     ASSERT_EQ(r.positions.size(), q.positions.size());
     for (std::size_t v = 0; v < r.vertex_count(); ++v) EXPECT_TRUE(scene::position_within_noise(q.positions[v], r.positions[v])) << v;
   }
+}
+
+// One triangle's corners painted under Blender's noise (every corner its own vertex, colours through
+// sRGB bytes): the shape is rebuilt, and each other corner keeps the colour element of the base
+// vertex within noise of it, so CLR0 grows by the paint alone and only the painted corners change.
+TEST(LowerJ3d, BlenderLikePaintedCornersLeaveTheirNeighboursColours) {
+  LOAD_OR_SKIP(b, "mkdd_mariotree1.bmd");
+  scene::Scene s = b.scene;
+  blender_like(s);
+  test::merge_primitives_like_blender(s);
+  scene::Primitive* painted = nullptr;
+  for (scene::Mesh& m : s.meshes) {
+    for (scene::Primitive& p : m.primitives) {
+      if (painted == nullptr && !p.colors.empty()) painted = &p;
+    }
+  }
+  ASSERT_NE(painted, nullptr) << "a primitive draws vertex colours";
+  const std::vector<std::uint32_t> corners = scene::drawn_triangles(*painted);
+  ASSERT_GE(corners.size(), 3u);
+  const scene::Vec4 red{1, 0, 0, 1};
+  for (std::size_t k = 0; k < 3; ++k) {
+    ASSERT_FALSE(scene::colour_within_noise(painted->colors[corners[k]], red));
+    painted->colors[corners[k]] = red;
+  }
+  test::vertex_noise_like_blender(s);
+  const Output o = lower_and_reread(s, b);
+  ASSERT_FALSE(o.bytes.empty());
+
+  const J3dVtx1& was = section<J3dVtx1>(std::get<J3dFile>(b.doc));
+  const J3dVtx1& now = section<J3dVtx1>(o.file);
+  ASSERT_EQ(was.arrays.size(), now.arrays.size());
+  for (std::size_t a = 0; a < was.arrays.size(); ++a) {
+    const std::size_t grown = now.arrays[a].data.size() - was.arrays[a].data.size();
+    EXPECT_EQ(grown, was.arrays[a].slot == 3 ? j3d_vertex_element_size(now, 3) : 0u) << "array " << a;
+    EXPECT_TRUE(std::equal(was.arrays[a].data.begin(), was.arrays[a].data.end(), now.arrays[a].data.begin())) << "array " << a;
+  }
+  // Every drawn corner holds a colour the base holds at its place, but the three painted ones: red.
+  std::map<std::array<float, 3>, std::vector<scene::Vec4>> base_colours;
+  for (const scene::Mesh& m : b.scene.meshes) {
+    for (const scene::Primitive& p : m.primitives) {
+      for (std::size_t v = 0; v < p.colors.size(); ++v) base_colours[{p.positions[v].x, p.positions[v].y, p.positions[v].z}].push_back(p.colors[v]);
+    }
+  }
+  std::size_t red_corners = 0, other = 0;
+  for (const scene::Mesh& m : o.scene.meshes) {
+    for (const scene::Primitive& p : m.primitives) {
+      if (p.colors.empty()) continue;
+      for (std::uint32_t v : scene::drawn_triangles(p)) {
+        const auto& at = base_colours[{p.positions[v].x, p.positions[v].y, p.positions[v].z}];
+        if (std::find(at.begin(), at.end(), p.colors[v]) != at.end()) continue;
+        (p.colors[v] == red ? red_corners : other) += 1;
+      }
+    }
+  }
+  EXPECT_EQ(red_corners, 3u);
+  EXPECT_EQ(other, 0u);
 }
 
 // Edits after Blender's changes reach only what they touch: a replaced image of one material's

@@ -274,5 +274,21 @@ TEST(AuthorKhBbsPam, RefusalsSayWhatWasPassed) {
   EXPECT_LT(long_one.error().message.size(), 120u) << long_one.error().message;
 }
 
+// issue 32 F12: 18 animations of 65,535 frames took 21 s to sample on p01ex00's 53 joints; the joint
+// frames one import samples are capped, and the animation that passes the cap is named.
+TEST(AuthorKhBbsPam, SampledJointFramesAreCapped) {
+  const Document skeleton{build_demo_pmo()};
+  Scene s = skeleton_scene();
+  scene::Animation longest = wave();
+  for (scene::Channel& c : longest.channels) c.times.back() = 2184.0f;  // 65,521 frames
+  s.animations.assign(200, longest);
+  auto r = scene::author(s, Format::kh_bbs_pam, {&skeleton});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::unsupported);
+  EXPECT_EQ(r.error().field.rfind("animations[", 0), 0u) << r.error().field;
+  EXPECT_NE(r.error().field, "animations[0]") << "one record of the longest length fits";
+  EXPECT_NE(r.error().message.find("at most 8388608"), std::string::npos) << r.error().message;
+}
+
 }  // namespace
 }  // namespace remodel

@@ -1,5 +1,6 @@
 # remodel for Blender: File › Import and File › Export "remodel (game model)" for KH BBS PMO/PMP/PAM,
-# MHFU PAC/PMO, J3D BMD/BDL and BWM, driving the remodel CLI (which must be installed).
+# MHFU PAC/PMO, J3D BMD/BDL and BWM (also inside RARC/Yaz0 archives), driving the remodel CLI (which
+# must be installed).
 bl_info = {
     "name": "remodel (game model)",
     "author": "remodel",

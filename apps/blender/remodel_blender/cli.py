@@ -95,15 +95,30 @@ def run(exe, args, hide=None):
     return Run(done.returncode, reports)
 
 
-def info(exe, path):
-    """(format name, Run) from `remodel info --json`; the format is None when it failed."""
-    done = run(exe, ["info", "--json", path])
+def info(exe, path, member=None):
+    """(format name, Run) from `remodel info --json` (of the archive member so named, if any); the
+    format is None when it failed."""
+    done = run(exe, ["info", "--json", path] + (["--member", member] if member else []))
     if not done.ok:
         return None, done
     try:
         return json.loads("\n".join(line for level, line in done.reports if level == "INFO"))["format"], done
     except (ValueError, KeyError, TypeError):
         return None, Run(1, [("ERROR", f"remodel info gave no format for {path}")])
+
+
+def members(exe, archive):
+    """(models, Run) from `remodel ls --json ARCHIVE`: the paths of the members whose formats hold a
+    model, in the archive's order; models is None when it failed (not an archive, or unreadable)."""
+    done = run(exe, ["ls", "--json", archive])
+    if not done.ok:
+        return None, done
+    try:
+        listed = json.loads("\n".join(line for level, line in done.reports if level == "INFO"))
+        models = {f["name"] for f in formats(exe) if f["lift"]}
+        return [m["path"] for m in listed if m.get("kind") == "file" and m.get("format") in models], done
+    except (ValueError, KeyError, TypeError):
+        return None, Run(1, [("ERROR", f"remodel ls gave no members for {archive}")])
 
 
 def formats(exe):
@@ -121,11 +136,16 @@ def formats(exe):
     return _formats[exe]
 
 
+def is_archive(exe, fmt):
+    """Whether the format so named is an archive (RARC, Yaz0): its models are members."""
+    return any(f["name"] == fmt and f.get("family") == "archive" for f in formats(exe))
+
+
 def import_extensions(exe):
-    """The extensions File › Import takes: those of every format remodel exports a model from
-    (remodel recognises formats by their bytes, not these names)."""
+    """The extensions File › Import takes: those of every format remodel exports a model from, and of
+    the archives that hold them (remodel recognises formats by their bytes, not these names)."""
     found = []
     for f in formats(exe):
-        if f["lift"]:
+        if f["lift"] or f.get("family") == "archive":
             found += [e for e in f["extensions"] if e not in found]
     return tuple(found)

@@ -1,6 +1,7 @@
 # File › Import and File › Export "remodel (game model)": a game model goes through `remodel export`
 # to a temporary .glb and Blender's glTF importer; back through Blender's glTF exporter and
-# `remodel import` (over the original with --like, or as a new file).
+# `remodel import` (over the original with --like, or as a new file). A model inside an archive (RARC,
+# Yaz0) goes out with `--member` and back as a new archive with only that member changed.
 import os
 import shutil
 import tempfile
@@ -14,7 +15,8 @@ from . import cli
 
 # Custom properties on the collection an import makes: what export needs to find its base. Not on the
 # objects: with extras on, Blender's exporter would write those into the glTF remodel reads.
-SOURCE = "remodel_source"        # the game file's absolute path
+SOURCE = "remodel_source"        # the game file's absolute path (an archive's, when MEMBER is set)
+MEMBER = "remodel_member"        # the model's path inside that archive (RARC, Yaz0), as `remodel ls` lists it
 FORMAT = "remodel_format"        # its format, as `remodel info` names it
 ANIMATIONS = "remodel_animations"  # the PAM files attached as actions, ";"-separated
 SKELETON = "remodel_skeleton"    # a bare MHFU PMO's skeleton
@@ -22,6 +24,8 @@ TEXTURES = "remodel_textures"    # a bare MHFU PMO's TMH
 
 # What a dynamic enum's callback returned last: Blender reads the strings after the call returns.
 _target_items = []
+_member_items = []
+_archive_models = {}  # (executable, path, size, mtime) -> the models `remodel ls` listed, or None
 
 # What the last import or export reported, (level, message) in order: the same messages as the report
 # area shows, kept for scripts and the headless tests.
@@ -61,6 +65,33 @@ def family(exe, name="", extension=""):
 def target_items(self, context):
     _target_items[:] = [(t[0], t[1], "") for t in targets(executable(context))]
     return _target_items
+
+
+def archive_models(exe, path):
+    """The models inside the archive at path (member paths), None when it is no archive remodel reads;
+    asked once per file version, as the import dialog redraws."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    if not os.path.isfile(path):
+        return None
+    key = (exe, path, stat.st_size, stat.st_mtime_ns)
+    if key not in _archive_models:
+        fmt, _ = cli.info(exe, path)
+        _archive_models[key] = cli.members(exe, path)[0] if fmt is not None and cli.is_archive(exe, fmt) else None
+    return _archive_models[key]
+
+
+def member_items(self, context):
+    models = archive_models(executable(context), os.path.abspath(bpy.path.abspath(self.filepath))) if self.filepath else None
+    if not models:
+        _member_items[:] = [("NONE", "(no archive)", "The file is a model itself")]
+    elif len(models) == 1:
+        _member_items[:] = [(models[0], models[0], "The archive's only model")]
+    else:
+        _member_items[:] = [("NONE", "Choose a model", f"The archive holds {len(models)} models")] + [(m, m, "") for m in models]
+    return _member_items
 
 
 def file_filter(extensions):
@@ -183,7 +214,7 @@ class RemodelOperator:
 
 
 class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
-    """Import a game model (KH BBS PMO/PMP, MHFU PAC, J3D BMD/BDL, BWM) through remodel"""
+    """Import a game model (KH BBS PMO/PMP, MHFU PAC, J3D BMD/BDL, BWM, or one inside a RARC/Yaz0 archive) through remodel"""
 
     bl_idname = "import_scene.remodel"
     bl_label = "Import game model (remodel)"
@@ -196,6 +227,10 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         default="")
     skeleton: StringProperty(name="MHFU skeleton", description="The skeleton of a bare MHFU PMO", default="", subtype="FILE_PATH")
     textures: StringProperty(name="MHFU textures", description="The TMH texture bank of a bare MHFU PMO", default="", subtype="FILE_PATH")
+    member: EnumProperty(
+        name="Model",
+        description="The model to import from an archive (.arc, .szs): its path inside, as `remodel ls` lists it",
+        items=member_items)
 
     def invoke(self, context, event):
         self.filter_glob = file_filter(cli.import_extensions(executable(context)))
@@ -209,8 +244,19 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         if fmt is None:
             self.say_all(found)
             return {"CANCELLED"}
-        glb = os.path.join(work, os.path.splitext(name)[0] + ".glb")
-        args = ["export", source, "-o", glb]
+        member = None
+        if cli.is_archive(exe, fmt):
+            member, why = self.chosen_member(exe, source)
+            if member is None:
+                self.say("ERROR", why)
+                return {"CANCELLED"}
+            fmt, found = cli.info(exe, source, member)
+            if fmt is None:
+                self.say_all(found)
+                return {"CANCELLED"}
+            name = f"{os.path.basename(member)} in {name}"
+        glb = os.path.join(work, os.path.splitext(os.path.basename(member or name))[0] + ".glb")
+        args = ["export", source, "-o", glb] + (["--member", member] if member else [])
         for a in animations:
             args += ["--anim", a]
         extra = {}
@@ -243,6 +289,8 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
                     other.objects.unlink(obj)
         collection[SOURCE] = source
         collection[FORMAT] = fmt
+        if member:
+            collection[MEMBER] = member
         if animations:
             collection[ANIMATIONS] = ";".join(animations)
         for key, value in extra.items():
@@ -250,8 +298,25 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         self.say("INFO", f"imported {name} ({fmt}) into collection {collection.name}")
         return {"FINISHED"}
 
+    def chosen_member(self, exe, archive):
+        """(the member to import, None) or (None, why not): the one the Model property names, else the
+        archive's only model."""
+        name = os.path.basename(archive)
+        models, listed = cli.members(exe, archive)
+        if models is None:
+            return None, "; ".join(message for level, message in listed.reports if level == "ERROR") or f"remodel ls could not list {name}"
+        if not models:
+            return None, f"{name} holds no model remodel reads (`remodel ls {name}` lists its members)"
+        if self.member in models:
+            return self.member, None
+        if len(models) == 1:
+            return models[0], None
+        return None, f"{name} holds {len(models)} models: choose one under Model ({', '.join(models)})"
+
     def draw(self, context):
         layout = self.layout
+        if self.filepath and archive_models(executable(context), os.path.abspath(bpy.path.abspath(self.filepath))):
+            layout.prop(self, "member")
         layout.prop(self, "animations")
         layout.prop(self, "skeleton")
         layout.prop(self, "textures")
@@ -293,14 +358,18 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
         """The entry of targets(exe) this export's Format names."""
         return next(t for t in targets(exe) if t[0] == self.target)
 
-    def out_path(self, exe):
+    def out_path(self, exe, into_archive):
         path = os.path.abspath(bpy.path.abspath(self.filepath))
         ext = self.chosen(exe)[2]
-        if ext and os.path.splitext(path)[1].lower() != ext:
+        if ext and not into_archive and os.path.splitext(path)[1].lower() != ext:
             path = os.path.splitext(path)[0] + ext
         return path
 
-    def remodel_args(self, exe, base, glb, out):
+    def into_archive(self, base):
+        """Whether this export writes a new archive with only the imported member changed."""
+        return self.mode == "ORIGINAL" and base is not None and bool(base.get(MEMBER))
+
+    def remodel_args(self, exe, base, glb, out, work):
         """The `remodel import` arguments, or a message saying why there are none."""
         fmt = self.chosen(exe)[3]
         original = self.mode == "ORIGINAL" and base is not None
@@ -317,30 +386,40 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
         args = ["import", glb, "-o", out]
         if original:
             args += ["--like", base[SOURCE]]
+            if base.get(MEMBER):
+                args += ["--member", base[MEMBER]]
             if base.get(SKELETON):
                 args += ["--skeleton", base[SKELETON]]
         elif fmt:
             args += ["--format", fmt]
-        skeleton = None if original else self.game_skeleton(exe, base, out)
+        skeleton = None if original else self.game_skeleton(exe, base, out, work)
+        if skeleton is False:
+            return None, f"{base[MEMBER]} could not be extracted from {os.path.basename(base[SOURCE])} for its skeleton"
         if skeleton:
             args += ["--skeleton", skeleton]
         return args, None
 
-    def game_skeleton(self, exe, base, out):
+    def game_skeleton(self, exe, base, out, work):
         """A new file of the imported model's family keeps its game skeleton (remodel import --skeleton):
-        the file its armature came from (a bare MHFU PMO's skeleton file), when it came with one."""
+        the file its armature came from (a bare MHFU PMO's skeleton file; a member extracted from its
+        archive into work), when it came with one. False when the member could not be extracted."""
         if base is None or not any(o.type == "ARMATURE" for o in base.all_objects):
             return None
         target = "" if self.target == "AUTO" else self.target
         if family(exe, target, os.path.splitext(out)[1]) != family(exe, base.get(FORMAT, "")):
             return None
+        if base.get(MEMBER):
+            members = os.path.join(work, "members")
+            done = cli.run(exe, ["extract", base[SOURCE], "-o", members])
+            path = os.path.join(members, *base[MEMBER].split("/"))
+            return path if done.ok and os.path.isfile(path) else False
         return base.get(SKELETON) or base[SOURCE]
 
     def run(self, context, exe, work):
         base = remodel_collection(context)
-        out = self.out_path(exe)
+        out = self.out_path(exe, self.into_archive(base))
         glb = os.path.join(work, "blender.glb")
-        args, why = self.remodel_args(exe, base, glb, out)
+        args, why = self.remodel_args(exe, base, glb, out, work)
         if args is None:
             self.say("ERROR", why)
             return {"CANCELLED"}
@@ -372,7 +451,9 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
         layout = self.layout
         base = remodel_collection(context)
         layout.prop(self, "mode")
-        if base is not None:
+        if base is not None and base.get(MEMBER):
+            layout.label(text=f"Original: {base[MEMBER]} ({base.get(FORMAT, '?')}) in {os.path.basename(base[SOURCE])}")
+        elif base is not None:
             layout.label(text=f"Original: {os.path.basename(base[SOURCE])} ({base.get(FORMAT, '?')})")
         else:
             layout.label(text="No imported original: a new file")

@@ -80,6 +80,9 @@ struct Rarc {
 inline constexpr std::size_t kRarcHeaderSize = 0x20;
 inline constexpr std::size_t kRarcNodeSize = 0x10;
 inline constexpr std::size_t kRarcEntrySize = 0x14;
+// A path inside an archive longer than this is refused, read or written: no game's is near it, and
+// listing every member's path then costs at most this much per entry.
+inline constexpr std::size_t kRarcMaxPath = 1024;
 
 // The string table the names make in `order` (without its padding), and where each name starts:
 // node_offsets[node], entry_offsets[node][entry].

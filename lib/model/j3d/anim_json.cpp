@@ -1,5 +1,5 @@
 // J3D animations as JSON, for `remodel dump`: the header, every track with its values, gaps and
-// stored layouts.
+// stored layouts (the full-frame kinds in their own files).
 #include "model/j3d/anim.hpp"
 #include "model/json_fields.hpp"
 
@@ -55,7 +55,7 @@ Json colours_json(const J3dColourAnims& set, bool with_id) {
   return j;
 }
 
-Json section_json(const J3dTtk1& t) {
+Json j3d_anim_json(const J3dTtk1& t) {
   Json j{{"magic", "TTK1"}, {"loop_mode", t.loop_mode}, {"angle_scale", t.angle_scale}, {"duration", t.duration},
          {"tex_mtx_calc_type", t.tex_mtx_calc_type}, {"names", names_json(t.names)}};
   Json anims = Json::array();
@@ -73,21 +73,21 @@ Json section_json(const J3dTtk1& t) {
   return j;
 }
 
-Json section_json(const J3dTrk1& t) {
+Json j3d_anim_json(const J3dTrk1& t) {
   Json j{{"magic", "TRK1"}, {"loop_mode", t.loop_mode}, {"unknown_0x09", t.unknown_0x09}, {"duration", t.duration},
          {"registers", colours_json(t.registers, true)}, {"konstants", colours_json(t.konstants, true)}};
   gaps_json(j, t.gaps, kJ3dTrk1Tables);
   return j;
 }
 
-Json section_json(const J3dPak1& p) {
+Json j3d_anim_json(const J3dPak1& p) {
   Json j{{"magic", "PAK1"}, {"loop_mode", p.loop_mode}, {"unknown_0x09", hex(Bytes(p.unknown_0x09.begin(), p.unknown_0x09.end()))},
          {"duration", p.duration}, {"colours", colours_json(p.colours, false)}};
   gaps_json(j, p.gaps, kJ3dPak1Tables);
   return j;
 }
 
-Json section_json(const J3dAnk1& a) {
+Json j3d_anim_json(const J3dAnk1& a) {
   Json j{{"magic", "ANK1"}, {"loop_mode", a.loop_mode}, {"angle_scale", a.angle_scale}, {"duration", a.duration}};
   Json joints = Json::array();
   for (const J3dJointAnim& k : a.joints) joints.push_back(srt_json(k));
@@ -108,7 +108,8 @@ Json section_json(const J3dAnk1& a) {
 void add_json(const J3dAnimFile& f, Json& out) {
   Json j{{"type", std::string(f.type.begin(), f.type.end())}, {"header_0x10", hex(Bytes(f.header_0x10.begin(), f.header_0x10.end()))}};
   optional_field(j, "stored_size", f.stored_size);
-  j["section"] = std::visit([](const auto& s) { return section_json(s); }, f.section);
+  if (f.closing_filler_cut) j["closing_filler_cut"] = true;
+  j["section"] = std::visit([](const auto& s) { return j3d_anim_json(s); }, f.section);
   verbatim(j, "tail", f.tail);
   out["j3d_anim"] = j;
 }

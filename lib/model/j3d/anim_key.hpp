@@ -36,6 +36,8 @@ class J3dTableBuilder {
   std::size_t place(const std::vector<std::uint32_t>& run, std::size_t at);
   // The table; nullopt when stored places left a hole or disagreed where runs overlap.
   std::optional<std::vector<std::uint32_t>> finish() const;
+  // The table's length so far: where a run the rule appends goes.
+  std::size_t size() const { return table_.size(); }
 
  private:
   std::vector<std::uint64_t> table_;  // a value's bits, or kHole

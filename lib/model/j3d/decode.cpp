@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/gx/colour.hpp"
+#include "model/j3d/anim_eval.hpp"
 
 namespace remodel {
 
@@ -24,21 +25,13 @@ std::array<float, 16> multiply(const std::array<float, 16>& a, const std::array<
 
 std::array<float, 16> local_matrix(const J3dJoint& j) {
   constexpr float kPi = 3.14159265358979f;
-  const float rx = j.rotation[0] * kPi / 32768.0f, ry = j.rotation[1] * kPi / 32768.0f, rz = j.rotation[2] * kPi / 32768.0f;
-  const float cx = std::cos(rx), sx = std::sin(rx), cy = std::cos(ry), sy = std::sin(ry), cz = std::cos(rz), sz = std::sin(rz);
-  // R = Rz * Ry * Rx, columns scaled by S, translation in the last column.
-  const float r[3][3] = {{cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx},
-                         {sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx},
-                         {-sy, cy * sx, cy * cx}};
-  std::array<float, 16> m{};
-  for (int c = 0; c < 3; ++c) {
-    for (int row = 0; row < 3; ++row) m[c * 4 + row] = r[row][c] * j.scale[c];
+  J3dJointPose pose;
+  for (std::size_t i = 0; i < 3; ++i) {
+    pose.scale[i] = j.scale[i];
+    pose.rotation[i] = j.rotation[i] * kPi / 32768.0f;
+    pose.translation[i] = j.translation[i];
   }
-  m[12] = j.translation[0];
-  m[13] = j.translation[1];
-  m[14] = j.translation[2];
-  m[15] = 1;
-  return m;
+  return j3d_pose_matrix(pose);
 }
 
 // Each joint's world matrix down INF1's hierarchy, iterative (an explicit stack): a file or a Scene

@@ -55,10 +55,6 @@ class Names {
   std::uint64_t budget_;
 };
 
-// A path inside an archive longer than this is refused: no game's is near it, and listing every
-// member's path then costs at most this much per entry.
-constexpr std::size_t kMaxPathLength = 1024;
-
 }  // namespace
 
 Result<Rarc> read_rarc(ByteSpan bytes) {
@@ -181,7 +177,7 @@ Result<Rarc> read_rarc(ByteSpan bytes) {
       const std::uint32_t n = reach[k];
       for (const RarcEntry& e : r.nodes[n].entries) {
         const std::size_t length = path_length[n] + e.name.size() + 1;
-        if (length > kMaxPathLength) c.fail_at(ErrorCode::bad_value, nodes[n].at, "node", "holds \"" + e.name.substr(0, 32) + "\" at a path longer than 1024 bytes");
+        if (length > kRarcMaxPath) c.fail_at(ErrorCode::bad_value, nodes[n].at, "node", "holds \"" + e.name.substr(0, 32) + "\" at a path longer than 1024 bytes");
         if (e.kind != RarcEntryKind::directory || reached[e.node]) continue;
         reached[e.node] = true;
         parent[e.node] = n;

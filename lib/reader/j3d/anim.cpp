@@ -1,11 +1,15 @@
 // Reads J3D animations (J3D1): the file header, its one section, the key tables and the value tables
 // the keys index into (docs/j3d-animations.md).
-#include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <string_view>
 
+#include "model/j3d/anim.hpp"
+#include "reader/j3d/anim_frames.hpp"
 #include "reader/j3d/anim_key.hpp"
+#include "reader/j3d/common.hpp"
 
 namespace remodel {
 
@@ -38,28 +42,29 @@ J3dAnk1 read_ank1(Cursor& c, J3dFiller& filler) {
   return a;
 }
 
-template <typename T, T (*Read)(Cursor&, J3dFiller&)>
-J3dAnimSection read_as(Cursor& c, J3dFiller& filler) {
+// Each kind's section reader, in the order of J3dAnimSection (kJ3dAnimKinds).
+template <auto Read>
+J3dAnimSection read_section(Cursor& c, J3dFiller& filler) {
   return Read(c, filler);
 }
+constexpr J3dAnimSection (*kReaders[])(Cursor&, J3dFiller&) = {read_section<read_ank1>, read_section<read_j3d_anf1>,
+                                                                read_section<read_j3d_tpt1>, read_section<read_j3d_vaf1>,
+                                                                read_section<read_j3d_ttk1>, read_section<read_j3d_trk1>,
+                                                                read_section<read_j3d_pak1>};
+static_assert(std::size(kReaders) == std::size(kJ3dAnimKinds), "one reader per kind");
 
-struct SectionKind {
-  const char* type;
-  const char* magic;
-  J3dAnimSection (*read)(Cursor&, J3dFiller&);
-};
-constexpr SectionKind kKinds[] = {
-    {"bck1", "ANK1", read_as<J3dAnk1, read_ank1>},
-    {"btk1", "TTK1", read_as<J3dTtk1, read_j3d_ttk1>},
-    {"brk1", "TRK1", read_as<J3dTrk1, read_j3d_trk1>},
-    {"bpk1", "PAK1", read_as<J3dPak1, read_j3d_pak1>},
-};
+// The kind a file's type names, or none.
+std::optional<std::size_t> kind_of(std::string_view type) {
+  for (std::size_t k = 0; k < std::size(kJ3dAnimKinds); ++k) {
+    if (type == kJ3dAnimKinds[k].type) return k;
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
-bool looks_like_j3d_anim(ByteSpan bytes) {
-  if (bytes.size() < 8 || std::memcmp(bytes.data(), "J3D1", 4) != 0) return false;
-  return std::any_of(std::begin(kKinds), std::end(kKinds), [&](const SectionKind& k) { return std::memcmp(bytes.data() + 4, k.type, 4) == 0; });
+bool looks_like_j3d_anim(ByteSpan b) {
+  return b.size() >= 8 && std::memcmp(b.data(), "J3D1", 4) == 0 && kind_of(std::string_view(reinterpret_cast<const char*>(b.data()) + 4, 4));
 }
 
 Result<J3dAnimFile> read_j3d_anim(ByteSpan bytes) {
@@ -69,28 +74,30 @@ Result<J3dAnimFile> read_j3d_anim(ByteSpan bytes) {
     const J3dFileHeader header = read_j3d_file_header(c, "J3D1");
     f.type = header.type;
     f.header_0x10 = header.header_0x10;
-    if (header.size != bytes.size()) f.stored_size = header.size;
     if (header.section_count != 1) {
       c.fail_at(ErrorCode::unsupported, 12, "section_count", "is " + std::to_string(header.section_count) + "; an animation has one section");
     }
     const std::string type(f.type.begin(), f.type.end());
-    const SectionKind* kind = nullptr;
-    for (const SectionKind& k : kKinds) {
-      if (type == k.type) kind = &k;
-    }
-    if (kind == nullptr) c.fail_at(ErrorCode::unsupported, 4, "type", "\"" + type + "\" is not a J3D animation this version reads");
+    const std::optional<std::size_t> kind = kind_of(type);
+    if (!kind) c.fail_at(ErrorCode::unsupported, 4, "type", "\"" + type + "\" is not a J3D animation this version reads");
+    const char* magic = kJ3dAnimKinds[*kind].magic;
     const std::size_t at = c.pos();
-    if (!c.has_magic(at, kind->magic)) c.fail(ErrorCode::bad_magic, "section.magic", std::string("is not \"") + kind->magic + "\"");
+    if (!c.has_magic(at, magic)) c.fail(ErrorCode::bad_magic, "section.magic", std::string("is not \"") + magic + "\"");
     c.skip(4, "section.magic");
     const std::uint32_t section_size = c.u32("section.size");
     if (section_size < 8) c.fail_at(ErrorCode::bad_value, at + 4, "section.size", "is smaller than its own header");
+    // A size rounded up to 32 over a file that stops before its closing filler (Nintendo's BCAs).
+    const std::size_t present = bytes.size() - at;
+    f.closing_filler_cut = section_size > present && section_size % 32 == 0 && section_size - present < 32;
+    const std::size_t stated_end = at + section_size;
+    if (header.size != (f.closing_filler_cut ? stated_end : bytes.size())) f.stored_size = header.size;
     c.seek(at, "section");
-    Cursor s(c.span(section_size, "section.size"), Endian::big);
-    s.push(kind->magic);
+    Cursor s(c.span(f.closing_filler_cut ? present : section_size, "section.size"), Endian::big);
+    s.push(magic);
     J3dFiller filler{kJ3dNintendoPadding};
     try {
       s.skip(8, "header");
-      f.section = kind->read(s, filler);
+      f.section = kReaders[*kind](s, filler);
     } catch (ParseFailure& failure) {
       if (failure.error.offset) *failure.error.offset += at;
       throw;

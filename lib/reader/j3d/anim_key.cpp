@@ -1,4 +1,4 @@
-// Reads what every keyed J3D animation section shares: component records, value tables, SRT records.
+// Reads what every keyed J3D animation section shares: component records and SRT records.
 #include "reader/j3d/anim_key.hpp"
 
 namespace remodel {
@@ -10,16 +10,6 @@ J3dStoredTrack read_j3d_stored_track(Cursor& c) {
   t.index = c.u16("index");
   t.tangent_mode = c.u16("tangent_mode");
   return t;
-}
-
-std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, std::uint32_t offset, std::uint16_t count,
-                                                std::size_t size, std::size_t alignment, const char* offset_field,
-                                                Verbatim& gap_before) {
-  gap_before = read_j3d_gap(c, filler, offset, alignment, offset_field);
-  c.check_count(count, size, offset_field);
-  std::vector<std::uint32_t> out(count);
-  for (std::uint32_t& v : out) v = size == 4 ? c.u32("value") : c.u16("value");
-  return out;
 }
 
 bool j3d_table_absent(Cursor& c, std::size_t count, std::uint32_t offset, std::size_t offset_at, const char* offset_field) {

@@ -1,12 +1,12 @@
-// Internal: what every keyed J3D animation section reader shares: component records, value tables
-// and the table rule that gives each track its run (docs/j3d-animations.md).
+// Internal: what every keyed J3D animation section reader shares: component records (value tables:
+// reader/j3d/anim_frames.hpp) and the table rule that gives each track its run (docs/j3d-animations.md).
 #pragma once
 
-#include <bit>
 #include <string>
 #include <vector>
 
 #include "model/j3d/anim.hpp"
+#include "reader/j3d/anim_frames.hpp"
 #include "reader/j3d/common.hpp"
 
 namespace remodel {
@@ -17,11 +17,6 @@ struct J3dStoredTrack {
   std::size_t at = 0;  // the record's offset in the section
 };
 J3dStoredTrack read_j3d_stored_track(Cursor& c);
-
-// `count` values of `size` bytes each at `offset`, as their bits, after the gap to it (filler to `alignment`).
-std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, std::uint32_t offset, std::uint16_t count,
-                                                std::size_t size, std::size_t alignment, const char* offset_field,
-                                                Verbatim& gap_before);
 
 // Whether a table of `count` entries is left out (offset 0, as Nintendo's converter writes an empty one);
 // fails on an empty table with an offset, which the writer would not give back.
@@ -46,10 +41,7 @@ void resolve_j3d_tracks(Cursor& c, const std::vector<J3dStoredTrack>& stored, co
     }
     const std::vector<std::uint32_t> run(table.begin() + s.index, table.begin() + s.index + static_cast<std::ptrdiff_t>(length));
     t.values.clear();
-    for (std::uint32_t v : run) {
-      if constexpr (std::is_same_v<T, float>) t.values.push_back(std::bit_cast<float>(v));
-      else t.values.push_back(static_cast<T>(static_cast<std::uint16_t>(v)));
-    }
+    for (std::uint32_t v : run) t.values.push_back(j3d_value_from_bits<T>(v));
     if (builder.find(run) != s.index) t.stored_index = s.index;
     builder.place(run, s.index);
   }

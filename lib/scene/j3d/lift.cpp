@@ -355,7 +355,6 @@ Extras vertex_formats(const J3dVtx1& vtx) {
 }  // namespace
 
 Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
-  (void)inputs;
   const J3dInf1* inf = j3d_section<J3dInf1>(file);
   const J3dVtx1* vtx = j3d_section<J3dVtx1>(file);
   const J3dEvp1* evp = j3d_section<J3dEvp1>(file);
@@ -465,6 +464,7 @@ Result<Scene> lift_j3d(const J3dFile& file, const LiftInputs& inputs) {
   }
 
   if (auto error = lift_j3d_materials(file, scene); !error) return error.error();
+  if (auto error = lift_j3d_animations(inputs, h.joint_node, scene); !error) return error.error();
   // A material may sample UVs its shape does not draw (a texgen from TEXn the descriptors lack, or
   // generated coordinates shown on UV 0): those sets are added as zeros so TEXCOORD_n exists.
   for (Mesh& mesh : scene.meshes) {

@@ -1,8 +1,8 @@
 // J3D lower, geometry: Scene primitives -> VTX1 elements, DRW1/EVP1 draw matrices and SHP1 display
 // lists over the base's own, in the base's GX attribute formats.
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -480,17 +480,7 @@ struct Geometry {
     std::vector<std::uint32_t> triangles;
     if (in.incoming != nullptr) {
       const Primitive& p = *in.incoming;
-      std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> base_at;  // position bits -> base vertices
-      const auto bits = [](const Vec3& v) {
-        std::uint32_t x = 0, y = 0, z = 0;
-        std::memcpy(&x, &v.x, 4);
-        std::memcpy(&y, &v.y, 4);
-        std::memcpy(&z, &v.z, 4);
-        return (std::uint64_t{x} * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t{y} << 21) ^ z;
-      };
-      if (base != nullptr) {
-        for (std::uint32_t b = 0; b < base->vertex_count(); ++b) base_at[bits(base->positions[b])].push_back(b);
-      }
+      const NoiseCells cells(base != nullptr ? base->positions : std::vector<Vec3>());
       std::vector<std::uint32_t> entries(p.vertex_count());
       for (std::uint32_t v = 0; v < p.vertex_count(); ++v) {
         auto d = draw_entry(p, v, in.joint_map, in.where);
@@ -503,17 +493,23 @@ struct Geometry {
       keys.resize(p.vertex_count());
       for (std::uint32_t v = 0; v < p.vertex_count(); ++v) {
         const std::uint32_t d = entries[v];
+        // The base vertex this one stands for: the one with the most values within Blender's noise of
+        // its own at its position (same weights and draw matrix), whose stored elements it keeps where
+        // they are within noise (a painted corner takes a new colour, its neighbours keep theirs).
         std::uint32_t bv = kAbsent;
-        if (base != nullptr) {
-          if (const auto it = base_at.find(bits(p.positions[v])); it != base_at.end()) {
-            for (std::uint32_t b : it->second) {
-              if (same_vertex(*base, b, p, v) && same_influences(*base, b, p, v, in.joint_map) && walk->keys[b][kDrw] == d) {
-                bv = b;
-                break;
-              }
-            }
+        int best = -1;
+        cells.visit(p.positions[v], [&](std::uint32_t b) {
+          if (!same_influences(*base, b, p, v, in.joint_map) || walk->keys[b][kDrw] != d) return true;
+          int score = 0;
+          if (!base->normals.empty() && !p.normals.empty()) score += normal_within_noise(base->normals[b], p.normals[v]);
+          if (!base->colors.empty() && !p.colors.empty()) score += colour_within_noise(base->colors[b], p.colors[v]);
+          for (std::size_t u = 0; u < base->uvs.size() && u < p.uvs.size(); ++u) score += uv_within_noise(base->uvs[u][b], p.uvs[u][v]);
+          if (score > best) {
+            best = score;
+            bv = b;
           }
-        }
+          return true;
+        });
         auto key = vertex_key(base != nullptr ? *base : p, bv, bv == kAbsent ? nullptr : &walk->keys[bv], p, v, d, real_uvs, *fills, in.where);
         if (!key) return key.error();
         keys[v] = *key;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/kh_bbs/pam.hpp"
+#include "scene/anim_channels.hpp"
 #include "scene/lift.hpp"
 
 namespace remodel::scene {
@@ -74,17 +75,6 @@ Channel vector_channel(int node, Path path, const Axes& a, const std::vector<std
     }
   }
   return c;
-}
-
-// glTF slerps the short way; successive quaternions on opposite hemispheres would spin the long way.
-void keep_hemisphere(Channel& c) {
-  for (std::size_t i = 4; i + 3 < c.values.size(); i += 4) {
-    const float d = c.values[i - 4] * c.values[i] + c.values[i - 3] * c.values[i + 1] + c.values[i - 2] * c.values[i + 2] +
-                    c.values[i - 1] * c.values[i + 3];
-    if (d < 0) {
-      for (std::size_t k = 0; k < 4; ++k) c.values[i + k] = -c.values[i + k];
-    }
-  }
 }
 
 Result<Animation> lift_animation(const PamAnimation& record, const std::string& name, const std::string& where,

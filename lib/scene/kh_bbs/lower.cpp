@@ -307,7 +307,8 @@ using PartOf = std::function<std::vector<PmoSection>&(std::size_t)>;            
 // place of the first section of their material that was not found, else after its last section;
 // sections not found and not replaced were removed.
 Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, const std::string& where, const EditFor& edit_for,
-                                  const PartOf& part_of, float scale, const std::vector<int>* bon_of, Added& added, std::vector<Warning>& warnings) {
+                                  const PartOf& part_of, float scale, const std::vector<int>* bon_of, const kh_bbs::LiftedColours& lifted_colours,
+                                  Added& added, std::vector<Warning>& warnings) {
   const std::vector<int> material_of = match_materials(m.lifted, m.in);
   auto incoming_material = [&](std::size_t b) {
     const int lmat = lm.primitives[b].material;
@@ -361,6 +362,7 @@ Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, co
     }
     const std::size_t b = like.value_or(lm.primitives.size() - 1);
     const kh_bbs::SectionEdit whole = edit_for(b, p);
+    lifted_colours.keep(rest);
     weld(rest, psp::VertexFormat::parse(whole.base.vertex_flags & 0xFFFFFF).normal != psp::NumFormat::none);
     const kh_bbs::SectionEdit edit{whole.base, whole.lifted, rest, whole.scale, whole.bon_of, whole.where, whole.field, whole.allow_lists};
     auto rebuilt = kh_bbs::rebuild_section(edit, warnings);
@@ -461,8 +463,11 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
     const auto [list, section] = key(b);
     return parts[list][section];
   };
+  const kh_bbs::LiftedColours lifted_colours(lm.primitives);
   if (!any_extras) {
-    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, base.skeleton ? &bon_of : nullptr, added, warnings); !e) return e.error();
+    if (auto e = lower_merged(m, lm, im, where, edit_for, part_of, base.scale, base.skeleton ? &bon_of : nullptr, lifted_colours, added, warnings); !e) {
+      return e.error();
+    }
   }
   for (std::size_t b = 0; b < lm.primitives.size() && any_extras; ++b) {
     const auto [list, section] = key(b);
@@ -475,7 +480,9 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
     auto done = kh_bbs::lower_section_in_place(edit, part[0]);
     if (!done) return done.error();
     if (*done) continue;
-    auto rebuilt = kh_bbs::rebuild_section(edit, warnings);
+    Primitive kept = edit.incoming;
+    lifted_colours.keep(kept);
+    auto rebuilt = kh_bbs::rebuild_section({edit.base, edit.lifted, kept, edit.scale, edit.bon_of, edit.where, edit.field, edit.allow_lists}, warnings);
     if (!rebuilt) return rebuilt.error();
     part = std::move(*rebuilt);
   }

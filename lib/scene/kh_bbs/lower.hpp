@@ -13,6 +13,7 @@
 #include "model/kh_bbs/pmo.hpp"
 #include "model/psp/vertex.hpp"
 #include "scene/lower.hpp"
+#include "scene/match.hpp"
 #include "scene/scene.hpp"
 
 namespace remodel::scene::kh_bbs {
@@ -22,6 +23,20 @@ const char* range_of(psp::NumFormat f, bool is_signed);
 // A vertex colour as the PMO stores it: RGB 1.0 is 0x80 (the game doubles vertex colours), alpha
 // 1.0 is 0xFF; the lift's scaling reversed.
 Rgba colour_bytes(const Vec4& c);
+
+// The lifted sections' colours by place: an incoming colour within Blender's noise of the colour a
+// lifted vertex within noise of its position holds is taken as that colour, so a rebuilt section
+// stores the base's bytes where nobody painted (Blender keeps colours as sRGB bytes: some come back a
+// /128 step off).
+class LiftedColours {
+ public:
+  explicit LiftedColours(const std::vector<Primitive>& lifted);
+  void keep(Primitive& in) const;
+
+ private:
+  std::vector<Vec4> colours_;
+  NoiseCells cells_;
+};
 
 // scene::check_primitive, and weights PSP can store (0 to 1).
 Result<void> check_primitive(const Primitive& p, const std::string& where);

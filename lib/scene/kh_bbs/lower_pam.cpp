@@ -9,10 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <numbers>
 #include <string>
 
 #include "model/kh_bbs/pam.hpp"
+#include "scene/anim_channels.hpp"
 #include "scene/kh_bbs/lower.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -28,89 +28,11 @@ std::string seconds(float t) {
   return text;
 }
 
-
-constexpr float kPi = std::numbers::pi_v<float>;
+// The joint frames one import samples over all its new records (frames x BON joints): 2^23 take a
+// few seconds; a real PAM holds under a million, one 65,535-frame record on 53 joints 3.5 million.
+constexpr std::size_t kMaxSampledJointFrames = std::size_t{1} << 23;
 
 std::string num(std::size_t n) { return std::to_string(n); }
-
-// A glTF channel's value at `time` (seconds): 3 or 4 components, rotations normalised.
-std::array<float, 4> sample(const Channel& c, std::size_t comps, float time) {
-  std::array<float, 4> out{};
-  const bool cubic = c.interpolation == Interpolation::cubic_spline;
-  const std::size_t stride = cubic ? 3 * comps : comps, offset = cubic ? comps : 0;
-  auto value = [&](std::size_t k, std::size_t i) { return c.values[k * stride + offset + i]; };
-  const std::size_t n = c.times.size();
-  if (time <= c.times.front() || n == 1) {
-    for (std::size_t i = 0; i < comps; ++i) out[i] = value(0, i);
-  } else if (time >= c.times.back()) {
-    for (std::size_t i = 0; i < comps; ++i) out[i] = value(n - 1, i);
-  } else {
-    const std::size_t k = static_cast<std::size_t>(std::upper_bound(c.times.begin(), c.times.end(), time) - c.times.begin()) - 1;
-    const float dt = c.times[k + 1] - c.times[k], u = (time - c.times[k]) / dt;
-    if (c.interpolation == Interpolation::step) {
-      for (std::size_t i = 0; i < comps; ++i) out[i] = value(k, i);
-    } else if (cubic) {
-      const float u2 = u * u, u3 = u2 * u;
-      for (std::size_t i = 0; i < comps; ++i) {
-        const float out_tangent = c.values[k * stride + 2 * comps + i] * dt, in_tangent = c.values[(k + 1) * stride + i] * dt;
-        out[i] = (2 * u3 - 3 * u2 + 1) * value(k, i) + (u3 - 2 * u2 + u) * out_tangent + (-2 * u3 + 3 * u2) * value(k + 1, i) +
-                 (u3 - u2) * in_tangent;
-      }
-    } else if (comps == 4) {  // slerp the short way
-      Quat a{value(k, 0), value(k, 1), value(k, 2), value(k, 3)}, b{value(k + 1, 0), value(k + 1, 1), value(k + 1, 2), value(k + 1, 3)};
-      float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-      if (d < 0) {
-        b = {-b.x, -b.y, -b.z, -b.w};
-        d = -d;
-      }
-      float wa = 1 - u, wb = u;
-      if (d < 0.9995f) {
-        const float theta = std::acos(std::min(d, 1.0f));
-        wa = std::sin((1 - u) * theta) / std::sin(theta);
-        wb = std::sin(u * theta) / std::sin(theta);
-      }
-      out = {wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w};
-    } else {
-      for (std::size_t i = 0; i < comps; ++i) out[i] = value(k, i) + (value(k + 1, i) - value(k, i)) * u;
-    }
-  }
-  if (comps == 4) {
-    const Quat q = normalize(Quat{out[0], out[1], out[2], out[3]});
-    out = {q.x, q.y, q.z, q.w};
-  }
-  return out;
-}
-
-Result<void> check_channel(const Channel& c, std::size_t nodes, const std::string& where) {
-  if (c.node < 0 || static_cast<std::size_t>(c.node) >= nodes) return at(where + ".node", "the channel targets node " + std::to_string(c.node) + ", which does not exist");
-  const std::size_t comps = c.path == Path::rotation ? 4 : 3, per_key = c.interpolation == Interpolation::cubic_spline ? 3 * comps : comps;
-  if (c.times.empty() || c.values.size() != c.times.size() * per_key) {
-    return at(where, num(c.times.size()) + " key times need " + num(c.times.size() * per_key) + " values, the channel has " +
-                         num(c.values.size()), ErrorCode::inconsistent);
-  }
-  for (std::size_t k = 0; k < c.times.size(); ++k) {
-    if (!std::isfinite(c.times[k]) || (k > 0 && !(c.times[k] > c.times[k - 1]))) {
-      return at(where + ".times", "key times must be finite and increasing (key " + num(k) + ")");
-    }
-  }
-  for (float v : c.values) {
-    if (!std::isfinite(v)) return at(where + ".values", "a key value is not finite");
-  }
-  return {};
-}
-
-// `a` moved by whole turns to lie nearest `ref`.
-float nearest_turn(float a, float ref) { return a + 2 * kPi * std::round((ref - a) / (2 * kPi)); }
-
-// The X, Y, Z angles of q nearest `ref`: both Euler solutions, each angle by whole turns.
-Vec3 nearest_euler(const Quat& q, Vec3 ref) {
-  const Vec3 a = euler_xyz_of(q);
-  const Vec3 b{a.x + kPi, kPi - a.y, a.z + kPi};
-  auto fit = [&](Vec3 e) { return Vec3{nearest_turn(e.x, ref.x), nearest_turn(e.y, ref.y), nearest_turn(e.z, ref.z)}; };
-  const Vec3 fa = fit(a), fb = fit(b);
-  const Vec3 da = fa - ref, db = fb - ref;
-  return dot(da, da) <= dot(db, db) ? fa : fb;
-}
 
 float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
 
@@ -150,30 +72,6 @@ PamChannel encode_channel(const std::vector<float>& values, float tolerance, boo
     for (std::size_t f : sparse) c.keys.push_back({static_cast<std::uint16_t>(f), q[f]});
   }
   return c;
-}
-
-// The animation's last key time (0 with no keys).
-float last_time(const Animation& a) {
-  float t = 0;
-  for (const Channel& c : a.channels) t = std::max(t, c.times.empty() ? 0.0f : c.times.back());
-  return t;
-}
-
-// The channel driving each path (translation, rotation, scale) of `node`; null where none does.
-std::array<const Channel*, 3> path_channels(const Animation& a, int node) {
-  std::array<const Channel*, 3> out{};
-  for (const Channel& c : a.channels) {
-    if (c.node == node && node >= 0) out[static_cast<std::size_t>(c.path)] = &c;
-  }
-  return out;
-}
-
-// The first node named `name`, or -1: glTF channels name the nodes that stand for BON joints.
-int node_named(const Scene& scene, const std::string& name) {
-  for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
-    if (scene.nodes[n].name == name) return static_cast<int>(n);
-  }
-  return -1;
 }
 
 struct AnimationEdit {
@@ -229,13 +127,13 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
           }
           Quat q = rest.rotation;
           if (path_channel[1] != nullptr) {
-            const auto s = sample(*path_channel[1], 4, t);
+            const auto s = sample_channel(*path_channel[1], 4, t);
             q = {s[0], s[1], s[2], s[3]};
           }
           rotations.push_back(q);
           per_frame[f] = previous = nearest_euler(q, ref);
         } else if (path_channel[p] != nullptr) {
-          const auto s = sample(*path_channel[p], 3, t);
+          const auto s = sample_channel(*path_channel[p], 3, t);
           per_frame[f] = {s[0], s[1], s[2]};
         } else {
           per_frame[f] = p == 0 ? rest.translation : rest.scale;
@@ -386,22 +284,27 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   return out;
 }
 
-// One new record: every BON joint's translation and rotation (constant channels collapsed to one
-// key), scale only where it leaves 1, sampled at every frame of `fps` from the joint's node (by name);
-// a joint with no node holds its bind pose.
-Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
-                                      const std::vector<Trs>& bind, const std::string& where) {
+// The frames of `a`'s new record, after checking its channels.
+Result<std::uint16_t> record_frames(const Animation& a, const Scene& scene, const std::string& where) {
   for (std::size_t c = 0; c < a.channels.size(); ++c) {
     if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]"); !err) return err.error();
   }
-  PamAnimation record;
   const float end = last_time(a);
-  const double frames = std::round(static_cast<double>(end) * record.fps) + 1;
+  const double frames = std::round(static_cast<double>(end) * PamAnimation{}.fps) + 1;
   if (!(frames >= 1 && frames <= 0xFFFF)) {
     return at(where, "the animation lasts " + seconds(end) + " s; a PAM holds 1 to 65535 frames at 30 fps (at most 2184.5 s)",
               ErrorCode::unsupported);
   }
-  record.frame_count = static_cast<std::uint16_t>(frames);
+  return static_cast<std::uint16_t>(frames);
+}
+
+// One new record of `frame_count` frames (record_frames): every BON joint's translation and rotation
+// (constant channels collapsed to one key), scale only where it leaves 1, sampled at every frame from
+// the joint's node (by name); a joint with no node holds its bind pose.
+Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, const std::vector<int>& joints,
+                                      const std::vector<Trs>& bind, std::uint16_t frame_count, const std::string& where) {
+  PamAnimation record;
+  record.frame_count = frame_count;
   record.loop_from = static_cast<std::uint16_t>(record.frame_count - 1);  // as both samples: loop the whole animation
   record.bones.resize(joints.size());
   for (std::size_t b = 0; b < joints.size(); ++b) {
@@ -416,12 +319,12 @@ Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, co
         if (p == 1) {
           Quat q = rest.rotation;
           if (path_channel[1] != nullptr) {
-            const auto v = sample(*path_channel[1], 4, t);
+            const auto v = sample_channel(*path_channel[1], 4, t);
             q = {v[0], v[1], v[2], v[3]};
           }
           per_frame[f] = previous = nearest_euler(normalize(q), previous);
         } else if (path_channel[p] != nullptr) {
-          const auto v = sample(*path_channel[p], 3, t);
+          const auto v = sample_channel(*path_channel[p], 3, t);
           per_frame[f] = {v[0], v[1], v[2]};
         } else {
           per_frame[f] = p == 0 ? rest.translation : rest.scale;
@@ -473,9 +376,24 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
                                          (missing_count > 8 ? "..." : "")});
   }
   Pam& pam = std::get<Pam>(out.document);
+  // Every record's frames first: the joint frames sampled are capped before any is sampled.
+  std::vector<std::uint16_t> frames(scene.animations.size());
+  std::size_t sampled = 0;
   for (std::size_t a = 0; a < scene.animations.size(); ++a) {
     const std::string where = "animations[" + num(a) + "]";
-    auto record = author_animation(scene.animations[a], scene, joints, bind, where);
+    auto count = record_frames(scene.animations[a], scene, where);
+    if (!count) return count.error();
+    frames[a] = *count;
+    sampled += std::size_t{*count} * joints.size();
+    if (sampled > kMaxSampledJointFrames) {
+      return at(where, "brings the frames sampled for the PAM's joints to " + num(sampled) + " (frames x " + num(joints.size()) +
+                           " BON joints, over the animations so far); one import samples at most " + num(kMaxSampledJointFrames),
+                ErrorCode::unsupported);
+    }
+  }
+  for (std::size_t a = 0; a < scene.animations.size(); ++a) {
+    const std::string where = "animations[" + num(a) + "]";
+    auto record = author_animation(scene.animations[a], scene, joints, bind, frames[a], where);
     if (!record) return record.error();
     PamEntry entry;
     entry.animation = static_cast<std::uint16_t>(pam.animations.size());

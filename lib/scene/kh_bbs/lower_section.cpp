@@ -33,6 +33,35 @@ Rgba colour_bytes(const Vec4& c) {
   return {colour_byte(c.x, 128), colour_byte(c.y, 128), colour_byte(c.z, 128), colour_byte(c.w, 255)};
 }
 
+namespace {
+
+std::vector<Vec3> coloured_positions(const std::vector<Primitive>& lifted) {
+  std::vector<Vec3> out;
+  for (const Primitive& p : lifted) {
+    if (p.colors.size() == p.vertex_count()) out.insert(out.end(), p.positions.begin(), p.positions.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+LiftedColours::LiftedColours(const std::vector<Primitive>& lifted) : cells_(coloured_positions(lifted)) {
+  for (const Primitive& p : lifted) {
+    if (p.colors.size() == p.vertex_count()) colours_.insert(colours_.end(), p.colors.begin(), p.colors.end());
+  }
+}
+
+void LiftedColours::keep(Primitive& in) const {
+  if (in.colors.size() != in.vertex_count()) return;
+  for (std::size_t v = 0; v < in.vertex_count(); ++v) {
+    cells_.visit(in.positions[v], [&](std::uint32_t b) {
+      if (!colour_within_noise(colours_[b], in.colors[v])) return true;
+      in.colors[v] = colours_[b];
+      return false;
+    });
+  }
+}
+
 Result<void> check_primitive(const Primitive& p, const std::string& where) {
   if (auto e = scene::check_primitive(p, where); !e) return e.error();
   for (float w : p.weights) {
@@ -141,8 +170,12 @@ bool SectionValues::same(std::uint32_t base_vertex, std::uint32_t incoming_verte
   for (std::size_t c = 0; c < 2 && b.uv && i.uv; ++c) {
     if (!same_component(f.texcoord, b.v.texcoord[c], i.v.texcoord[c])) return false;
   }
-  // A section without colours draws white: an incoming colour must be white to stand for it.
-  if (i.has_colour && i.colour != (b.has_colour ? b.colour : colour_bytes({1, 1, 1, 1}))) return false;
+  // A section without colours draws white: an incoming colour must be white to stand for it. Within
+  // Blender's noise it is the base's, though its sRGB byte crossed a /128 step (g59dc00.pmo).
+  if (i.has_colour && i.colour != (b.has_colour ? b.colour : colour_bytes({1, 1, 1, 1})) &&
+      !colour_within_noise(b.has_colour ? e_->lifted.colors[base_vertex] : Vec4{1, 1, 1, 1}, e_->incoming.colors[incoming_vertex])) {
+    return false;
+  }
   for (std::size_t k = 0; k < 8; ++k) {
     if (!same_component(f.weight, b.v.weights[k], i.v.weights[k])) return false;
   }

@@ -45,6 +45,19 @@ Result<Bytes> write_rarc(const Rarc& r, WriteReport* report) {
       }
       if (r.nodes[n].entries.size() > 0xFFFF) w.fail("nodes[" + std::to_string(n) + "]", "holds more than 65535 entries");
     }
+    // No path the reader refuses: each folder's path length below the root, walked from the root.
+    std::vector<std::size_t> path_length(node_count, 0);
+    std::vector<std::uint32_t> reach{0};
+    for (std::size_t k = 0; k < reach.size(); ++k) {
+      const std::uint32_t n = reach[k];
+      for (const RarcEntry& e : r.nodes[n].entries) {
+        const std::size_t length = path_length[n] + e.name.size() + 1;
+        if (length > kRarcMaxPath) w.fail("nodes[" + std::to_string(n) + "]." + e.name.substr(0, 32), "lies at a path longer than 1024 bytes, which readers refuse");
+        if (e.kind != RarcEntryKind::directory || parent[e.node] != n || path_length[e.node] != 0) continue;
+        path_length[e.node] = length;
+        reach.push_back(e.node);
+      }
+    }
     // The data's layout, relative to its start, in its order.
     std::vector<std::uint32_t> order = r.data_order;
     if (order.empty()) {

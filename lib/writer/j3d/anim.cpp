@@ -1,9 +1,11 @@
 // Writes J3D animations (J3D1): the reader's mirror. The value tables are laid out by the table rule
 // (J3dTableBuilder) from the tracks' runs; the offsets and counts follow from them.
-#include <iterator>
 #include <string>
 
+#include "model/j3d/anim.hpp"
+#include "writer/j3d/anim_frames.hpp"
 #include "writer/j3d/anim_key.hpp"
+#include "writer/j3d/common.hpp"
 
 namespace remodel {
 
@@ -26,19 +28,26 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
   write_j3d_gap(w, filler, 32, base, a.gap_after_header, [] { return std::string("header.gap"); });
   w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
   write_j3d_srt_records(w, joints, l, "joint");
-  write_j3d_value_table(w, l.scales, a.stored_scales, 4, {counts_at, offsets_at + 4, 32, false}, base, filler, a.gap_after_joints, "scales");
-  write_j3d_value_table(w, l.rotations, a.stored_rotations, 2, {counts_at + 2, offsets_at + 8, 32, false}, base, filler, a.gap_after_scales, "rotations");
-  write_j3d_value_table(w, l.translations, a.stored_translations, 4, {counts_at + 4, offsets_at + 12, 32, false}, base, filler, a.gap_after_rotations, "translations");
+  write_j3d_value_table(w, l.scales, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
+  write_j3d_value_table(w, l.rotations, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
+  write_j3d_value_table(w, l.translations, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12,
+                        "translations");
   write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
 }
 
-// Each section kind's magic and writer.
-void write_section(ByteWriter& w, const J3dAnk1& s, std::size_t base, const std::string& filler) { write_ank1(w, s, base, filler); }
-void write_section(ByteWriter& w, const J3dTtk1& s, std::size_t base, const std::string& filler) { write_j3d_ttk1(w, s, base, filler); }
-void write_section(ByteWriter& w, const J3dTrk1& s, std::size_t base, const std::string& filler) { write_j3d_trk1(w, s, base, filler); }
-void write_section(ByteWriter& w, const J3dPak1& s, std::size_t base, const std::string& filler) { write_j3d_pak1(w, s, base, filler); }
-constexpr const char* kMagics[] = {"ANK1", "TTK1", "TRK1", "PAK1"};
-static_assert(std::size(kMagics) == std::variant_size_v<J3dAnimSection>, "one magic per section kind");
+// Each kind's section writer.
+void write_section(ByteWriter& w, const J3dAnimSection& section, std::size_t base, const std::string& filler) {
+  std::visit([&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, J3dAnk1>) write_ank1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dAnf1>) write_j3d_anf1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTpt1>) write_j3d_tpt1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dVaf1>) write_j3d_vaf1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTtk1>) write_j3d_ttk1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTrk1>) write_j3d_trk1(w, s, base, filler);
+    else write_j3d_pak1(w, s, base, filler);
+  }, section);
+}
 
 }  // namespace
 
@@ -48,16 +57,17 @@ Result<Bytes> write_j3d_anim(const J3dAnimFile& f, WriteReport* report) {
     w.mark([] { return std::string("header"); });
     const std::size_t size_at = write_j3d_file_header(w, "J3D1", f.type, 1, f.header_0x10, f.stored_size);
     const std::size_t base = w.pos();
-    const char* magic = kMagics[f.section.index()];
+    const char* magic = kJ3dAnimKinds[f.section.index()].magic;
     w.mark([&] { return std::string(magic); });
     w.bytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(magic), 4));
     w.u32(0);  // size, patched
-    const std::string filler = kJ3dNintendoPadding;
-    std::visit([&](const auto& s) { write_section(w, s, base, filler); }, f.section);
-    if (w.pos() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
-    w.patch_u32(base + 4, static_cast<std::uint32_t>(w.pos() - base));
+    write_section(w, f.section, base, kJ3dNintendoPadding);
+    // The stated end: the section's, or where its closing filler would end when the file leaves it out.
+    const std::size_t end = f.closing_filler_cut ? base + (w.pos() - base + 31) / 32 * 32 : w.pos();
+    if (end + f.tail.size() > 0xFFFFFFFFu) w.fail("size", "the file is larger than 4 GiB");
+    w.patch_u32(base + 4, static_cast<std::uint32_t>(end - base));
     w.tail(f.tail);
-    if (!f.stored_size) w.patch_u32(size_at, static_cast<std::uint32_t>(w.pos()));
+    if (!f.stored_size) w.patch_u32(size_at, static_cast<std::uint32_t>(end + f.tail.size()));
     return w.take();
   });
 }

@@ -7,13 +7,13 @@ namespace remodel {
 namespace {
 
 // One colour set's R, G, B, A tables laid out by the rule.
-std::array<J3dLaidOut, 4> lay_out_colours(ByteWriter& w, const J3dColourAnims& set) {
+std::array<J3dFrameTable, 4> lay_out_colours(ByteWriter& w, const J3dColourAnims& set) {
   static constexpr const char* kFields[] = {"r", "g", "b", "a"};
   if (set.anims.size() > 0xFFFF) w.fail("anims", "more than 65535 colour animations");
   if (set.names.names.size() != set.anims.size()) {
     w.fail("names", "holds " + std::to_string(set.names.names.size()) + " names for " + std::to_string(set.anims.size()) + " animations");
   }
-  std::array<J3dLaidOut, 4> out;
+  std::array<J3dFrameTable, 4> out;
   for (std::size_t k = 0; k < 4; ++k) {
     std::vector<const J3dColourTrack*> tracks;
     for (const J3dColourAnim& a : set.anims) tracks.push_back(&a.rgba[k]);
@@ -38,7 +38,7 @@ struct Tables {
     body();
   }
   void anims(std::size_t i, const Verbatim& gap, std::size_t offset_at, const J3dColourAnims& set,
-             const std::array<J3dLaidOut, 4>& l, bool with_id) {
+             const std::array<J3dFrameTable, 4>& l, bool with_id) {
     put(i, gap, offset_at, !set.anims.empty(), [&] {
       for (std::size_t a = 0; a < set.anims.size(); ++a) {
         for (std::size_t k = 0; k < 4; ++k) write_j3d_stored_track(w, set.anims[a].rgba[k], l[k].indices[a]);
@@ -49,10 +49,10 @@ struct Tables {
     });
   }
   void values(std::size_t i, const Verbatim* gaps, std::size_t counts_at, std::size_t offsets_at, const J3dColourAnims& set,
-              const std::array<J3dLaidOut, 4>& l) {
+              const std::array<J3dFrameTable, 4>& l) {
     for (std::size_t k = 0; k < 4; ++k) {
       const std::size_t alignment = w.pos() - base == header_size ? 32 : 4;
-      write_j3d_value_table(w, l[k], set.stored_values[k], 2, {counts_at + 2 * k, offsets_at + 4 * k, alignment}, base, filler, gaps[k],
+      write_j3d_keyed_table(w, l[k], set.stored_values[k], 2, alignment, base, filler, gaps[k], counts_at + 2 * k, offsets_at + 4 * k,
                             names[i + k]);
     }
   }

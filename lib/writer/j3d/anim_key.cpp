@@ -1,32 +1,21 @@
 // Writes what every keyed J3D animation section shares: value tables by the table rule, SRT records.
 #include "writer/j3d/anim_key.hpp"
 
-#include <bit>
-
 namespace remodel {
 
 namespace {
 
 template <typename T>
-std::vector<std::uint32_t> run_bits(const J3dAnimTrack<T>& t) {
-  std::vector<std::uint32_t> out;
-  out.reserve(t.values.size());
-  for (T v : t.values) {
-    if constexpr (std::is_same_v<T, float>) out.push_back(std::bit_cast<std::uint32_t>(v));
-    else out.push_back(static_cast<std::uint16_t>(v));
-  }
-  return out;
-}
-
-template <typename T>
-J3dLaidOut lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
+J3dFrameTable lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
   J3dTableBuilder builder;
-  J3dLaidOut out;
+  J3dFrameTable out;
   for (const J3dAnimTrack<T>* t : tracks) {
     if (t->values.size() != j3d_track_length(t->count, t->tangent_mode)) {
       w.fail(field, "a track of " + std::to_string(t->count) + " keys holds " + std::to_string(t->values.size()) + " values");
     }
-    const std::vector<std::uint32_t> run = run_bits(*t);
+    std::vector<std::uint32_t> run;
+    run.reserve(t->values.size());
+    for (T v : t->values) run.push_back(j3d_value_bits(v));
     const std::size_t at = builder.place(run, t->stored_index ? *t->stored_index : builder.find(run));
     if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
     out.indices.push_back(static_cast<std::uint16_t>(at));
@@ -41,33 +30,22 @@ J3dLaidOut lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tra
 
 }  // namespace
 
-J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dFloatTrack*>& tracks, const Verbatim& stored_table, const char* field) {
+J3dFrameTable lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dFloatTrack*>& tracks, const Verbatim& stored_table, const char* field) {
   return lay_out(w, tracks, stored_table, field);
 }
 
-J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dAngleTrack*>& tracks, const Verbatim& stored_table, const char* field) {
+J3dFrameTable lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dAngleTrack*>& tracks, const Verbatim& stored_table, const char* field) {
   return lay_out(w, tracks, stored_table, field);
 }
 
-void write_j3d_value_table(ByteWriter& w, const J3dLaidOut& t, const Verbatim& stored_table, std::size_t size, const J3dTablePlace& place,
-                           std::size_t base, const std::string& filler, const Verbatim& gap_before, const char* field) {
-  if (place.leave_out_empty && t.table.empty() && !stored_table.stored()) {
-    w.patch_u16(place.count_at, 0);
+void write_j3d_keyed_table(ByteWriter& w, const J3dFrameTable& t, const Verbatim& stored_table, std::size_t size, std::size_t alignment,
+                           std::size_t base, const std::string& filler, const Verbatim& gap_before, std::size_t count_at,
+                           std::size_t offset_at, const char* field) {
+  if (t.table.empty() && !stored_table.stored()) {
+    w.patch_u16(count_at, 0);
     return;
   }
-  write_j3d_gap(w, filler, place.alignment, base, gap_before, [&] { return std::string(field) + ".gap"; });
-  w.patch_u32(place.offset_at, static_cast<std::uint32_t>(w.pos() - base));
-  w.mark([&] { return std::string(field); });
-  if (w.verbatim(stored_table, [&] { return std::string(field); })) {
-    if (stored_table.size() % size != 0 || stored_table.size() / size > 0xFFFF) w.fail(field, "the stored table is not whole values");
-    w.patch_u16(place.count_at, static_cast<std::uint16_t>(stored_table.size() / size));
-    return;
-  }
-  for (std::uint32_t v : t.table) {
-    if (size == 4) w.u32(v);
-    else w.u16(static_cast<std::uint16_t>(v));
-  }
-  w.patch_u16(place.count_at, static_cast<std::uint16_t>(t.table.size()));
+  write_j3d_value_table(w, t, stored_table, size, alignment, base, filler, gap_before, count_at, offset_at, field);
 }
 
 J3dSrtLaidOut lay_out_j3d_srt(ByteWriter& w, const std::vector<const J3dJointAnim*>& anims, const Verbatim& stored_scales,

@@ -1,5 +1,6 @@
 // Internal: what every keyed J3D animation section writer shares: the value tables laid out by the
-// table rule (J3dTableBuilder), component records and SRT records. The reader's mirror
+// table rule (J3dTableBuilder, written by
+// writer/j3d/anim_frames.hpp's write_j3d_value_table), component records and SRT records. The reader's mirror
 // (reader/j3d/anim_key.hpp).
 #pragma once
 
@@ -7,17 +8,14 @@
 #include <vector>
 
 #include "model/j3d/anim.hpp"
+#include "writer/j3d/anim_frames.hpp"
 #include "writer/j3d/common.hpp"
 
 namespace remodel {
 
-// One value table and where each of its tracks starts.
-struct J3dLaidOut {
-  std::vector<std::uint32_t> table;
-  std::vector<std::uint16_t> indices;
-};
-J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dFloatTrack*>& tracks, const Verbatim& stored_table, const char* field);
-J3dLaidOut lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dAngleTrack*>& tracks, const Verbatim& stored_table, const char* field);
+// One value table laid out by the table rule, and where each of its tracks starts.
+J3dFrameTable lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dFloatTrack*>& tracks, const Verbatim& stored_table, const char* field);
+J3dFrameTable lay_out_j3d_table(ByteWriter& w, const std::vector<const J3dAngleTrack*>& tracks, const Verbatim& stored_table, const char* field);
 
 // A component record: key count, first value (stored or the rule's), tangent mode.
 template <typename T>
@@ -27,19 +25,15 @@ void write_j3d_stored_track(ByteWriter& w, const J3dAnimTrack<T>& t, std::uint16
   w.u16(t.tangent_mode);
 }
 
-// Where a value table goes: the header fields to patch, the gap's alignment, and whether a table of
-// no values is left out (offset 0, no gap; ANK1 writes it in place).
-struct J3dTablePlace {
-  std::size_t count_at = 0, offset_at = 0, alignment = 4;
-  bool leave_out_empty = true;
-};
-// The table after the gap before it; patches its offset and count.
-void write_j3d_value_table(ByteWriter& w, const J3dLaidOut& t, const Verbatim& stored_table, std::size_t size, const J3dTablePlace& place,
-                           std::size_t base, const std::string& filler, const Verbatim& gap_before, const char* field);
+// A keyed table of no values is left out (offset 0, no gap), as Nintendo's converter writes it; any
+// other is written by write_j3d_value_table (ANK1 writes an empty one in place, so calls that directly).
+void write_j3d_keyed_table(ByteWriter& w, const J3dFrameTable& t, const Verbatim& stored_table, std::size_t size, std::size_t alignment,
+                           std::size_t base, const std::string& filler, const Verbatim& gap_before, std::size_t count_at,
+                           std::size_t offset_at, const char* field);
 
 // The value tables of SRT records, laid out record by record, x to z.
 struct J3dSrtLaidOut {
-  J3dLaidOut scales, rotations, translations;
+  J3dFrameTable scales, rotations, translations;
 };
 J3dSrtLaidOut lay_out_j3d_srt(ByteWriter& w, const std::vector<const J3dJointAnim*>& anims, const Verbatim& stored_scales,
                               const Verbatim& stored_rotations, const Verbatim& stored_translations);

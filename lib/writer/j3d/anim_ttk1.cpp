@@ -45,10 +45,11 @@ void write_j3d_ttk1(ByteWriter& w, const J3dTtk1& t, std::size_t base, const std
     }
   });
   const auto gap = [&](J3dTtk1Table which) -> const Verbatim& { return t.gaps[static_cast<std::size_t>(which)]; };
-  write_j3d_value_table(w, l.scales, t.stored_scales, 4, {counts_at, offsets_at + 20}, base, filler, gap(J3dTtk1Table::scales), "scales");
-  write_j3d_value_table(w, l.rotations, t.stored_rotations, 2, {counts_at + 2, offsets_at + 24}, base, filler, gap(J3dTtk1Table::rotations), "rotations");
-  write_j3d_value_table(w, l.translations, t.stored_translations, 4, {counts_at + 4, offsets_at + 28}, base, filler,
-                        gap(J3dTtk1Table::translations), "translations");
+  write_j3d_keyed_table(w, l.scales, t.stored_scales, 4, 4, base, filler, gap(J3dTtk1Table::scales), counts_at, offsets_at + 20, "scales");
+  write_j3d_keyed_table(w, l.rotations, t.stored_rotations, 2, 4, base, filler, gap(J3dTtk1Table::rotations), counts_at + 2, offsets_at + 24,
+                        "rotations");
+  write_j3d_keyed_table(w, l.translations, t.stored_translations, 4, 4, base, filler, gap(J3dTtk1Table::translations), counts_at + 4,
+                        offsets_at + 28, "translations");
   if (!w.verbatim(t.end, [] { return std::string("end"); })) {
     w.u16(0);  // the empty name table the converter closes the section with
     w.u16(0xFFFF);

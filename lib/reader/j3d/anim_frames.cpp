@@ -1,0 +1,24 @@
+// Reads what the full-frame animation kinds share: (count, first index) records and value tables.
+#include "reader/j3d/anim_frames.hpp"
+
+namespace remodel {
+
+J3dFrameRecord read_j3d_frame_record(Cursor& c) {
+  J3dFrameRecord r;
+  r.at = c.pos();
+  r.count = c.u16("count");
+  r.index = c.u16("index");
+  return r;
+}
+
+std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, std::uint32_t offset, std::uint16_t count,
+                                                std::size_t size, std::size_t alignment, const char* offset_field,
+                                                Verbatim& gap_before) {
+  gap_before = read_j3d_gap(c, filler, offset, alignment, offset_field);
+  c.check_count(count, size, offset_field);
+  std::vector<std::uint32_t> out(count);
+  for (std::uint32_t& v : out) v = size == 4 ? c.u32("value") : size == 2 ? c.u16("value") : c.u8("value");
+  return out;
+}
+
+}  // namespace remodel

@@ -1,0 +1,58 @@
+// Internal: what the full-frame animation readers share (BCA, BTP, BVA): records of (count, first
+// index) over value tables, and the tables' rule (docs/j3d-animations.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/j3d/anim.hpp"
+#include "reader/j3d/common.hpp"
+
+namespace remodel {
+
+// A (count, first index) record as stored, and its offset in the section.
+struct J3dFrameRecord {
+  std::uint16_t count = 0, index = 0;
+  std::size_t at = 0;
+};
+J3dFrameRecord read_j3d_frame_record(Cursor& c);
+
+// The gap to `offset` (aligned to `alignment`), then `count` values of `size` bytes (1, 2 or 4) as their bits.
+std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, std::uint32_t offset, std::uint16_t count,
+                                                std::size_t size, std::size_t alignment, const char* offset_field,
+                                                Verbatim& gap_before);
+
+// The tracks' runs out of `table` (at `table_offset`, `size` bytes a value); an index the rule does not
+// give is kept as stored; when stored indices cannot explain the table, the table is kept (verbatim)
+// and every index with it.
+template <typename T>
+void read_j3d_frame_tracks(Cursor& c, const std::vector<J3dFrameRecord>& records, const std::vector<J3dFrameTrack<T>*>& tracks,
+                           const std::vector<std::uint32_t>& table, std::size_t table_offset, const J3dFrameTableRule& rule,
+                           Verbatim& stored_table) {
+  J3dTableBuilder builder;
+  if (rule.seed) builder.place({*rule.seed}, 0);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const J3dFrameRecord& r = records[i];
+    if (std::size_t{r.index} + r.count > table.size()) {
+      c.fail_at(ErrorCode::bad_offset, r.at + 2, "index",
+                "reads " + std::to_string(r.count) + " values from " + std::to_string(r.index) + " of a table of " + std::to_string(table.size()));
+    }
+    const std::vector<std::uint32_t> run(table.begin() + r.index, table.begin() + r.index + r.count);
+    J3dFrameTrack<T>& t = *tracks[i];
+    t.values.clear();
+    t.values.reserve(run.size());
+    for (std::uint32_t v : run) t.values.push_back(j3d_value_from_bits<T>(v));
+    if ((rule.share ? builder.find(run) : builder.size()) != r.index) t.stored_index = r.index;
+    builder.place(run, r.index);
+  }
+  if (builder.finish() == table) return;
+  stored_table = Verbatim(c.data().subspan(table_offset, table.size() * sizeof(T)));
+  for (std::size_t i = 0; i < records.size(); ++i) tracks[i]->stored_index = records[i].index;
+}
+
+// Section readers of the full-frame kinds; the cursor is on the section, after its 8-byte header.
+J3dAnf1 read_j3d_anf1(Cursor& c, J3dFiller& filler);
+J3dTpt1 read_j3d_tpt1(Cursor& c, J3dFiller& filler);
+J3dVaf1 read_j3d_vaf1(Cursor& c, J3dFiller& filler);
+
+}  // namespace remodel

@@ -1,0 +1,36 @@
+// glTF animation channels as the animation lifts and lowers read and write them (KH BBS PAM, J3D BCK):
+// sampling a channel as glTF defines it, checking one, finding a node's channels and joints by name,
+// and rotations between quaternions and X-then-Y-then-Z angles.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "scene/scene.hpp"
+
+namespace remodel::scene {
+
+// A glTF channel's value at `time` (seconds): 3 or 4 components, rotations normalised; LINEAR, STEP
+// and CUBICSPLINE as glTF defines them, clamped outside the keys.
+std::array<float, 4> sample_channel(const Channel& c, std::size_t comps, float time);
+
+// The channel names a node, its values fit its times and every number is finite, times increasing.
+Result<void> check_channel(const Channel& c, std::size_t nodes, const std::string& where);
+
+// The X, Y, Z angles of q nearest `ref`: both Euler solutions, each angle by whole turns.
+Vec3 nearest_euler(const Quat& q, Vec3 ref);
+
+// The animation's last key time (0 with no keys).
+float last_time(const Animation& a);
+
+// The channel driving each path (translation, rotation, scale) of `node`; null where none does.
+std::array<const Channel*, 3> path_channels(const Animation& a, int node);
+
+// The first node named `name`, or -1: glTF channels name the nodes that stand for a format's joints.
+int node_named(const Scene& scene, const std::string& name);
+
+// glTF slerps the short way; successive quaternions on opposite hemispheres would spin the long way:
+// each rotation key is flipped to the hemisphere of the one before.
+void keep_hemisphere(Channel& c);
+
+}  // namespace remodel::scene

@@ -1,0 +1,147 @@
+// J3D BCK (ANK1) -> Scene animations on a model's JNT1 joints, evaluated as the game evaluates them
+// (model/j3d/anim_eval.hpp). Translation and scale are the game's Hermite curves exactly, as glTF
+// CUBICSPLINE keys at every key time of the path's three axes (a J3D tangent per frame is glTF's per
+// second divided by 30); rotation, Hermite on Euler angles, is no quaternion spline and is sampled on
+// every frame from 0 to the duration (LINEAR). Loop mode, duration and angle scale go to extras.
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "model/j3d/anim_eval.hpp"
+#include "scene/anim_channels.hpp"
+#include "scene/j3d/lift.hpp"
+
+namespace remodel::scene {
+
+namespace {
+
+constexpr float kFps = 30;
+
+using AxisKeys = std::array<std::vector<J3dKey>, 3>;
+
+bool keyed(const std::vector<J3dKey>& keys) { return keys.size() > 1; }
+
+// Whether glTF's spline can hold the axes as they are: finite key times from 0 on, strictly increasing
+// (two keys at one time are a step, which glTF's times cannot hold).
+bool spline_exact(const AxisKeys& axes) {
+  for (const std::vector<J3dKey>& keys : axes) {
+    if (!keyed(keys)) continue;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (!std::isfinite(keys[k].time) || keys[k].time < 0 || (k > 0 && !(keys[k].time > keys[k - 1].time))) return false;
+    }
+  }
+  return true;
+}
+
+// Every frame from 0 to the duration, as the game shows them.
+std::vector<float> every_frame(std::uint16_t duration) {
+  std::vector<float> frames(std::size_t{duration} + 1);
+  for (std::size_t f = 0; f < frames.size(); ++f) frames[f] = static_cast<float>(f);
+  return frames;
+}
+
+Channel sampled(int node, Path path, const AxisKeys& axes, const std::vector<float>& frames, float unit) {
+  Channel c;
+  c.node = node;
+  c.path = path;
+  for (float f : frames) {
+    c.times.push_back(f / kFps);
+    const Vec3 v{j3d_sample(axes[0], f) * unit, j3d_sample(axes[1], f) * unit, j3d_sample(axes[2], f) * unit};
+    if (path == Path::rotation) {
+      const Quat q = euler_to_quat(v, EulerOrder::xyz);
+      c.values.insert(c.values.end(), {q.x, q.y, q.z, q.w});
+    } else {
+      c.values.insert(c.values.end(), {v.x, v.y, v.z});
+    }
+  }
+  if (path == Path::rotation) keep_hemisphere(c);
+  return c;
+}
+
+// A translation or scale path: the union of its axes' key times as CUBICSPLINE keys, each axis's value
+// and slopes there (a cubic cut at any time is the same cubic); one LINEAR key when nothing moves.
+Channel spline(int node, Path path, const AxisKeys& axes) {
+  std::set<float> times;
+  for (const std::vector<J3dKey>& keys : axes) {
+    if (keyed(keys)) {
+      for (const J3dKey& k : keys) times.insert(k.time);
+    }
+  }
+  if (times.empty()) return sampled(node, path, axes, {0.0f}, 1);
+  Channel c;
+  c.node = node;
+  c.path = path;
+  c.interpolation = Interpolation::cubic_spline;
+  for (float t : times) {
+    c.times.push_back(t / kFps);
+    std::array<float, 3> in{}, value{}, out{};
+    for (std::size_t a = 0; a < 3; ++a) {
+      const std::vector<J3dKey>& keys = axes[a];
+      value[a] = j3d_sample(keys, t);
+      const auto key = std::find_if(keys.begin(), keys.end(), [&](const J3dKey& k) { return k.time == t; });
+      if (keyed(keys) && key != keys.end()) {
+        // Flat before the first key and after the last, as the game clamps.
+        in[a] = key == keys.begin() ? 0 : key->in;
+        out[a] = key + 1 == keys.end() ? 0 : key->out;
+      } else {
+        in[a] = out[a] = j3d_slope(keys, t);
+      }
+    }
+    for (std::size_t a = 0; a < 3; ++a) c.values.push_back(in[a] * kFps);
+    c.values.insert(c.values.end(), value.begin(), value.end());
+    for (std::size_t a = 0; a < 3; ++a) c.values.push_back(out[a] * kFps);
+  }
+  return c;
+}
+
+template <typename T>
+AxisKeys axis_keys(const std::array<J3dAnimTrack<T>, 3>& tracks) {
+  return {j3d_keys(tracks[0]), j3d_keys(tracks[1]), j3d_keys(tracks[2])};
+}
+
+Animation lift_ank1(const J3dAnk1& a, const std::string& name, const std::vector<int>& joint_nodes) {
+  Animation anim;
+  anim.name = name;
+  anim.extras = {{"format", "bck"}, {"loop_mode", a.loop_mode}, {"angle_scale", a.angle_scale}, {"duration", a.duration}};
+  const std::vector<float> frames = every_frame(a.duration);
+  const float unit = j3d_angle_unit(a.angle_scale);
+  for (std::size_t j = 0; j < a.joints.size(); ++j) {
+    const int node = joint_nodes[j];
+    const J3dJointAnim& joint = a.joints[j];
+    const AxisKeys translation = axis_keys(joint.translation), rotation = axis_keys(joint.rotation), scale = axis_keys(joint.scale);
+    anim.channels.push_back(spline_exact(translation) ? spline(node, Path::translation, translation)
+                                                      : sampled(node, Path::translation, translation, frames, 1));
+    const bool turns = keyed(rotation[0]) || keyed(rotation[1]) || keyed(rotation[2]);
+    anim.channels.push_back(sampled(node, Path::rotation, rotation, turns ? frames : std::vector<float>{0.0f}, unit));
+    anim.channels.push_back(spline_exact(scale) ? spline(node, Path::scale, scale) : sampled(node, Path::scale, scale, frames, 1));
+  }
+  return anim;
+}
+
+}  // namespace
+
+Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene) {
+  for (std::size_t i = 0; i < inputs.animations.size(); ++i) {
+    const std::string where = "animations[" + std::to_string(i) + "]";
+    const Document* doc = inputs.animations[i];
+    if (doc == nullptr) continue;
+    const auto* file = std::get_if<J3dAnimFile>(doc);
+    const auto* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
+    if (ank1 == nullptr) {
+      return Error{ErrorCode::unsupported, std::nullopt, where,
+                   std::string("a ") + format_name(format_of(*doc)) + " file is not a joint animation of a J3D model (pass a BCK)"};
+    }
+    if (ank1->joints.size() != joint_nodes.size()) {
+      return Error{ErrorCode::bad_count, std::nullopt, where + ".joint_count",
+                   "the BCK animates " + std::to_string(ank1->joints.size()) + " joints but the model's JNT1 has " +
+                       std::to_string(joint_nodes.size())};
+    }
+    const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
+                                                                                                     : "animation" + std::to_string(i);
+    scene.animations.push_back(lift_ank1(*ank1, name, joint_nodes));
+  }
+  return {};
+}
+
+}  // namespace remodel::scene

@@ -1,0 +1,61 @@
+// Internal: what the full-frame animation writers share (BCA, BTP, BVA): the value tables laid out by
+// their kind's rule from the tracks' runs, and the (count, first index) records; the readers' mirror.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/j3d/anim.hpp"
+#include "writer/j3d/common.hpp"
+
+namespace remodel {
+
+// One value table and where each of its tracks starts.
+struct J3dFrameTable {
+  std::vector<std::uint32_t> table;
+  std::vector<std::uint16_t> indices;
+};
+
+template <typename T>
+J3dFrameTable lay_out_j3d_frame_tracks(ByteWriter& w, const std::vector<const J3dFrameTrack<T>*>& tracks,
+                                       const J3dFrameTableRule& rule, const Verbatim& stored_table, const char* field) {
+  J3dTableBuilder builder;
+  if (rule.seed) builder.place({*rule.seed}, 0);
+  J3dFrameTable out;
+  out.indices.reserve(tracks.size());
+  for (const J3dFrameTrack<T>* t : tracks) {
+    if (t->values.size() > 0xFFFF) w.fail(field, "a track holds more than 65535 values");
+    std::vector<std::uint32_t> run;
+    run.reserve(t->values.size());
+    for (T v : t->values) run.push_back(j3d_value_bits(v));
+    const std::size_t rule_at = rule.share ? builder.find(run) : builder.size();
+    const std::size_t at = builder.place(run, t->stored_index ? *t->stored_index : rule_at);
+    if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
+    out.indices.push_back(static_cast<std::uint16_t>(at));
+  }
+  if (stored_table.stored()) return out;  // the table is written as stored
+  std::optional<std::vector<std::uint32_t>> table = builder.finish();
+  if (!table) w.fail(field, "the tracks' stored indices leave a hole in the table or overlap with other values");
+  if (table->size() > 0xFFFF) w.fail(field, "the table holds more than 65535 values");
+  out.table = std::move(*table);
+  return out;
+}
+
+template <typename T>
+void write_j3d_frame_record(ByteWriter& w, const J3dFrameTrack<T>& t, std::uint16_t index) {
+  w.u16(static_cast<std::uint16_t>(t.values.size()));
+  w.stored_or(t.stored_index, index, [] { return std::string("index"); });
+}
+
+// The gap to `alignment`, then the table (`size` bytes a value, or as stored); patches its offset (u32
+// at offset_at) and its count (u16 at count_at).
+void write_j3d_value_table(ByteWriter& w, const J3dFrameTable& t, const Verbatim& stored_table, std::size_t size,
+                           std::size_t alignment, std::size_t base, const std::string& filler, const Verbatim& gap_before,
+                           std::size_t count_at, std::size_t offset_at, const char* field);
+
+// Section writers of the full-frame kinds; `base` is the section's start.
+void write_j3d_anf1(ByteWriter& w, const J3dAnf1& a, std::size_t base, const std::string& filler);
+void write_j3d_tpt1(ByteWriter& w, const J3dTpt1& a, std::size_t base, const std::string& filler);
+void write_j3d_vaf1(ByteWriter& w, const J3dVaf1& a, std::size_t base, const std::string& filler);
+
+}  // namespace remodel
