@@ -184,6 +184,18 @@ def find_layer_collection(layer, collection):
     return None
 
 
+def name_actions(actions, objects, animations):
+    """Blender's importer names an action "ANIMATION_OBJECT": one an animation file's stem names (a
+    BCK's, as `remodel export` names its animation) is renamed to that stem, which export matches."""
+    stems = {os.path.splitext(os.path.basename(a))[0] for a in animations}
+    for action in actions:
+        for obj in objects:
+            stem = action.name[:-len(obj.name) - 1] if action.name.endswith("_" + obj.name) else None
+            if stem in stems and stem not in bpy.data.actions:
+                action.name = stem
+                break
+
+
 class RemodelOperator:
     """What both operators share: reporting, the executable check, a temporary folder."""
 
@@ -286,6 +298,7 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         context.scene.collection.children.link(collection)
         context.view_layer.active_layer_collection = find_layer_collection(context.view_layer.layer_collection, collection)
         before = set(bpy.data.objects)
+        actions_before = set(bpy.data.actions)
         try:
             bpy.ops.import_scene.gltf(filepath=glb)
         except Exception:
@@ -299,6 +312,7 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
             for other in list(obj.users_collection):
                 if other != collection:
                     other.objects.unlink(obj)
+        name_actions(set(bpy.data.actions) - actions_before, set(bpy.data.objects) - before, animations)
         collection[SOURCE] = source
         collection[FORMAT] = fmt
         if member:
