@@ -2,9 +2,10 @@
 # of Link's BCKs (and a BCK of another model's joint count, and a damaged one) comes in with one
 # action per BCK of its joint count, named by the file's stem, that moves the joints at its middle
 # frame; the option off attaches none; an action exported unedited is written over its BCK, which
-# `remodel check` reads with the original's joints and frames. Whether its bytes are the original's
-# and how far its poses are from the original's are printed, not asserted: Blender's export carries
-# its turned bone frames, which remodel's BCK import does not undo yet (its model import does).
+# `remodel check` reads with the original's joints and frames; "New file" writes a new BCK. Whether
+# the bytes are the original's and how far the poses are from the original's are printed, not
+# asserted: Blender's export carries its turned bone frames, which remodel's BCK import does not undo
+# yet (its model import does).
 import os
 import shutil
 import sys
@@ -103,6 +104,14 @@ if model and None not in bcks:
                         for f in frames for w, g in ((want[f][b], got[f][b]) for b in want[f]))
             print(f"wait.bck written over the original: the largest bone pose difference (translation + angle) "
                   f"from the original's is {worst:.3g}", flush=True)
+
+    common.part("a new BCK from the actions")
+    common.clear_scene()
+    check(bpy.ops.import_scene.remodel(filepath=source) == {"FINISHED"}, f"imported again ({common.reports()})")
+    new = os.path.join(common.TMP, "out", "new.bck")
+    result = bpy.ops.export_scene.remodel(filepath=new, mode="NEW", target="j3d-anim")
+    check(result == {"FINISHED"} and common.remodel("check", new).returncode == 0, f"a new BCK is written and checks ({common.reports()})")
+    check(os.path.isfile(new) and common.info(new)["joints"] == joints, f"the new BCK animates the model's {joints} joints")
 
     common.part("ww_cl.bdl with Animations beside the model off")
     common.clear_scene()
