@@ -49,7 +49,7 @@ def targets(exe):
     found = [("AUTO", "From the extension", "", None)]
     for f in cli.formats(exe):
         if f["holds_model"] or f["author"] or f["name"] in ANIMATION_OF.values():
-            for kind in f["files"]:
+            for kind in (k for k in f["files"] if k.get("authored", True) or f["holds_model"]):
                 found.append((kind["name"], f"{kind['label']} ({kind['extension']})", kind["extension"],
                               None if f["by_extension"] else kind["name"]))
     return found
