@@ -83,6 +83,13 @@ struct Job {
   bool named = true;  // given on the command line: an unknown format is a failure, not a skip
   std::string member;  // a file inside the archive `in` (--member, or each model of an archive)
   std::optional<Bytes> data;  // the member's bytes, when its archive was opened once for all of them
+  std::vector<std::size_t> anims;  // the archive's animations (ArchiveAnimations) this model takes
+};
+
+// The animations an archive holds, read once, and each one's name (its member's stem).
+struct ArchiveAnimations {
+  std::vector<Document> docs;
+  std::vector<std::string> names;
 };
 
 // What a job reads, for its line of the summary.
@@ -240,7 +247,8 @@ std::vector<fs::path> output_names(const std::vector<fs::path>& files, const fs:
 
 // When `in` is an archive (a RARC, or Yaz0 around one), one job per model member, opened once: true,
 // with `jobs` filled; false when `in` is no archive.
-Result<bool> archive_jobs(const fs::path& in, const fs::path& out, bool out_is_file, const std::string& ext, std::vector<Job>& jobs) {
+Result<bool> archive_jobs(const fs::path& in, const fs::path& out, bool out_is_file, const std::string& ext, std::vector<Job>& jobs,
+                          ArchiveAnimations& animations) {
   Result<Bytes> bytes = read_file(in);
   if (!bytes) return bytes.error();
   const std::optional<Format> format = detect_format(*bytes);
@@ -254,9 +262,23 @@ Result<bool> archive_jobs(const fs::path& in, const fs::path& out, bool out_is_f
     if (p.directory) continue;
     RarcEntry& e = archive->rarc.nodes[p.node].entries[p.entry];
     const std::optional<Format> f = detect_format(e.data);
+    if (f == Format::j3d_anim) {
+      if (Result<Document> anim = read_document(e.data)) {  // one that does not read is check's to report
+        animations.docs.push_back(std::move(*anim));
+        animations.names.push_back(fs::path(p.path).stem().string());
+      }
+    }
     if (!f || !scene::family_entry(*f).holds_model()) continue;
     relative.push_back(std::move(*path));
-    jobs.push_back({in, out, false, p.path, std::move(e.data)});
+    jobs.push_back({in, out, false, p.path, std::move(e.data), {}});
+  }
+  // Each model takes the animations made for it (a BCK of its joint count).
+  for (Job& job : jobs) {
+    Result<Document> model = read_document(*job.data);
+    if (!model) continue;  // export_one reports it
+    for (std::size_t a = 0; a < animations.docs.size(); ++a) {
+      if (scene::animates(*model, animations.docs[a])) job.anims.push_back(a);
+    }
   }
   if (!out_is_file) {
     const std::vector<fs::path> targets = output_names(relative, out, ext);
@@ -297,8 +319,9 @@ int cmd_export(const Invocation& invocation) {
   const std::string& member = invocation.value("member");
   if (directory && !member.empty()) return export_usage_error("--member goes with a single archive FILE");
   std::optional<std::size_t> archive_models;  // set when `in` is an archive exported whole
+  ArchiveAnimations archive_animations;
   if (!directory && member.empty()) {
-    if (auto e = archive_jobs(in, out, out_is_file, ext, jobs); !e) {
+    if (auto e = archive_jobs(in, out, out_is_file, ext, jobs, archive_animations); !e) {
       print_error(in, e.error());
       return kFailed;
     } else if (*e) {
@@ -314,13 +337,13 @@ int cmd_export(const Invocation& invocation) {
   }
   if (!directory && !archive_models) {
     const fs::path stem = member.empty() ? in.stem() : fs::path(member).stem();
-    jobs.push_back({in, out_is_file ? out : out / (stem.string() + ext), true, member, std::nullopt});
+    jobs.push_back({in, out_is_file ? out : out / (stem.string() + ext), true, member, std::nullopt, {}});
   } else if (directory) {
     std::vector<fs::path> files, relative;
     walk(in, files, unreadable);
     for (const fs::path& f : files) relative.push_back(fs::relative(f, in, ec));
     const std::vector<fs::path> targets = output_names(relative, out, ext);
-    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false, {}, std::nullopt});
+    for (std::size_t i = 0; i < files.size(); ++i) jobs.push_back({files[i], targets[i], false, {}, std::nullopt, {}});
   }
 
   std::vector<Outcome> results(jobs.size());
@@ -331,7 +354,12 @@ int cmd_export(const Invocation& invocation) {
   auto worker = [&] {
     for (std::size_t i; (i = next++) < jobs.size();) {
       try {
-        results[i] = export_one(jobs[i], extras.inputs, claims);
+        scene::LiftInputs inputs = extras.inputs;
+        for (std::size_t a : jobs[i].anims) {
+          inputs.animations.push_back(&archive_animations.docs[a]);
+          inputs.animation_names.push_back(archive_animations.names[a]);
+        }
+        results[i] = export_one(jobs[i], inputs, claims);
       } catch (const std::exception& e) {  // one file's surprise fails that file, not the batch
         results[i].error = Error{ErrorCode::io, std::nullopt, "", std::string("internal error: ") + e.what()};
       }
@@ -362,7 +390,8 @@ int cmd_export(const Invocation& invocation) {
       std::fprintf(stderr, "error     %s: %s\n", shown(source(jobs[i])).c_str(), shown(r.error->describe()).c_str());
     } else {
       ++exported;
-      std::printf("exported  %s -> %s (%zu bytes)\n", shown(source(jobs[i])).c_str(), shown(jobs[i].out).c_str(), r.bytes);
+      const std::string with = jobs[i].anims.empty() ? "" : ", with " + std::to_string(jobs[i].anims.size()) + " of the archive's animations";
+      std::printf("exported  %s -> %s (%zu bytes%s)\n", shown(source(jobs[i])).c_str(), shown(jobs[i].out).c_str(), r.bytes, with.c_str());
     }
   }
   if (directory || archive_models || failed > 0) std::printf("%zu exported, %zu failed, %zu skipped\n", exported, failed, skipped);

@@ -74,7 +74,7 @@ int cmd_formats(const Invocation& in) {
     Json extensions = Json::array(), files = Json::array();
     for (const scene::FileKind& kind : family->files) {
       extensions.push_back(kind.extension);
-      files.push_back(Json{{"name", family->option(kind)}, {"extension", kind.extension}, {"label", kind.label}});
+      files.push_back(Json{{"name", family->option(kind)}, {"extension", kind.extension}, {"label", kind.label}, {"authored", kind.authored && family->author != nullptr}});
     }
     Json j{{"name", model.name},
            {"family", family->family},

@@ -30,6 +30,7 @@ std::vector<const scene::FamilyEntry*> authored_entries() {
 std::optional<Format> authored_format(const std::string& name, const fs::path& out) {
   for (const scene::FamilyEntry* e : authored_entries()) {
     for (const scene::FileKind& kind : e->files) {
+      if (!kind.authored) continue;
       if (name.empty() ? e->by_extension && out.extension() == kind.extension : name == e->option(kind)) return e->format;
     }
   }
@@ -41,7 +42,9 @@ std::optional<Format> authored_format(const std::string& name, const fs::path& o
 std::string new_file_formats(const char* separator) {
   std::string out;
   for (const scene::FamilyEntry* e : authored_entries()) {
-    for (const scene::FileKind& kind : e->files) out += (out.empty() ? "" : separator) + std::string(e->option(kind));
+    for (const scene::FileKind& kind : e->files) {
+      if (kind.authored) out += (out.empty() ? "" : separator) + std::string(e->option(kind));
+    }
   }
   return out;
 }
@@ -50,7 +53,9 @@ std::string new_file_extensions(const char* separator, const char* last) {
   std::vector<std::string> extensions;
   for (const scene::FamilyEntry* e : authored_entries()) {
     if (!e->by_extension) continue;
-    for (const scene::FileKind& kind : e->files) extensions.emplace_back(kind.extension);
+    for (const scene::FileKind& kind : e->files) {
+      if (kind.authored) extensions.emplace_back(kind.extension);
+    }
   }
   std::string out;
   for (std::size_t i = 0; i < extensions.size(); ++i) out += (i == 0 ? "" : i + 1 == extensions.size() ? last : separator) + extensions[i];

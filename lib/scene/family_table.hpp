@@ -19,6 +19,7 @@ struct FileKind {
   const char* extension;          // ".bdl"
   const char* label;              // a menu's words for it: "J3D BDL"
   const char* option = nullptr;   // `remodel import --format` for a new file; nullptr: the format's name
+  bool authored = true;           // a new file of this kind can be made (J3D's BCA, BTP and BVA are read only)
 };
 
 struct FamilyEntry {

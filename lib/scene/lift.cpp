@@ -1,5 +1,6 @@
 #include "scene/lift.hpp"
 
+#include "model/j3d/decode.hpp"
 #include "scene/family_table.hpp"
 
 namespace remodel::scene {
@@ -19,6 +20,14 @@ Result<Scene> lift(const Document& document, const LiftInputs& inputs) try {
   return entry.lift(document, inputs);
 } catch (...) {
   return caught_allocation_failure();
+}
+
+bool animates(const Document& model, const Document& anim) {
+  const auto* j3d = std::get_if<J3dFile>(&model);
+  const auto* file = std::get_if<J3dAnimFile>(&anim);
+  const J3dJnt1* jnt = j3d != nullptr ? j3d_section<J3dJnt1>(*j3d) : nullptr;
+  const J3dAnk1* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
+  return jnt != nullptr && ank1 != nullptr && ank1->joints.size() == jnt->joints.size();
 }
 
 }  // namespace remodel::scene

@@ -41,7 +41,7 @@ if ARCHIVE is not None:
     check(bpy.ops.import_scene.remodel(filepath=ARCHIVE) == {"FINISHED"}, f"imported ({common.reports()})")
     collection = next((c for c in bpy.data.collections if c.get(operators.SOURCE)), None)
     if check(collection is not None, "the import made a collection that remembers its original"):
-        check(collection[operators.SOURCE] == ARCHIVE and collection.get(operators.MEMBER) == MEMBER and collection[operators.FORMAT] == "j3d",
+        check(os.path.realpath(collection[operators.SOURCE]) == os.path.realpath(ARCHIVE) and collection.get(operators.MEMBER) == MEMBER and collection[operators.FORMAT] == "j3d",
               f"it remembers the archive, the member and its format: {dict(collection)}")
     check(any(o.type == "MESH" for o in bpy.data.objects), "the model's meshes are in the scene")
     out = os.path.join(common.TMP, "unedited.arc")

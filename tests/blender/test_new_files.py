@@ -71,8 +71,8 @@ for label, objects in scenes.items():
     glb = os.path.join(common.TMP, label + "-cli.glb")
     bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", export_extras=True, use_selection=True)
     for ident, _, ext, fmt in operators.targets(common.REMODEL):
-        if ident in ("AUTO", "kh-bbs-pam"):
-            continue  # a PAM holds a PMO's animations, not a model: tested with the PMO it animates
+        if ident == "AUTO" or ident in operators.ANIMATION_OF.values():
+            continue  # a PAM or BCK holds a model's animations: tested with the model it animates
         common.part(f"{label} as a new {ident}")
         select(objects)
         out = os.path.join(common.TMP, f"{label}-{ident}{ext}")

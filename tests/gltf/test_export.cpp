@@ -130,6 +130,19 @@ TEST_P(GltfExportSamples, ExportAndValidate) {
 INSTANTIATE_TEST_SUITE_P(Families, GltfExportSamples, ::testing::ValuesIn(test::family_names()),
                          [](const auto& info) { return test::identifier(info.param); });
 
+// An archive exported whole: its model with the BCKs it holds of the model's joint count, valid glTF.
+TEST(GltfExport, AnArchivesModelTakesItsAnimations) {
+  VALIDATOR_OR_SKIP();
+  REMODEL_SAMPLES_OR_SKIP(files, "archives");
+  const fs::path dir = test::cli_temp_dir("gltf-archive");
+  const test::CliRun r = test::run_cli("export " + test::quoted(test::samples_root() / "archives" / "smg_PoltaFormationRock.arc") + " -o " +
+                                       test::quoted(dir / "polta.glb"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("with 6 of the archive's animations"), std::string::npos) << r.out;
+  expect_valid({dir / "polta.glb"});
+  fs::remove_all(dir);
+}
+
 TEST(GltfExport, DirectoryExportReportsEachFailure) {
   const fs::path dir = test::cli_temp_dir("gltf-dir");
   fs::create_directories(dir / "in" / "sub");

@@ -95,16 +95,26 @@ def run(exe, args, hide=None):
     return Run(done.returncode, reports)
 
 
-def info(exe, path, member=None):
-    """(format name, Run) from `remodel info --json` (of the archive member so named, if any); the
-    format is None when it failed."""
+def describe(exe, path, member=None):
+    """(what `remodel info --json` says: format and counts, Run) of the file (or of the archive member
+    so named); the dictionary is None when it failed."""
     done = run(exe, ["info", "--json", path] + (["--member", member] if member else []))
     if not done.ok:
         return None, done
     try:
-        return json.loads("\n".join(line for level, line in done.reports if level == "INFO"))["format"], done
-    except (ValueError, KeyError, TypeError):
-        return None, Run(1, [("ERROR", f"remodel info gave no format for {path}")])
+        found = json.loads("\n".join(line for level, line in done.reports if level == "INFO"))
+        if isinstance(found, dict) and isinstance(found.get("format"), str):
+            return found, done
+    except ValueError:
+        pass
+    return None, Run(1, [("ERROR", f"remodel info gave no format for {path}")])
+
+
+def info(exe, path, member=None):
+    """(format name, Run) from `remodel info --json` (of the archive member so named, if any); the
+    format is None when it failed."""
+    found, done = describe(exe, path, member)
+    return (found["format"] if found else None), done
 
 
 def members(exe, archive):

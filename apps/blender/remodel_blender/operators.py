@@ -7,7 +7,7 @@ import shutil
 import tempfile
 
 import bpy
-from bpy.props import CollectionProperty, EnumProperty, StringProperty
+from bpy.props import BoolProperty, CollectionProperty, EnumProperty, StringProperty
 from bpy.types import Operator, OperatorFileListElement
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
@@ -18,9 +18,14 @@ from . import cli
 SOURCE = "remodel_source"        # the game file's absolute path (an archive's, when MEMBER is set)
 MEMBER = "remodel_member"        # the model's path inside that archive (RARC, Yaz0), as `remodel ls` lists it
 FORMAT = "remodel_format"        # its format, as `remodel info` names it
-ANIMATIONS = "remodel_animations"  # the PAM files attached as actions, ";"-separated
+ANIMATIONS = "remodel_animations"  # the PAM or BCK files attached as actions, ";"-separated
 SKELETON = "remodel_skeleton"    # a bare MHFU PMO's skeleton
 TEXTURES = "remodel_textures"    # a bare MHFU PMO's TMH
+
+# The animation format of each model format (remodel formats names): a J3D model's BCKs are found
+# beside it, and export writes an action over its BCK. KH BBS PAMs are chosen by hand (`animations`).
+ANIMATION_OF = {"kh-bbs-pmo": "kh-bbs-pam", "j3d": "j3d-anim"}
+FOUND_BESIDE = ("j3d",)
 
 # What a dynamic enum's callback returned last: Blender reads the strings after the call returns.
 _target_items = []
@@ -43,8 +48,8 @@ def targets(exe):
     comes from its extension, which remodel reads; formats it cannot author yet say so."""
     found = [("AUTO", "From the extension", "", None)]
     for f in cli.formats(exe):
-        if f["holds_model"] or f["author"]:
-            for kind in f["files"]:
+        if f["holds_model"] or f["author"] or f["name"] in ANIMATION_OF.values():
+            for kind in (k for k in f["files"] if k.get("authored", True) or f["holds_model"]):
                 found.append((kind["name"], f"{kind['label']} ({kind['extension']})", kind["extension"],
                               None if f["by_extension"] else kind["name"]))
     return found
@@ -179,6 +184,18 @@ def find_layer_collection(layer, collection):
     return None
 
 
+def name_actions(actions, objects, animations):
+    """Blender's importer names an action "ANIMATION_OBJECT": one an animation file's stem names (a
+    BCK's, as `remodel export` names its animation) is renamed to that stem, which export matches."""
+    stems = {os.path.splitext(os.path.basename(a))[0] for a in animations}
+    for action in actions:
+        for obj in objects:
+            stem = action.name[:-len(obj.name) - 1] if action.name.endswith("_" + obj.name) else None
+            if stem in stems and stem not in bpy.data.actions:
+                action.name = stem
+                break
+
+
 class RemodelOperator:
     """What both operators share: reporting, the executable check, a temporary folder."""
 
@@ -222,9 +239,13 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
 
     filter_glob: StringProperty(default="", options={"HIDDEN"})  # set by invoke, from remodel
     animations: StringProperty(
-        name="PAM animations",
-        description="KH BBS PAM files to attach to a PMO as actions, separated by ';'",
+        name="Animations",
+        description="KH BBS PAM files to attach to a PMO, or J3D BCK files to a BMD/BDL, as actions, separated by ';'",
         default="")
+    beside: BoolProperty(
+        name="Animations beside the model",
+        description="Attach every BCK in a J3D model's folder that animates as many joints as the model has",
+        default=True)
     skeleton: StringProperty(name="MHFU skeleton", description="The skeleton of a bare MHFU PMO", default="", subtype="FILE_PATH")
     textures: StringProperty(name="MHFU textures", description="The TMH texture bank of a bare MHFU PMO", default="", subtype="FILE_PATH")
     member: EnumProperty(
@@ -240,21 +261,24 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         source = os.path.abspath(bpy.path.abspath(self.filepath))
         animations = [os.path.abspath(bpy.path.abspath(a.strip())) for a in self.animations.split(";") if a.strip()]
         name = os.path.basename(source)
-        fmt, found = cli.info(exe, source)
-        if fmt is None:
+        model, found = cli.describe(exe, source)
+        if model is None:
             self.say_all(found)
             return {"CANCELLED"}
         member = None
-        if cli.is_archive(exe, fmt):
+        if cli.is_archive(exe, model["format"]):
             member, why = self.chosen_member(exe, source)
             if member is None:
                 self.say("ERROR", why)
                 return {"CANCELLED"}
-            fmt, found = cli.info(exe, source, member)
-            if fmt is None:
+            model, found = cli.describe(exe, source, member)
+            if model is None:
                 self.say_all(found)
                 return {"CANCELLED"}
             name = f"{os.path.basename(member)} in {name}"
+        fmt = model["format"]
+        if self.beside and member is None and fmt in FOUND_BESIDE:
+            animations += self.animations_beside(exe, source, model, animations)
         glb = os.path.join(work, os.path.splitext(os.path.basename(member or name))[0] + ".glb")
         args = ["export", source, "-o", glb] + (["--member", member] if member else [])
         for a in animations:
@@ -274,6 +298,7 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         context.scene.collection.children.link(collection)
         context.view_layer.active_layer_collection = find_layer_collection(context.view_layer.layer_collection, collection)
         before = set(bpy.data.objects)
+        actions_before = set(bpy.data.actions)
         try:
             bpy.ops.import_scene.gltf(filepath=glb)
         except Exception:
@@ -287,6 +312,7 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
             for other in list(obj.users_collection):
                 if other != collection:
                     other.objects.unlink(obj)
+        name_actions(set(bpy.data.actions) - actions_before, set(bpy.data.objects) - before, animations)
         collection[SOURCE] = source
         collection[FORMAT] = fmt
         if member:
@@ -297,6 +323,33 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
             collection[key] = value
         self.say("INFO", f"imported {name} ({fmt}) into collection {collection.name}")
         return {"FINISHED"}
+
+    def animations_beside(self, exe, source, model, chosen):
+        """The files in the model's folder, in name order and not already chosen, of its animation
+        format (by extension, then by `remodel info`) that animate as many joints as it has; an
+        unreadable one is skipped with a warning."""
+        kind = ANIMATION_OF[model["format"]]
+        extensions = {e for f in cli.formats(exe) if f["name"] == kind for e in f["extensions"]}
+        folder = os.path.dirname(source)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError as e:
+            self.say("WARNING", f"animations beside the model: {folder} could not be listed: {e}")
+            return []
+        found = []
+        for n in names:
+            path = os.path.join(folder, n)
+            if os.path.splitext(n)[1].lower() not in extensions or path in chosen or not os.path.isfile(path):
+                continue
+            anim, done = cli.describe(exe, path)
+            if anim is None or anim["format"] != kind:
+                why = "; ".join(message for level, message in done.reports if level == "ERROR") or f"it is {anim['format']}"
+                self.say("WARNING", f"{n} beside the model is skipped: {why}")
+            elif anim.get("joints") != model.get("joints"):
+                self.say("INFO", f"{n} beside the model is not attached: it animates {anim.get('joints')} joints, the model has {model.get('joints')}")
+            else:
+                found.append(path)
+        return found
 
     def chosen_member(self, exe, archive):
         """(the member to import, None) or (None, why not): the one the Model property names, else the
@@ -318,6 +371,7 @@ class IMPORT_SCENE_OT_remodel(RemodelOperator, Operator, ImportHelper):
         if self.filepath and archive_models(executable(context), os.path.abspath(bpy.path.abspath(self.filepath))):
             layout.prop(self, "member")
         layout.prop(self, "animations")
+        layout.prop(self, "beside")
         layout.prop(self, "skeleton")
         layout.prop(self, "textures")
 
@@ -383,6 +437,8 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
                     return None, "no PAM was imported with this PMO to write over: choose New file"
                 args += ["--like", anims[0]]
             return args, None
+        if self.target == "j3d-anim":
+            return self.bck_args(base, glb, out, original)
         args = ["import", glb, "-o", out]
         if original:
             args += ["--like", base[SOURCE]]
@@ -398,6 +454,26 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
         if skeleton:
             args += ["--skeleton", skeleton]
         return args, None
+
+    def bck_args(self, base, glb, out, original):
+        """The `remodel import` arguments of a BCK on the imported J3D model's joints: over the
+        original, the imported BCK named as the output file (else as the armature's active action),
+        whose action the CLI picks by that name; new, the glTF's first animation."""
+        if base is None or base.get(FORMAT) != "j3d" or base.get(MEMBER):
+            return None, "a J3D BCK animates a BMD/BDL's joints: import that model (with its BCKs) first and select it"
+        args = ["import", glb, "--skeleton", base[SOURCE], "-o", out]
+        if not original:
+            return args, None
+        bcks = {os.path.splitext(os.path.basename(a))[0]: a for a in base.get(ANIMATIONS, "").split(";") if a}
+        stem = os.path.splitext(os.path.basename(out))[0]
+        if stem not in bcks:
+            actions = [o.animation_data.action.name for o in base.all_objects
+                       if o.type == "ARMATURE" and o.animation_data and o.animation_data.action]
+            stem = next((a for a in actions if a in bcks), stem)
+        if stem not in bcks:
+            return None, (f"no BCK imported with this model is named {stem}: name the file as one of "
+                          f"{', '.join(sorted(bcks)) or '(none)'}, or choose New file")
+        return args + ["--like", bcks[stem]], None
 
     def game_skeleton(self, exe, base, out, work):
         """A new file of the imported model's family keeps its game skeleton (remodel import --skeleton):

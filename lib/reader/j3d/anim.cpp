@@ -61,6 +61,20 @@ std::optional<std::size_t> kind_of(std::string_view type) {
   return std::nullopt;
 }
 
+// The bytes closing each kind's section: a file cut before its closing filler stops right after them.
+std::size_t closing_bytes(const J3dAnimSection& section) {
+  struct Closing {
+    std::size_t operator()(const J3dAnk1& a) const { return a.gap_after_translations.size(); }
+    std::size_t operator()(const J3dAnf1& a) const { return a.gap_after_translations.size(); }
+    std::size_t operator()(const J3dTpt1& a) const { return a.gap_after_names.size(); }
+    std::size_t operator()(const J3dVaf1& a) const { return a.gap_after_shows.size(); }
+    std::size_t operator()(const J3dTtk1& t) const { return t.end.size(); }
+    std::size_t operator()(const J3dTrk1& t) const { return t.gaps[static_cast<std::size_t>(J3dTrk1Table::end)].size(); }
+    std::size_t operator()(const J3dPak1& p) const { return p.gaps[static_cast<std::size_t>(J3dPak1Table::end)].size(); }
+  };
+  return std::visit(Closing{}, section);
+}
+
 }  // namespace
 
 bool looks_like_j3d_anim(ByteSpan b) {
@@ -98,6 +112,10 @@ Result<J3dAnimFile> read_j3d_anim(ByteSpan bytes) {
     try {
       s.skip(8, "header");
       f.section = kReaders[*kind](s, filler);
+      if (f.closing_filler_cut && closing_bytes(f.section) != 0) {
+        s.fail_at(ErrorCode::truncated, present, "size", "the file stops inside its closing filler, " +
+                  std::to_string(section_size - present) + " bytes short of the section's stated " + std::to_string(section_size));
+      }
     } catch (ParseFailure& failure) {
       if (failure.error.offset) *failure.error.offset += at;
       throw;

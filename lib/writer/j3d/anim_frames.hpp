@@ -2,6 +2,7 @@
 // their kind's rule from the tracks' runs, and the (count, first index) records; the readers' mirror.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,15 @@ struct J3dFrameTable {
   std::vector<std::uint32_t> table;
   std::vector<std::uint16_t> indices;
 };
+
+// The table the tracks' placed runs make; stored indices that leave a hole, or more values than u16
+// indices reach, fail.
+inline std::vector<std::uint32_t> finish_j3d_frame_table(ByteWriter& w, const J3dTableBuilder& builder, const char* field) {
+  std::optional<std::vector<std::uint32_t>> table = builder.finish();
+  if (!table) w.fail(field, "the tracks' stored indices leave a hole in the table or overlap with other values");
+  if (table->size() > 0xFFFF) w.fail(field, "the table holds more than 65535 values");
+  return std::move(*table);
+}
 
 template <typename T>
 J3dFrameTable lay_out_j3d_frame_tracks(ByteWriter& w, const std::vector<const J3dFrameTrack<T>*>& tracks,
@@ -33,11 +43,7 @@ J3dFrameTable lay_out_j3d_frame_tracks(ByteWriter& w, const std::vector<const J3
     if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
     out.indices.push_back(static_cast<std::uint16_t>(at));
   }
-  if (stored_table.stored()) return out;  // the table is written as stored
-  std::optional<std::vector<std::uint32_t>> table = builder.finish();
-  if (!table) w.fail(field, "the tracks' stored indices leave a hole in the table or overlap with other values");
-  if (table->size() > 0xFFFF) w.fail(field, "the table holds more than 65535 values");
-  out.table = std::move(*table);
+  if (!stored_table.stored()) out.table = finish_j3d_frame_table(w, builder, field);  // else written as stored
   return out;
 }
 

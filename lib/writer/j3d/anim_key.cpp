@@ -20,11 +20,7 @@ J3dFrameTable lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& 
     if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
     out.indices.push_back(static_cast<std::uint16_t>(at));
   }
-  if (stored_table.stored()) return out;  // the table is written as stored
-  std::optional<std::vector<std::uint32_t>> table = builder.finish();
-  if (!table) w.fail(field, "the tracks' stored indices leave a hole in the table or overlap with other values");
-  if (table->size() > 0xFFFF) w.fail(field, "the table holds more than 65535 values");
-  out.table = std::move(*table);
+  if (!stored_table.stored()) out.table = finish_j3d_frame_table(w, builder, field);  // else written as stored
   return out;
 }
 
