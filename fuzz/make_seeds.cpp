@@ -382,7 +382,10 @@ int main(int argc, char** argv) {
   J3dTexMtxAnim tex;
   tex.centre = {0.5f, 0.5f, 0.5f};
   tex.keys = joint;
-  tex.keys.scale[0].tangent_mode = 1;
+  for (auto* axes : {&tex.keys.scale, &tex.keys.translation}) {
+    for (J3dFloatTrack& t : *axes) t.tangent_mode = 1;  // every shipped BTK, BRK and BPK stores mode 1
+  }
+  for (J3dAngleTrack& t : tex.keys.rotation) t.tangent_mode = 1;
   tex.keys.scale[0].values = {0.0f, 1.0f, 0.0f, 0.0f, 20.0f, 2.0f, 0.5f, 0.25f};
   ttk.anims.push_back(tex);
   ttk.names.names = {"mat"};
@@ -391,9 +394,12 @@ int main(int argc, char** argv) {
 
   // A BRK with one register and one konstant colour, and a BPK with two materials: R keyed twice.
   J3dColourAnim colour;
-  for (auto& t : colour.rgba) t.values = {255};
+  for (auto& t : colour.rgba) {
+    t.values = {255};
+    t.tangent_mode = 1;
+  }
   colour.rgba[0].count = 2;
-  colour.rgba[0].values = {0, 0, 0, 10, 255, 0};
+  colour.rgba[0].values = {0, 0, 0, 0, 10, 255, 0, 0};
   J3dAnimFile brk;
   brk.type = {'b', 'r', 'k', '1'};
   J3dTrk1 trk;
