@@ -373,5 +373,52 @@ int main(int argc, char** argv) {
   vaf.shapes[1].values = {1};
   bva.section = vaf;
   save("j3d_anim", "two_shapes.bva", write_j3d_anim(bva));
+
+  // A BTK: one texture matrix on "mat", S scale keyed twice (tangent mode 1), the rest one value each.
+  J3dAnimFile btk;
+  btk.type = {'b', 't', 'k', '1'};
+  J3dTtk1 ttk;
+  ttk.duration = 20;
+  J3dTexMtxAnim tex;
+  tex.centre = {0.5f, 0.5f, 0.5f};
+  tex.keys = joint;
+  for (auto* axes : {&tex.keys.scale, &tex.keys.translation}) {
+    for (J3dFloatTrack& t : *axes) t.tangent_mode = 1;  // every shipped BTK, BRK and BPK stores mode 1
+  }
+  for (J3dAngleTrack& t : tex.keys.rotation) t.tangent_mode = 1;
+  tex.keys.scale[0].values = {0.0f, 1.0f, 0.0f, 0.0f, 20.0f, 2.0f, 0.5f, 0.25f};
+  ttk.anims.push_back(tex);
+  ttk.names.names = {"mat"};
+  btk.section = ttk;
+  save("j3d_anim", "one_matrix.btk", write_j3d_anim(btk));
+
+  // A BRK with one register and one konstant colour, and a BPK with two materials: R keyed twice.
+  J3dColourAnim colour;
+  for (auto& t : colour.rgba) {
+    t.values = {255};
+    t.tangent_mode = 1;
+  }
+  colour.rgba[0].count = 2;
+  colour.rgba[0].values = {0, 0, 0, 0, 10, 255, 0, 0};
+  J3dAnimFile brk;
+  brk.type = {'b', 'r', 'k', '1'};
+  J3dTrk1 trk;
+  trk.duration = 10;
+  trk.registers.anims = {colour};
+  trk.registers.names.names = {"reg"};
+  trk.konstants.anims = {colour};
+  trk.konstants.anims[0].colour_id = 3;
+  trk.konstants.names.names = {"kon"};
+  brk.section = trk;
+  save("j3d_anim", "register_konstant.brk", write_j3d_anim(brk));
+  J3dAnimFile bpk;
+  bpk.type = {'b', 'p', 'k', '1'};
+  J3dPak1 pak;
+  pak.duration = 10;
+  pak.colours.anims = {colour, colour};
+  pak.colours.anims[1].remap = 1;
+  pak.colours.names.names = {"a", "b"};
+  bpk.section = pak;
+  save("j3d_anim", "two_materials.bpk", write_j3d_anim(bpk));
   return 0;
 }

@@ -45,7 +45,10 @@ constexpr FileKind kKhBbsPamAnim[] = {{".anim", "KH BBS PAM animation record"}};
 constexpr FileKind kJ3dAnim[] = {{".bck", "J3D joint animation (ANK1)"},
                                  {".bca", "J3D full-frame joint animation (ANF1)", nullptr, false},
                                  {".btp", "J3D texture pattern animation (TPT1)", nullptr, false},
-                                 {".bva", "J3D shape visibility animation (VAF1)", nullptr, false}};
+                                 {".bva", "J3D shape visibility animation (VAF1)", nullptr, false},
+                                 {".btk", "J3D texture-matrix animation (TTK1)", nullptr, false},
+                                 {".brk", "J3D TEV colour animation (TRK1)", nullptr, false},
+                                 {".bpk", "J3D material colour animation (PAK1)", nullptr, false}};
 
 constexpr std::array kFamilies = {
     entry<PmoFile, lift_kh_bbs_pmo, lower_kh_bbs_pmo>("kh-bbs", kKhBbsPmo, true, nullptr, author_kh_bbs_pmo),
