@@ -2,9 +2,11 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/j3d/anim.hpp"
 #include "model/j3d/j3d.hpp"
 #include "scene/lift.hpp"
 #include "scene/scene.hpp"
@@ -18,5 +20,10 @@ namespace remodel::scene {
 // The BCKs of `inputs` appended to `scene` as animations on the JNT1 joints (joint_nodes[j] is joint
 // j's node); a BCK whose joint count is not the model's is an error naming both (lift_bck.cpp).
 [[nodiscard]] Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene);
+
+// A J3D animation of the model's materials or shapes (BTK, BRK, BPK, BTP, BVA) appended to `scene` as
+// one animation named `name`, by the materials' names, or with no glTF channel to the Scene's extras
+// (lift_material_anims.cpp); false when `file` is of another kind.
+[[nodiscard]] Result<bool> lift_j3d_material_animation(const J3dAnimFile& file, const std::string& name, Scene& scene);
 
 }  // namespace remodel::scene

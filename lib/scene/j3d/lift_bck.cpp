@@ -128,17 +128,22 @@ Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int
     if (doc == nullptr) continue;
     const auto* file = std::get_if<J3dAnimFile>(doc);
     const auto* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
+    const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
+                                                                                                     : "animation" + std::to_string(i);
+    if (file != nullptr && ank1 == nullptr) {
+      auto taken = lift_j3d_material_animation(*file, name, scene);
+      if (!taken) return taken.error();
+      if (*taken) continue;
+    }
     if (ank1 == nullptr) {
       return Error{ErrorCode::unsupported, std::nullopt, where,
-                   std::string("a ") + format_name(format_of(*doc)) + " file is not a joint animation of a J3D model (pass a BCK)"};
+                   std::string("a ") + format_name(format_of(*doc)) + " file is not an animation remodel exports with a J3D model (BCK, BTK, BRK, BPK, BTP, BVA)"};
     }
     if (ank1->joints.size() != joint_nodes.size()) {
       return Error{ErrorCode::bad_count, std::nullopt, where + ".joint_count",
                    "the BCK animates " + std::to_string(ank1->joints.size()) + " joints but the model's JNT1 has " +
                        std::to_string(joint_nodes.size())};
     }
-    const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
-                                                                                                     : "animation" + std::to_string(i);
     scene.animations.push_back(lift_ank1(*ank1, name, joint_nodes));
   }
   return {};

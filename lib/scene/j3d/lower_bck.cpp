@@ -13,6 +13,7 @@
 #include "model/j3d/anim_eval.hpp"
 #include "model/j3d/decode.hpp"
 #include "scene/anim_channels.hpp"
+#include "scene/j3d/lower.hpp"
 #include "scene/lower.hpp"
 
 namespace remodel::scene {
@@ -78,6 +79,8 @@ J3dAnimTrack<T> track_of(const std::vector<J3dKey>& keys) {
   return t;
 }
 
+}  // namespace
+
 J3dFloatTrack fit_float_track(const std::vector<float>& values) {
   float largest = 0;
   for (float v : values) largest = std::max(largest, std::abs(v));
@@ -95,6 +98,8 @@ Result<J3dAngleTrack> fit_angle_track(const std::vector<float>& values, const st
   const auto s16 = [](float v) { return std::clamp(std::round(v), -32768.0f, 32767.0f); };
   return track_of<std::int16_t>(fit_keys(values, 1.0f, [&](J3dKey k) { return J3dKey{k.time, s16(k.value), s16(k.in), s16(k.out)}; }));
 }
+
+namespace {
 
 // The rotation from a to b, in radians (well-conditioned near 0, unlike acos of the dot product).
 double angle_between(const Quat& a, const Quat& b) {
@@ -170,12 +175,21 @@ Result<std::vector<int>> joint_nodes(const Scene& scene, const LowerInputs& inpu
   return skin;
 }
 
-// The incoming animation that stands for the base: the one named as the base file, else the only one.
+}  // namespace
+
+// The incoming animation that stands for the base: the one named as the base file, else the only one; its channels checked.
 Result<const Animation*> matching_animation(const Scene& scene, const std::string& base_name) {
+  const auto checked = [&](const Animation& a) -> Result<const Animation*> {
+    const std::string where = "animations[" + num(static_cast<std::size_t>(&a - scene.animations.data())) + "]";
+    for (std::size_t c = 0; c < a.channels.size(); ++c) {
+      if (auto e = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]"); !e) return e.error();
+    }
+    return &a;
+  };
   for (const Animation& a : scene.animations) {
-    if (!base_name.empty() && a.name == base_name) return &a;
+    if (!base_name.empty() && a.name == base_name) return checked(a);
   }
-  if (scene.animations.size() == 1) return &scene.animations[0];
+  if (scene.animations.size() == 1) return checked(scene.animations[0]);
   std::string names;
   for (const Animation& a : scene.animations) names += (names.empty() ? "\"" : ", \"") + a.name + "\"";
   return at("animations", scene.animations.empty() ? std::string("the glTF has no animations to store in a BCK")
@@ -190,6 +204,10 @@ T extras_number(const Extras& x, const char* key, T fallback, unsigned max) {
   if (!x.is_object() || !x.contains(key) || !x[key].is_number_unsigned() || x[key].get<unsigned>() > max) return fallback;
   return static_cast<T>(x[key].get<unsigned>());
 }
+template std::uint8_t extras_number(const Extras&, const char*, std::uint8_t, unsigned);
+template std::uint16_t extras_number(const Extras&, const char*, std::uint16_t, unsigned);
+
+namespace {
 
 // What each frame of a path shows in the incoming Scene: its channel sampled, else the node's rest.
 std::vector<Vec3> incoming_vectors(const Channel* c, Vec3 rest, const std::vector<float>& frames) {
@@ -306,6 +324,7 @@ void relayout(std::vector<J3dJointAnim>& joints, std::array<J3dAnimTrack<T>, 3> 
 }  // namespace
 
 Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs) {
+  if (std::holds_alternative<J3dTtk1>(base.section)) return lower_j3d_btk(scene, base, inputs);
   const J3dAnk1* base_ank1 = std::get_if<J3dAnk1>(&base.section);
   if (base_ank1 == nullptr) return at("", "the base is not a BCK", ErrorCode::unsupported);
   Lowered out{Document{base}, {}};
@@ -315,9 +334,6 @@ Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const
   if (!found) return found.error();
   const Animation& ia = **found;
   const std::string where = "animations[" + num(static_cast<std::size_t>(&ia - scene.animations.data())) + "]";
-  for (std::size_t c = 0; c < ia.channels.size(); ++c) {
-    if (auto e = check_channel(ia.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]"); !e) return e.error();
-  }
   J3dAnimFile& file = std::get<J3dAnimFile>(out.document);
   J3dAnk1& a = std::get<J3dAnk1>(file.section);
   a.loop_mode = extras_number<std::uint8_t>(ia.extras, "loop_mode", a.loop_mode, 0xFF);
