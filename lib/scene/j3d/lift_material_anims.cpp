@@ -1,9 +1,11 @@
-// J3D animations of a model's materials -> Scene animations (lift.hpp). BTK (TTK1): each texture
-// matrix that moves its material's base colour texture gets KHR_texture_transform (frame 0) and three
-// KHR_animation_pointer channels (offset, rotation, scale), as the game composes the matrix
-// (scene/j3d/texture_srt.hpp), every frame 0..duration (LINEAR, 30 fps). The file's header fields and
-// per record its material, index, centre and target go to the animation's extras
-// (lib/scene/j3d/README.md).
+// J3D animations of a model's materials and shapes -> Scene animations (lift.hpp). BTK (TTK1): each
+// texture matrix that moves its material's base colour texture gets KHR_texture_transform (frame 0)
+// and three KHR_animation_pointer channels (offset, rotation, scale), as the game composes the matrix
+// (scene/j3d/texture_srt.hpp). BPK (PAK1): a material colour the material shows as its base colour
+// drives baseColorFactor. Channels hold every frame 0..duration (LINEAR, 30 fps). The file's header
+// fields, per record its material and what no pointer holds (BRK's TEV colours, BTP's textures, BVA's
+// shapes, each at every frame) go to the animation's extras (lib/scene/j3d/README.md).
+#include <algorithm>
 #include <string>
 
 #include "model/j3d/anim_eval.hpp"
@@ -82,11 +84,110 @@ Animation lift_ttk1(const J3dTtk1& t, const std::string& name, Scene& scene) {
   return anim;
 }
 
+// A full-frame track's value at `frame` as the game reads it: that frame's, the last past the end.
+template <typename T>
+T frame_value(const J3dFrameTrack<T>& t, std::size_t frame) {
+  return t.values.empty() ? T{} : t.values[std::min(frame, t.values.size() - 1)];
+}
+
+Extras frame_values(const auto& track, std::uint16_t duration) {
+  Extras out = Extras::array();
+  for (std::size_t f = 0; f <= duration; ++f) out.push_back(frame_value(track, f));
+  return out;
+}
+
+// A set of colour animations: each one's R, G, B, A at every frame as its keys give them (0xFF full,
+// not clamped), and for PAK1 the baseColorFactor channel of a material whose base colour is its
+// material colour (the components the lift took from vertex colours stay 1).
+Extras lift_colours(const J3dColourAnims& set, std::uint16_t duration, bool material_colour, Scene& scene, Animation& anim) {
+  Extras out = Extras::array();
+  for (std::size_t i = 0; i < set.anims.size(); ++i) {
+    const J3dColourAnim& a = set.anims[i];
+    const std::string material = i < set.names.names.size() ? set.names.names[i] : "";
+    Extras x = {{"material", material}};
+    if (!material_colour) x["colour_id"] = a.colour_id;
+    const std::array<std::vector<J3dKey>, 4> keys{j3d_keys(a.rgba[0]), j3d_keys(a.rgba[1]), j3d_keys(a.rgba[2]), j3d_keys(a.rgba[3])};
+    Extras rgba = Extras::array();
+    for (std::size_t f = 0; f <= duration; ++f) {
+      const float frame = static_cast<float>(f);
+      rgba.push_back({j3d_sample(keys[0], frame), j3d_sample(keys[1], frame), j3d_sample(keys[2], frame), j3d_sample(keys[3], frame)});
+    }
+    const int m = material_colour ? material_named(scene, material) : -1;
+    const Material* target = m >= 0 ? &scene.materials[static_cast<std::size_t>(m)] : nullptr;
+    const auto from = [&](const char* key) { return target->extras.is_object() && target->extras.value(key, "") == "register"; };
+    const std::string pointer = "/materials/" + std::to_string(m) + "/pbrMetallicRoughness/baseColorFactor";
+    bool taken = false;
+    for (const Channel& c : anim.channels) taken = taken || c.pointer == pointer;
+    if (target != nullptr && !taken && (from("color_source") || from("alpha_source"))) {
+      Channel c = pointer_channel(pointer, 4, duration);
+      const std::array<bool, 4> shown{from("color_source"), from("color_source"), from("color_source"), from("alpha_source")};
+      for (const Extras& v : rgba) {
+        for (std::size_t k = 0; k < 4; ++k) c.values.push_back(shown[k] ? std::clamp(v[k].get<float>() / 255.0f, 0.0f, 1.0f) : 1.0f);
+      }
+      x["target"] = pointer;
+      anim.channels.push_back(std::move(c));
+    } else if (material_colour) {
+      x["target"] = target == nullptr ? "no material of this name" : taken ? "its colour is driven by an earlier one" : "the material's base colour is the vertex colour";
+    }
+    x["rgba"] = std::move(rgba);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+Animation lift_colour_file(const J3dAnimFile& file, const std::string& name, Scene& scene) {
+  Animation anim;
+  anim.name = name;
+  if (const auto* trk1 = std::get_if<J3dTrk1>(&file.section)) {
+    // TEV colour registers and konstants: no glTF property holds them.
+    anim.extras = {{"format", "brk"}, {"loop_mode", trk1->loop_mode}, {"duration", trk1->duration}};
+    anim.extras["registers"] = lift_colours(trk1->registers, trk1->duration, false, scene, anim);
+    anim.extras["konstants"] = lift_colours(trk1->konstants, trk1->duration, false, scene, anim);
+  } else {
+    const J3dPak1& pak1 = std::get<J3dPak1>(file.section);
+    anim.extras = {{"format", "bpk"}, {"loop_mode", pak1.loop_mode}, {"duration", pak1.duration}};
+    anim.extras["material_colours"] = lift_colours(pak1.colours, pak1.duration, true, scene, anim);
+  }
+  return anim;
+}
+
+// BTP: each pattern's texture (the model's TEX1 index) at every frame; glTF cannot animate which
+// texture a material shows.
+Animation lift_tpt1(const J3dTpt1& t, const std::string& name) {
+  Animation anim;
+  anim.name = name;
+  anim.extras = {{"format", "btp"}, {"loop_mode", t.loop_mode}, {"duration", t.duration}};
+  Extras patterns = Extras::array();
+  for (std::size_t i = 0; i < t.patterns.size(); ++i) {
+    const J3dTexturePattern& p = t.patterns[i];
+    patterns.push_back({{"material", i < t.material_names.names.size() ? t.material_names.names[i] : ""},
+                        {"material_index", p.material_index},
+                        {"texture_map", p.texture_map},
+                        {"textures", frame_values(p.textures, t.duration)}});
+  }
+  anim.extras["patterns"] = std::move(patterns);
+  return anim;
+}
+
+// BVA: each shape's show byte at every frame (1 shown), in the model's shape order.
+Animation lift_vaf1(const J3dVaf1& v, const std::string& name) {
+  Animation anim;
+  anim.name = name;
+  anim.extras = {{"format", "bva"}, {"loop_mode", v.loop_mode}, {"duration", v.duration}};
+  Extras shapes = Extras::array();
+  for (const J3dFrameTrack<std::uint8_t>& s : v.shapes) shapes.push_back(frame_values(s, v.duration));
+  anim.extras["shapes"] = std::move(shapes);
+  return anim;
+}
+
 }  // namespace
 
 Result<bool> lift_j3d_material_animation(const J3dAnimFile& file, const std::string& name, Scene& scene) {
   Animation anim;
   if (const auto* ttk1 = std::get_if<J3dTtk1>(&file.section)) anim = lift_ttk1(*ttk1, name, scene);
+  else if (std::holds_alternative<J3dTrk1>(file.section) || std::holds_alternative<J3dPak1>(file.section)) anim = lift_colour_file(file, name, scene);
+  else if (const auto* tpt1 = std::get_if<J3dTpt1>(&file.section)) anim = lift_tpt1(*tpt1, name);
+  else if (const auto* vaf1 = std::get_if<J3dVaf1>(&file.section)) anim = lift_vaf1(*vaf1, name);
   else return false;
   if (!anim.channels.empty()) {
     scene.animations.push_back(std::move(anim));
