@@ -116,10 +116,10 @@ TEST(J3dMaterialAnimGltf, BtpTexturesAndBvaShapesAreKeptAtEveryFrame) {
     }
   }
   const auto rock = test::load_named_sample("j3d", "smg_poltaformationrock.bdl");
-  const auto bva = test::load_named_sample("j3d-anim/smg_poltaformationrock", "repairarml.bva");
+  const auto bva = test::load_named_sample("j3d-anim/smg_poltaformationrock", "openingdemo.bva");
   if (rock && bva) {
-    const scene::Scene s = lifted_with(*rock, *bva, "repairarml");
-    const scene::Extras* x = kept(s, "repairarml");
+    const scene::Scene s = lifted_with(*rock, *bva, "openingdemo");
+    const scene::Extras* x = kept(s, "openingdemo");
     ASSERT_NE(x, nullptr);
     const J3dVaf1& v = std::get<J3dVaf1>(std::get<J3dAnimFile>(*bva).section);
     EXPECT_EQ((*x)["shapes"].size(), s.meshes.size());  // one per SHP1 shape

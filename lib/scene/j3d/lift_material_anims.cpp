@@ -54,9 +54,10 @@ Animation lift_ttk1(const J3dTtk1& t, const std::string& name, Scene& scene) {
     const std::string prefix = khr_texture_transform_pointer(m);
     bool taken = false;
     for (const Channel& c : anim.channels) taken = taken || c.pointer.starts_with(prefix);
-    if (m < 0 || taken || !base_texture_uses(scene.materials[static_cast<std::size_t>(m)], a.tex_mtx_index)) {
+    const bool uses = m >= 0 && base_texture_uses(scene.materials[static_cast<std::size_t>(m)], a.tex_mtx_index);
+    if (!uses || taken) {
       // No glTF property shows it: the stored keys stay the file's (remodel dump shows them).
-      x["target"] = m < 0 ? "no material of this name" : taken ? "its texture is moved by an earlier matrix" : "not the base colour texture's matrix";
+      x["target"] = m < 0 ? "no material of this name" : !uses ? "not the base colour texture's matrix" : "its texture is moved by an earlier matrix";
       mtxs.push_back(std::move(x));
       continue;
     }

@@ -1,4 +1,5 @@
-// Scene animation -> J3D BTK (TTK1) over a base BTK. Each texture matrix whose material (by name) has
+// Scene animation -> J3D BTK (TTK1) over a base BTK (one the export kept in the file's extras, having no
+// target, stays as it is). Each texture matrix whose material (by name) has
 // KHR_texture_transform pointer channels is sampled at every frame 0..duration, turned back into the
 // J3D SRT (scene/j3d/texture_srt.hpp; a path with no channel reads as the base shows it) and compared
 // with the base as the game evaluates it: a track that agrees keeps its keys (scale and translation
@@ -27,6 +28,19 @@ const Channel* pointer_channel(const Animation& a, const std::string& pointer) {
     if (c.pointer == pointer) return &c;
   }
   return nullptr;
+}
+
+// Whether the base's animation is one the export kept in the file's extras (no glTF property showed any
+// of its records) and no glTF animation has its name: nothing in the glTF can have edited it.
+bool kept_in_extras(const Scene& scene, const std::string& base_name) {
+  for (const Animation& a : scene.animations) {
+    if (a.name == base_name) return false;
+  }
+  if (base_name.empty() || !scene.extras.is_object() || !scene.extras.contains("animations") || !scene.extras["animations"].is_array()) return false;
+  for (const Extras& a : scene.extras["animations"]) {
+    if (a.is_object() && a.value("name", "") == base_name && a.value("format", "") == "btk") return true;
+  }
+  return false;
 }
 
 // A track's values at every frame, and whether they all agree with the stored ones within `tolerance`.
@@ -114,6 +128,7 @@ void relayout(J3dTtk1& t, std::array<J3dAnimTrack<T>, 3> J3dJointAnim::*kind, Ve
 
 Result<Lowered> lower_j3d_btk(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs) {
   Lowered out{Document{base}, {}};
+  if (kept_in_extras(scene, inputs.base_name)) return out;
   auto found = matching_animation(scene, inputs.base_name);
   if (!found) return found.error();
   const Animation& ia = **found;
