@@ -163,7 +163,9 @@ TEST(J3dBtkGltf, AnEditedOffsetChangesOnlyItsTrack) {
     for (std::size_t a = 0; a < 3; ++a) {
       EXPECT_EQ(out.anims[i].keys.scale[a].values, base.anims[i].keys.scale[a].values) << i;
       EXPECT_EQ(out.anims[i].keys.rotation[a].values, base.anims[i].keys.rotation[a].values) << i;
-      if (i != edited || a != 0) EXPECT_EQ(out.anims[i].keys.translation[a].values, base.anims[i].keys.translation[a].values) << i;
+      if (i != edited || a != 0) {
+        EXPECT_EQ(out.anims[i].keys.translation[a].values, base.anims[i].keys.translation[a].values) << i;
+      }
     }
   }
   const auto before = j3d_keys(base.anims[edited].keys.translation[0]), after = j3d_keys(out.anims[edited].keys.translation[0]);
