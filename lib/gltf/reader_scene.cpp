@@ -432,7 +432,6 @@ Result<void> SceneReader::materials() {
             tt.rotation = x["rotation"].get<float>();
           }
           if (auto e = numbers(x, "scale", &tt.scale.x, 2, xw); !e) return e.error();
-          warn(xw, "is kept on the material, not applied to the UVs");
         }
       }
     }
