@@ -89,10 +89,10 @@ std::string embedded(const fs::path& gltf) {
 
 // What one fuzz_gltf execution should take: at 200 executions a second under ASan, each has 5 ms
 // for the mutator's JSON parse and dump, the read, the authoring and the read-back, which all grow
-// with the input: a seed is at most 16 KiB (kSeedSize), or 64 KiB when a model's nodes and skins
+// with the input: a seed is at most 8 KiB (kSeedSize), or 64 KiB when a model's nodes and skins
 // alone take more, far below libFuzzer's max_len.
-constexpr std::size_t kSeedSize = 16384, kMaxSeedSize = 65536;
-constexpr std::size_t kSeedVertices = 256;
+constexpr std::size_t kSeedSize = 8192, kMaxSeedSize = 65536;
+constexpr std::size_t kSeedVertices = 128;
 constexpr std::uint32_t kSeedImageSide = 8;
 constexpr std::size_t kSeedKeys = 8;
 constexpr std::size_t kSeedPixels = 128 * 128;  // decoded per execution, over all of a seed's images
