@@ -116,6 +116,7 @@ TEST(J3dBcaGltf, AnEditedFrameChangesOnlyItsTrack) {
   ASSERT_TRUE(bytes) << bytes.error().describe();
   auto reread = read_j3d_anim(*bytes);
   ASSERT_TRUE(reread) << reread.error().describe();
+  EXPECT_TRUE(reread->closing_filler_cut);  // still cut as walk.bca is
   const J3dAnf1& out = std::get<J3dAnf1>(reread->section);
   for (std::size_t k = 0; k < base.joints.size(); ++k) {
     for (std::size_t i = 0; i < 3; ++i) {
@@ -148,6 +149,7 @@ TEST(J3dBcaGltf, ANewBcaMovesTheJointsAsTheGltfDid) {
   auto reread = read_j3d_anim(*bytes);
   ASSERT_TRUE(reread) << reread.error().describe();
   EXPECT_EQ(std::string(reread->type.begin(), reread->type.end()), "bca1");
+  EXPECT_TRUE(reread->closing_filler_cut);  // as Nintendo's
   const J3dAnf1& base = std::get<J3dAnf1>(std::get<J3dAnimFile>(*bca).section);
   const J3dAnf1* out = std::get_if<J3dAnf1>(&reread->section);
   ASSERT_NE(out, nullptr);

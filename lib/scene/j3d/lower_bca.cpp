@@ -123,6 +123,7 @@ Result<Lowered> lower_j3d_bca(const Scene& scene, const J3dAnimFile& base, const
   if (translations) relayout(a.joints, &J3dFullFrameJoint::translation, a.stored_translations);
   if (scales || rotations || translations) {
     a.gap_after_scales = a.gap_after_rotations = a.gap_after_translations = Verbatim{};
+    if (file.closing_filler_cut) a.gap_after_translations = Verbatim(Bytes{});  // still cut before its closing filler
     file.stored_size.reset();  // a size the file stated no longer describes it
   }
   return out;
@@ -155,7 +156,9 @@ Result<Lowered> author_j3d_bca(const Scene& scene, const LowerInputs& inputs) {
   }
   J3dAnimFile file;
   file.type = {'b', 'c', 'a', '1'};
-  file.closing_filler_cut = true;  // as Nintendo's BCAs (docs/j3d-animations.md)
+  // Cut before its closing filler, as Nintendo's BCAs (docs/j3d-animations.md): the last gap stored empty.
+  file.closing_filler_cut = true;
+  a.gap_after_translations = Verbatim(Bytes{});
   file.section = std::move(a);
   return Lowered{Document{std::move(file)}, std::move(warnings)};
 }
