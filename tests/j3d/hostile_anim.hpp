@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 
 #include "j3d/big_endian.hpp"
 
@@ -22,6 +24,21 @@ inline void shared_run_offsets(Bytes& f, std::size_t records, std::size_t count)
   for (std::size_t at : {std::size_t{0x40}, scales, rotations, translations}) be32(f, static_cast<std::uint32_t>(at));
 }
 
+// `records` copies of `record` after the header's filler, the scale, rotation and translation tables of
+// `run` values, and the sizes patched.
+inline Bytes shared_run_rest(Bytes f, std::size_t records, std::initializer_list<std::uint16_t> record, std::size_t run) {
+  pad_j3d(f, 0x20);
+  for (std::size_t r = 0; r < records; ++r) {
+    for (std::uint16_t v : record) be16(f, v);
+  }
+  pad_j3d(f, 0x20);
+  shared_run_table(f, run, 4);
+  shared_run_table(f, run, 2);
+  shared_run_table(f, run, 4);
+  patch_j3d_anim_sizes(f);
+  return f;
+}
+
 // A BCA of `joints` joints whose 9 x `joints` records all read frames 0..run-1 of tables of `run` values.
 inline Bytes shared_run_bca(std::uint16_t joints, std::uint16_t run) {
   Bytes f;
@@ -32,17 +49,7 @@ inline Bytes shared_run_bca(std::uint16_t joints, std::uint16_t run) {
   be16(f, joints);
   for (int k = 0; k < 3; ++k) be16(f, run);  // scales, rotations, translations
   shared_run_offsets(f, std::size_t{joints} * 36, run);
-  pad_j3d(f, 0x20);
-  for (std::size_t r = 0; r < std::size_t{joints} * 9; ++r) {
-    be16(f, run);  // count
-    be16(f, 0);    // index
-  }
-  pad_j3d(f, 0x20);
-  shared_run_table(f, run, 4);
-  shared_run_table(f, run, 2);
-  shared_run_table(f, run, 4);
-  patch_j3d_anim_sizes(f);
-  return f;
+  return shared_run_rest(std::move(f), std::size_t{joints} * 9, {run, 0}, run);  // (count, index)
 }
 
 // A BCK of `joints` joints whose 9 x `joints` tracks all read the same `keys` keys (tangent mode 0:
@@ -57,18 +64,7 @@ inline Bytes shared_run_bck(std::uint16_t joints, std::uint16_t keys) {
   be16(f, joints);
   for (int k = 0; k < 3; ++k) be16(f, static_cast<std::uint16_t>(run));
   shared_run_offsets(f, std::size_t{joints} * 54, run);
-  pad_j3d(f, 0x20);
-  for (std::size_t r = 0; r < std::size_t{joints} * 9; ++r) {
-    be16(f, keys);  // count
-    be16(f, 0);     // index
-    be16(f, 0);     // tangent mode
-  }
-  pad_j3d(f, 0x20);
-  shared_run_table(f, run, 4);
-  shared_run_table(f, run, 2);
-  shared_run_table(f, run, 4);
-  patch_j3d_anim_sizes(f);
-  return f;
+  return shared_run_rest(std::move(f), std::size_t{joints} * 9, {keys, 0, 0}, run);  // (count, index, tangent mode)
 }
 
 }  // namespace remodel::test
