@@ -12,6 +12,11 @@
 
 namespace remodel::scene {
 
+// The joint frames (joints x frames) one export or import of animations samples over all of them:
+// 2^23 take a few seconds; a real PAM holds under a million (one 65,535-frame record on 53 joints 3.5
+// million), a J3D sample's BCK at most 29,000 (all 8 of Sunshine Mario's at once 45,269).
+constexpr std::size_t kMaxSampledJointFrames = std::size_t{1} << 23;
+
 // A glTF channel's value at `time` (seconds): 3 or 4 components, rotations normalised; LINEAR, STEP
 // and CUBICSPLINE as glTF defines them, clamped outside the keys.
 std::array<float, 4> sample_channel(const Channel& c, std::size_t comps, float time);

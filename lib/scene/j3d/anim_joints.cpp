@@ -197,8 +197,29 @@ Result<J3dNewAnimation> new_j3d_animation(const Scene& scene, const LowerInputs&
   return a;
 }
 
+std::size_t j3d_stored_frames(const J3dAnf1& a) {
+  std::size_t longest = 1;
+  for (const J3dFullFrameJoint& j : a.joints) {
+    for (std::size_t i = 0; i < 3; ++i) longest = std::max({longest, j.scale[i].values.size(), j.rotation[i].values.size(), j.translation[i].values.size()});
+  }
+  return longest;
+}
+
+Result<void> add_sampled_joint_frames(std::size_t& sampled, std::size_t joints, std::size_t frames, const std::string& where,
+                                      const char* kind) {
+  sampled += joints * frames;
+  if (sampled <= kMaxSampledJointFrames) return {};
+  return at(where, std::string("the ") + kind + " samples " + num(frames) + " frames on " + num(joints) + " joints, bringing the joint frames sampled to " +
+                       num(sampled) + " (over the animations so far); one export or import samples at most " + num(kMaxSampledJointFrames),
+            ErrorCode::unsupported);
+}
+
 Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const J3dNewAnimation& a, std::size_t last,
                                                        std::vector<Warning>& warnings) {
+  std::size_t joint_frames = 0;
+  if (auto capped = add_sampled_joint_frames(joint_frames, a.skeleton.names.size(), last + 1, "animations[0]", "new animation"); !capped) {
+    return capped.error();
+  }
   std::vector<float> times(last + 1);
   for (std::size_t f = 0; f < times.size(); ++f) times[f] = static_cast<float>(f);
   std::vector<J3dSampledJoint> sampled(a.skeleton.names.size());

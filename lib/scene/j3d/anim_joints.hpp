@@ -73,6 +73,14 @@ struct J3dNewAnimation {
 };
 Result<J3dNewAnimation> new_j3d_animation(const Scene& scene, const LowerInputs& inputs, const char* kind, std::vector<Warning>& warnings);
 
+// The frames a BCA stores: its longest track's, at least 1.
+std::size_t j3d_stored_frames(const J3dAnf1& a);
+
+// Adds `joints` x `frames` to the joint frames sampled so far (`sampled`); an error at `where` past
+// kMaxSampledJointFrames, before any is sampled (a BCK or BCA lifted, lowered over a base or new).
+Result<void> add_sampled_joint_frames(std::size_t& sampled, std::size_t joints, std::size_t frames, const std::string& where,
+                                      const char* kind);
+
 // One joint's paths at each sampled frame; `euler` is X, Y, Z radians, each nearest the frame before.
 struct J3dSampledJoint {
   std::vector<Vec3> translation, scale, euler;

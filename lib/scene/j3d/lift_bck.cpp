@@ -10,6 +10,7 @@
 
 #include "model/j3d/anim_eval.hpp"
 #include "scene/anim_channels.hpp"
+#include "scene/j3d/anim_joints.hpp"
 #include "scene/j3d/lift.hpp"
 
 namespace remodel::scene {
@@ -107,9 +108,18 @@ Animation lift_ank1(const J3dAnk1& a, const std::string& name, const std::vector
   return anim;
 }
 
+// The frames a lift samples a joint at: a BCK's every frame 0..duration (its turning rotations), a
+// BCA's every frame it stores.
+std::size_t lifted_frames(const J3dAnk1* ank1, const J3dAnf1* anf1) {
+  return ank1 != nullptr ? std::size_t{ank1->duration} + 1 : j3d_stored_frames(*anf1);
+}
+
 }  // namespace
 
 Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene) {
+  // Every animation checked and its joint frames counted first: the cap holds before any is sampled.
+  std::vector<const J3dAnimFile*> files(inputs.animations.size(), nullptr);
+  std::size_t sampled = 0;
   for (std::size_t i = 0; i < inputs.animations.size(); ++i) {
     const std::string where = "animations[" + std::to_string(i) + "]";
     const Document* doc = inputs.animations[i];
@@ -127,9 +137,18 @@ Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int
                    std::string("the ") + (ank1 != nullptr ? "BCK" : "BCA") + " animates " + std::to_string(joints) +
                        " joints but the model's JNT1 has " + std::to_string(joint_nodes.size())};
     }
+    if (auto capped = add_sampled_joint_frames(sampled, joints, lifted_frames(ank1, anf1), where, ank1 != nullptr ? "BCK" : "BCA"); !capped) {
+      return capped.error();
+    }
+    files[i] = file;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (files[i] == nullptr) continue;
     const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
                                                                                                      : "animation" + std::to_string(i);
-    scene.animations.push_back(ank1 != nullptr ? lift_ank1(*ank1, name, joint_nodes) : lift_j3d_bca(*anf1, name, joint_nodes));
+    const auto* ank1 = std::get_if<J3dAnk1>(&files[i]->section);
+    scene.animations.push_back(ank1 != nullptr ? lift_ank1(*ank1, name, joint_nodes)
+                                               : lift_j3d_bca(std::get<J3dAnf1>(files[i]->section), name, joint_nodes));
   }
   return {};
 }

@@ -37,12 +37,7 @@ std::int16_t angle_s16(float units) {
 
 // The frames the file shows: 0 to the last any track stores, or to the glTF's end when it runs past.
 Result<std::vector<float>> shown_frames(const J3dAnf1& a, const Animation& incoming, const std::string& where) {
-  std::size_t stored = 1;
-  for (const J3dFullFrameJoint& j : a.joints) {
-    for (std::size_t i = 0; i < 3; ++i) {
-      stored = std::max({stored, j.scale[i].values.size(), j.rotation[i].values.size(), j.translation[i].values.size()});
-    }
-  }
+  const std::size_t stored = j3d_stored_frames(a);
   const double end = std::round(static_cast<double>(last_time(incoming)) * kJ3dFps) + 1;
   if (!(end <= 0xFFFF)) {
     return at(where, "the animation lasts " + std::to_string(last_time(incoming)) + " s; a BCA track holds at most 65535 frames at 30 fps",
@@ -107,6 +102,8 @@ Result<Lowered> lower_j3d_bca(const Scene& scene, const J3dAnimFile& base, const
   a.duration = extras_number<std::uint16_t>(ia.extras, "duration", a.duration, 0xFFFF);
   auto frames = shown_frames(a, ia, target->where);
   if (!frames) return frames.error();
+  std::size_t sampled = 0;
+  if (auto capped = add_sampled_joint_frames(sampled, a.joints.size(), frames->size(), target->where, "BCA"); !capped) return capped.error();
   bool scales = false, rotations = false, translations = false;
   for (std::size_t j = 0; j < a.joints.size(); ++j) {
     const int node = target->nodes[j];

@@ -173,6 +173,8 @@ Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const
   J3dAnk1& a = std::get<J3dAnk1>(file.section);
   a.loop_mode = extras_number<std::uint8_t>(ia.extras, "loop_mode", a.loop_mode, 0xFF);
   a.duration = extras_number<std::uint16_t>(ia.extras, "duration", a.duration, 0xFFFF);
+  std::size_t sampled = 0;
+  if (auto capped = add_sampled_joint_frames(sampled, a.joints.size(), std::size_t{a.duration} + 1, where, "BCK"); !capped) return capped.error();
   const float unit = j3d_angle_unit(a.angle_scale);
   Changed changed;
   for (std::size_t j = 0; j < a.joints.size(); ++j) {
