@@ -4,11 +4,18 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "scene/scene.hpp"
 
 namespace remodel::scene {
+
+// The joint frames (joints x frames) one export or import of animations samples over all of them:
+// 2^23 take a few seconds; a real PAM holds under a million (one 65,535-frame record on 53 joints 3.5
+// million), a J3D sample's BCK at most 29,000 (all 8 of Sunshine Mario's at once 45,269).
+constexpr std::size_t kMaxSampledJointFrames = std::size_t{1} << 23;
 
 // A glTF channel's value at `time` (seconds): 1 to 4 components, rotations normalised; LINEAR, STEP
 // and CUBICSPLINE as glTF defines them, clamped outside the keys.
@@ -34,5 +41,9 @@ int material_named(const Scene& scene, const std::string& name);
 // glTF slerps the short way; successive quaternions on opposite hemispheres would spin the long way:
 // each rotation key is flipped to the hemisphere of the one before.
 void keep_hemisphere(Channel& c);
+
+// A LINEAR channel keyed at each of `frames` (at `fps`) with the value `at` gives there: a rotation's
+// X, Y, Z angles (radians, X applied first) as quaternions, each on the hemisphere of the one before.
+Channel sampled_channel(int node, Path path, const std::vector<float>& frames, float fps, const std::function<Vec3(float)>& at);
 
 }  // namespace remodel::scene

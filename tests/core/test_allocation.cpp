@@ -121,6 +121,17 @@ TEST(Allocation, ReadingStaysWithin16TimesTheInput) {
   EXPECT_GT(files, 10u);
 }
 
+// The kept J3D animations whose tracks all name one run (fuzz/regressions/j3d_anim/, AnimHostile): the
+// readers copied each track's run, 8 MB for either 20 KB file, and now stop at their bound.
+TEST(Allocation, J3dAnimationsWhoseTracksShareOneRunStayWithinTheBound) {
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(REMODEL_CORPUS).parent_path() / "regressions" / "j3d_anim")) {
+    expect_bounded(e.path());
+    ++files;
+  }
+  EXPECT_EQ(files, 2u);
+}
+
 // What one run of `op` did when its allocation number `n` threw.
 struct FailedRun {
   bool threw = false;    // std::bad_alloc left `op`: the library boundary did not catch it

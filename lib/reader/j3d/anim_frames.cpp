@@ -1,6 +1,8 @@
 // Reads what the full-frame animation kinds share: (count, first index) records and value tables.
 #include "reader/j3d/anim_frames.hpp"
 
+#include <string>
+
 namespace remodel {
 
 J3dFrameRecord read_j3d_frame_record(Cursor& c) {
@@ -19,6 +21,17 @@ std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, st
   std::vector<std::uint32_t> out(count);
   for (std::uint32_t& v : out) v = size == 4 ? c.u32("value") : size == 2 ? c.u16("value") : c.u8("value");
   return out;
+}
+
+void J3dTrackReads::add(const Cursor& c, std::size_t length, std::size_t record_at) {
+  read_ += length;
+  const std::size_t bound = kJ3dReadsPerEntry * (table_ + records_);
+  if (read_ > bound) {
+    c.fail_at(ErrorCode::bad_count, record_at, "count",
+              "brings the values the tracks read from a table of " + std::to_string(table_) + " to " + std::to_string(read_) +
+                  "; past the reader's bound of " + std::to_string(kJ3dReadsPerEntry) + " x (" + std::to_string(table_) + " values + " +
+                  std::to_string(records_) + " records) = " + std::to_string(bound) + " (tracks may share runs, not multiply them)");
+  }
 }
 
 }  // namespace remodel

@@ -22,6 +22,23 @@ std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, st
                                                 std::size_t size, std::size_t alignment, const char* offset_field,
                                                 Verbatim& gap_before);
 
+// What the tracks of one table may read in all: runs may overlap and any number of tracks may name one,
+// so without a bound a few KB of records naming one long run ask for gigabytes (issue 32). The BCK and
+// BCA samples read at most 1.64 values per table value and record (docs/j3d-animations.md); the
+// reader stops past 4.
+constexpr std::size_t kJ3dReadsPerEntry = 4;
+
+// Counts the values the tracks of one table read, failing at the record (`count` at `record_at`) whose
+// run takes them past kJ3dReadsPerEntry x (table values + records).
+class J3dTrackReads {
+ public:
+  J3dTrackReads(std::size_t table, std::size_t records) : table_(table), records_(records) {}
+  void add(const Cursor& c, std::size_t length, std::size_t record_at);
+
+ private:
+  std::size_t table_, records_, read_ = 0;
+};
+
 // The tracks' runs out of `table` (at `table_offset`, `size` bytes a value); an index the rule does not
 // give is kept as stored; when stored indices cannot explain the table, the table is kept (verbatim)
 // and every index with it.
@@ -31,12 +48,14 @@ void read_j3d_frame_tracks(Cursor& c, const std::vector<J3dFrameRecord>& records
                            Verbatim& stored_table) {
   J3dTableBuilder builder;
   if (rule.seed) builder.place({*rule.seed}, 0);
+  J3dTrackReads reads(table.size(), records.size());
   for (std::size_t i = 0; i < records.size(); ++i) {
     const J3dFrameRecord& r = records[i];
     if (std::size_t{r.index} + r.count > table.size()) {
       c.fail_at(ErrorCode::bad_offset, r.at + 2, "index",
                 "reads " + std::to_string(r.count) + " values from " + std::to_string(r.index) + " of a table of " + std::to_string(table.size()));
     }
+    reads.add(c, r.count, r.at);
     const std::vector<std::uint32_t> run(table.begin() + r.index, table.begin() + r.index + r.count);
     J3dFrameTrack<T>& t = *tracks[i];
     t.values.clear();

@@ -28,6 +28,7 @@ template <typename T>
 void resolve_j3d_tracks(Cursor& c, const std::vector<J3dStoredTrack>& stored, const std::vector<J3dAnimTrack<T>*>& tracks,
                         const std::vector<std::uint32_t>& table, std::size_t table_offset, Verbatim& stored_table) {
   J3dTableBuilder builder;
+  J3dTrackReads reads(table.size(), stored.size());
   for (std::size_t i = 0; i < stored.size(); ++i) {
     const J3dStoredTrack& s = stored[i];
     J3dAnimTrack<T>& t = *tracks[i];
@@ -39,6 +40,7 @@ void resolve_j3d_tracks(Cursor& c, const std::vector<J3dStoredTrack>& stored, co
       c.fail_at(ErrorCode::bad_offset, s.at + 2, "index",
                 "reads " + std::to_string(length) + " values from " + std::to_string(s.index) + " of a table of " + std::to_string(table.size()));
     }
+    reads.add(c, length, s.at);
     const std::vector<std::uint32_t> run(table.begin() + s.index, table.begin() + s.index + static_cast<std::ptrdiff_t>(length));
     t.values.clear();
     for (std::uint32_t v : run) t.values.push_back(j3d_value_from_bits<T>(v));

@@ -10,6 +10,7 @@
 
 #include "model/j3d/anim_eval.hpp"
 #include "scene/anim_channels.hpp"
+#include "scene/j3d/anim_joints.hpp"
 #include "scene/j3d/lift.hpp"
 
 namespace remodel::scene {
@@ -42,21 +43,9 @@ std::vector<float> every_frame(std::uint16_t duration) {
 }
 
 Channel sampled(int node, Path path, const AxisKeys& axes, const std::vector<float>& frames, float unit) {
-  Channel c;
-  c.node = node;
-  c.path = path;
-  for (float f : frames) {
-    c.times.push_back(f / kFps);
-    const Vec3 v{j3d_sample(axes[0], f) * unit, j3d_sample(axes[1], f) * unit, j3d_sample(axes[2], f) * unit};
-    if (path == Path::rotation) {
-      const Quat q = euler_to_quat(v, EulerOrder::xyz);
-      c.values.insert(c.values.end(), {q.x, q.y, q.z, q.w});
-    } else {
-      c.values.insert(c.values.end(), {v.x, v.y, v.z});
-    }
-  }
-  if (path == Path::rotation) keep_hemisphere(c);
-  return c;
+  return sampled_channel(node, path, frames, kFps, [&](float f) {
+    return Vec3{j3d_sample(axes[0], f) * unit, j3d_sample(axes[1], f) * unit, j3d_sample(axes[2], f) * unit};
+  });
 }
 
 // A translation or scale path: the union of its axes' key times as CUBICSPLINE keys, each axis's value
@@ -119,32 +108,52 @@ Animation lift_ank1(const J3dAnk1& a, const std::string& name, const std::vector
   return anim;
 }
 
+// The frames a lift samples a joint at: a BCK's every frame 0..duration (its turning rotations), a
+// BCA's every frame it stores.
+std::size_t lifted_frames(const J3dAnk1* ank1, const J3dAnf1* anf1) {
+  return ank1 != nullptr ? std::size_t{ank1->duration} + 1 : j3d_stored_frames(*anf1);
+}
+
 }  // namespace
 
 Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene) {
+  // Every animation checked and its joint frames counted first: the cap holds before any is sampled.
+  std::vector<const J3dAnimFile*> files(inputs.animations.size(), nullptr);
+  std::size_t sampled = 0;
   for (std::size_t i = 0; i < inputs.animations.size(); ++i) {
     const std::string where = "animations[" + std::to_string(i) + "]";
     const Document* doc = inputs.animations[i];
     if (doc == nullptr) continue;
     const auto* file = std::get_if<J3dAnimFile>(doc);
     const auto* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
+    const auto* anf1 = file != nullptr ? std::get_if<J3dAnf1>(&file->section) : nullptr;
+    if (file == nullptr) {
+      return Error{ErrorCode::unsupported, std::nullopt, where,
+                   std::string("a ") + format_name(format_of(*doc)) + " file is not an animation remodel exports with a J3D model (BCK, BCA, BTK, BRK, BPK, BTP, BVA)"};
+    }
+    files[i] = file;
+    if (ank1 == nullptr && anf1 == nullptr) continue;  // of the materials or shapes: lifted by their names below
+    const std::size_t joints = ank1 != nullptr ? ank1->joints.size() : anf1->joints.size();
+    if (joints != joint_nodes.size()) {
+      return Error{ErrorCode::bad_count, std::nullopt, where + ".joint_count",
+                   std::string("the ") + (ank1 != nullptr ? "BCK" : "BCA") + " animates " + std::to_string(joints) +
+                       " joints but the model's JNT1 has " + std::to_string(joint_nodes.size())};
+    }
+    if (auto capped = add_sampled_joint_frames(sampled, joints, lifted_frames(ank1, anf1), where, ank1 != nullptr ? "BCK" : "BCA"); !capped) {
+      return capped.error();
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (files[i] == nullptr) continue;
     const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
                                                                                                      : "animation" + std::to_string(i);
-    if (file != nullptr && ank1 == nullptr) {
-      auto taken = lift_j3d_material_animation(*file, name, scene);
-      if (!taken) return taken.error();
-      if (*taken) continue;
+    if (const auto* ank1 = std::get_if<J3dAnk1>(&files[i]->section)) {
+      scene.animations.push_back(lift_ank1(*ank1, name, joint_nodes));
+    } else if (const auto* anf1 = std::get_if<J3dAnf1>(&files[i]->section)) {
+      scene.animations.push_back(lift_j3d_bca(*anf1, name, joint_nodes));
+    } else if (auto lifted = lift_j3d_material_animation(*files[i], name, scene); !lifted) {
+      return lifted.error();
     }
-    if (ank1 == nullptr) {
-      return Error{ErrorCode::unsupported, std::nullopt, where,
-                   std::string("a ") + format_name(format_of(*doc)) + " file is not an animation remodel exports with a J3D model (BCK, BTK, BRK, BPK, BTP, BVA)"};
-    }
-    if (ank1->joints.size() != joint_nodes.size()) {
-      return Error{ErrorCode::bad_count, std::nullopt, where + ".joint_count",
-                   "the BCK animates " + std::to_string(ank1->joints.size()) + " joints but the model's JNT1 has " +
-                       std::to_string(joint_nodes.size())};
-    }
-    scene.animations.push_back(lift_ank1(*ank1, name, joint_nodes));
   }
   return {};
 }

@@ -54,16 +54,8 @@ std::array<std::int16_t, 3> j3d_s16_angles(const Quat& q);
 
 // Shared by the J3D animation lowers (lower_bck.cpp): Hermite keys (tangent mode 0) fitted to one
 // value per frame within the BCK's tolerances (floats: 1e-4 + 1e-5 * the largest value; angles, in
-// rotation units, half a unit and stored as s16, an error naming `where` past them), the incoming
-// animation standing for the base (named as the base file, else the only one; its channels checked), and an extras
-// number in [0, max], else `fallback`.
+// rotation units, half a unit and stored as s16, an error naming `where` past them).
 J3dFloatTrack fit_float_track(const std::vector<float>& values);
 Result<J3dAngleTrack> fit_angle_track(const std::vector<float>& values, const std::string& where);
-Result<const Animation*> matching_animation(const Scene& scene, const std::string& base_name);
-template <typename T>
-T extras_number(const Extras& x, const char* key, T fallback, unsigned max);
-
-// A Scene animation over a base BTK (lower_btk.cpp), as lower_j3d_bck over a BCK.
-Result<Lowered> lower_j3d_btk(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
 
 }  // namespace remodel::scene

@@ -11,6 +11,7 @@
 
 #include "model/j3d/anim_eval.hpp"
 #include "scene/anim_channels.hpp"
+#include "scene/j3d/anim_joints.hpp"
 #include "scene/j3d/lower.hpp"
 #include "scene/j3d/texture_srt.hpp"
 
@@ -129,10 +130,10 @@ void relayout(J3dTtk1& t, std::array<J3dAnimTrack<T>, 3> J3dJointAnim::*kind, Ve
 Result<Lowered> lower_j3d_btk(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs) {
   Lowered out{Document{base}, {}};
   if (kept_in_extras(scene, inputs.base_name)) return out;
-  auto found = matching_animation(scene, inputs.base_name);
+  auto found = j3d_anim_base(scene, inputs.base_name, "BTK");
   if (!found) return found.error();
-  const Animation& ia = **found;
-  const std::string where = "animations[" + num(static_cast<std::size_t>(&ia - scene.animations.data())) + "]";
+  const Animation& ia = *found->animation;
+  const std::string& where = found->where;
   J3dTtk1& t = std::get<J3dTtk1>(std::get<J3dAnimFile>(out.document).section);
   t.loop_mode = extras_number<std::uint8_t>(ia.extras, "loop_mode", t.loop_mode, 0xFF);
   t.duration = extras_number<std::uint16_t>(ia.extras, "duration", t.duration, 0xFFFF);

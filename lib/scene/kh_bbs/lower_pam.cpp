@@ -28,10 +28,6 @@ std::string seconds(float t) {
   return text;
 }
 
-// The joint frames one import samples over all its new records (frames x BON joints): 2^23 take a
-// few seconds; a real PAM holds under a million, one 65,535-frame record on 53 joints 3.5 million.
-constexpr std::size_t kMaxSampledJointFrames = std::size_t{1} << 23;
-
 std::string num(std::size_t n) { return std::to_string(n); }
 
 float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
