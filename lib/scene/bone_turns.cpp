@@ -82,7 +82,19 @@ std::vector<JointTurn> joint_turns(const Scene& in, const std::vector<int>& in_n
 }
 
 Trs turns_taken_off(const Trs& local, const JointTurn& t) {
-  return t.turned() ? decompose(t.parent_turn * trs_matrix(local) * transposed(t.turn)) : local;
+  if (!t.turned()) return local;
+  // Path by path, as Blender's importer puts the turns on: a decompose of the whole would move a
+  // negative scale's sign into the rotation (jb__comp_appearance_o.bck's joint 30 scales X to -0.12).
+  Trs out;
+  out.translation = transform_point(t.parent_turn, local.translation);
+  out.rotation = rotation_of(t.parent_turn * rotation_matrix(local.rotation) * transposed(t.turn));
+  Mat4 scale;
+  scale.at(0, 0) = local.scale.x;
+  scale.at(1, 1) = local.scale.y;
+  scale.at(2, 2) = local.scale.z;
+  const Mat4 moved = t.turn * scale * transposed(t.turn);  // a signed permutation moves the axes, signs and all
+  out.scale = {moved.at(0, 0), moved.at(1, 1), moved.at(2, 2)};
+  return out;
 }
 
 std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes) {

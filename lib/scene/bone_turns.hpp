@@ -51,7 +51,9 @@ struct JointTurn {
 std::vector<JointTurn> joint_turns(const Scene& in, const std::vector<int>& in_nodes, const std::vector<Trs>& base_locals);
 
 // An incoming local transform (the joint's rest, or its pose at an animation frame) with the turns
-// taken off: P_parent * local * P^T; `local` itself when the joint and its parent are not turned.
+// taken off, path by path as Blender's importer puts them on: translation P_parent * t, rotation
+// P_parent * R * P^T, scale's axes permuted back by P with their signs (so P_parent * local * P^T);
+// `local` itself when the joint and its parent are not turned.
 Trs turns_taken_off(const Trs& local, const JointTurn& t);
 
 // The angle between two rotations, radians.
