@@ -22,15 +22,19 @@ cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 for i in "${!targets[@]}"; do
   name="fuzz_${targets[$i]}"
   cp "$build/fuzz/$name" "$OUT/"
-  # The committed seeds and the kept findings (never a game file: the service stores what it finds).
+  # The committed seeds and the kept findings (never a game file: the service stores what it finds);
+  # a finding whose one execution takes far longer than a mutation's (regressions/<target>/replay-only/)
+  # is replayed by ctest only.
   rm -f "$OUT/${name}_seed_corpus.zip"
   inputs=("$src/fuzz/corpus/${targets[$i]}")
   [ -d "$src/fuzz/regressions/${targets[$i]}" ] && inputs+=("$src/fuzz/regressions/${targets[$i]}")
-  find "${inputs[@]}" -type f | zip -q -j "$OUT/${name}_seed_corpus.zip" -@
+  find "${inputs[@]}" -type f -not -path '*/replay-only/*' | zip -q -j "$OUT/${name}_seed_corpus.zip" -@
   options="[libfuzzer]\nmax_len = 262144\ntimeout = 10\n"
   if [ "${dicts[$i]}" != "-" ]; then
     cp "$src/fuzz/${dicts[$i]}" "$OUT/$name.dict"
     options+="dict = $name.dict\n"
   fi
+  # fuzz/<target>.options: the target's own libFuzzer options (key = value lines; # comments).
+  [ -f "$src/fuzz/${targets[$i]}.options" ] && options+="$(grep -v '^#' "$src/fuzz/${targets[$i]}.options")\n"
   printf "$options" >"$OUT/$name.options"
 done

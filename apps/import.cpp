@@ -125,6 +125,7 @@ int cmd_import(const Invocation& invocation) {
   scene::LowerInputs inputs;
   if (bwm_version == "5") inputs.bwm_version = 5;
   inputs.j3d_bdl = format_option.empty() ? out.extension() == ".bdl" : format_option == "j3d-bdl";
+  inputs.j3d_bca = format_option.empty() ? out.extension() == ".bca" : format_option == "j3d-bca";
   inputs.base_name = like.stem().string();
   if (!skeleton_path.empty()) {
     Result<Document> s = load(skeleton_path, skeleton_bytes);

@@ -73,7 +73,7 @@ const std::vector<Command>& commands() {
       {"export", "write a model (or every model in a directory) as glTF 2.0",
        {{"INPUT", "a model file (PMO, PMP, MHFU PMO or PAC, BMD/BDL, BWM), or a directory"}},
        {{"output,o", "OUT", "OUT.glb, OUT.gltf (+ OUT.bin and PNGs beside it), or a directory for a directory", true},
-        {"anim", "ANIM", "a KH BBS PAM animation (container or bare record) for a PMO, or a J3D BCK for a BMD/BDL", false, true},
+        {"anim", "ANIM", "a KH BBS PAM animation (container or bare record) for a PMO, or a J3D BCK or BCA for a BMD/BDL", false, true},
         {"skeleton", "SKEL", "the MHFU skeleton of a bare MHFU PMO"},
         {"textures", "TMH", "the MHFU TMH texture bank of a bare MHFU PMO"},
         {"format", "glb|gltf", "what a directory exports to (default glb)"},
@@ -83,13 +83,13 @@ const std::vector<Command>& commands() {
        "  parallel, a progress line on a terminal) to OUT with the same relative paths; files holding no\n"
        "  model (textures, skeletons, animations alone) and unknown formats are skipped. Every file goes\n"
        "  through a temporary file and a rename. Exit 0 when every model exported, 1 if any failed (each\n"
-       "  with its reason). --anim adds a file's animations (one glTF animation per PAM entry or BCK).\n",
+       "  with its reason). --anim adds a file's animations (one glTF animation per PAM entry, BCK or BCA).\n",
        "remodel export ww_cl.bdl --anim walk.bck --anim wait.bck -o ww_cl.glb", cmd_export},
       {"import", "write a glTF over the model it was exported from (--like), or as a new file",
        {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},
        {{"like", "ORIGINAL", "the model the glTF was exported from: what glTF cannot carry comes from it"},
         {"output,o", "OUT", "the model file to write, in ORIGINAL's format (without --like: --format or OUT's extension)", true},
-        {"skeleton", "SKEL", "a new model: the game file of its family whose skeleton it takes; with --like: the KH BBS PMO a PAM animates or the J3D model a BCK animates (when the glTF has no skin naming its joints), or a bare MHFU PMO's skeleton"},
+        {"skeleton", "SKEL", "a new model: the game file of its family whose skeleton it takes; with --like: the KH BBS PMO a PAM animates or the J3D model a BCK or BCA animates (when the glTF has no skin naming its joints), or a bare MHFU PMO's skeleton"},
         {"format", new_formats.c_str(), new_format_help.c_str()},
         {"bwm-version", "5|6", "the version of a new BWM (default 6)"},
         {"member", "PATH", "with --like ARCHIVE: the model at PATH inside it; OUT is the whole archive with only that member changed"}},
@@ -102,7 +102,8 @@ const std::vector<Command>& commands() {
        "  new file is authored from the glTF alone, laid out as the game's converter lays out its files\n"
        "  (KH BBS PMO: sections split at 8 joints, strips or lists, TIM2s from the images, BON from the\n"
        "  skin; KH BBS PAM: the glTF's animations at 30 fps on --skeleton's BON joints, by name; J3D BCK:\n"
-       "  the first animation at 30 fps on --skeleton's JNT1 joints, by name, as Hermite keys; MHFU PAC:\n"
+       "  the first animation at 30 fps on --skeleton's JNT1 joints, by name, as Hermite keys; J3D BCA: the\n"
+       "  same as full frames; MHFU PAC:\n"
        "  PMO 1.0 groups of at most 8 bones in strips, skeleton from the skin, TMH CLUT images; BWM:\n"
        "  version 6 (or --bwm-version 5), triangle lists, or strips for a skin of 4 bones a vertex; see\n"
        "  lib/scene/<family>/README.md, \"Authoring\"). With --skeleton GAMEFILE (a model of OUT's family),\n"

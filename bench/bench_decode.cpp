@@ -295,31 +295,45 @@ void register_pam(const std::string& name, const std::vector<const PamAnimation*
   });
 }
 
-// ---- BCK: every track's keys out of the Document, then each sampled at every frame 0..duration ----
+// ---- BCK and BCA: every track of every joint sampled at every frame 0..duration ----
 
-void register_bck(const std::string& name, const std::vector<const J3dAnk1*>& animations, std::size_t bytes) {
+// `sample_track(track, duration)` sums a track's values at frames 0..duration.
+template <typename Anim, typename SampleTrack>
+void register_joint_frames(const std::string& name, const std::vector<const Anim*>& animations, std::size_t bytes, SampleTrack sample_track) {
   std::size_t samples = 0;
-  for (const J3dAnk1* a : animations) samples += a->joints.size() * 9 * (std::size_t{a->duration} + 1);
-  register_memcpy("bck/" + name, bytes);
-  benchmark::RegisterBenchmark(("decode/bck/" + name).c_str(), [animations, bytes, samples](benchmark::State& state) {
+  for (const Anim* a : animations) samples += a->joints.size() * 9 * (std::size_t{a->duration} + 1);
+  register_memcpy(name, bytes);
+  benchmark::RegisterBenchmark(("decode/" + name).c_str(), [animations, bytes, samples, sample_track](benchmark::State& state) {
     for (auto _ : state) {
-      for (const J3dAnk1* a : animations) {
+      for (const Anim* a : animations) {
         float sum = 0;
-        const auto sample_all = [&](const auto& track) {
-          const std::vector<J3dKey> keys = j3d_keys(track);
-          for (std::uint16_t f = 0; f <= a->duration; ++f) sum += j3d_sample(keys, f);
-        };
-        for (const J3dJointAnim& j : a->joints) {
-          for (std::size_t i = 0; i < 3; ++i) {
-            sample_all(j.scale[i]);
-            sample_all(j.rotation[i]);
-            sample_all(j.translation[i]);
-          }
+        for (const auto& j : a->joints) {
+          for (std::size_t i = 0; i < 3; ++i) sum += sample_track(j.scale[i], a->duration) + sample_track(j.rotation[i], a->duration) +
+                                                     sample_track(j.translation[i], a->duration);
         }
         benchmark::DoNotOptimize(sum);
       }
     }
     rates(state, bytes, samples, {{"samples/s", samples}});
+  });
+}
+
+// BCK: each track's keys out of the Document, then the Hermite at every frame.
+void register_bck(const std::string& name, const std::vector<const J3dAnk1*>& animations, std::size_t bytes) {
+  register_joint_frames("bck/" + name, animations, bytes, [](const auto& track, std::uint16_t duration) {
+    const std::vector<J3dKey> keys = j3d_keys(track);
+    float sum = 0;
+    for (std::size_t f = 0; f <= duration; ++f) sum += j3d_sample(keys, static_cast<float>(f));
+    return sum;
+  });
+}
+
+// BCA: the stored frame at every frame.
+void register_bca(const std::string& name, const std::vector<const J3dAnf1*>& animations, std::size_t bytes) {
+  register_joint_frames("bca/" + name, animations, bytes, [](const auto& track, std::uint16_t duration) {
+    float sum = 0;
+    for (std::size_t f = 0; f <= duration; ++f) sum += j3d_frame_value(track, static_cast<float>(f));
+    return sum;
   });
 }
 
@@ -333,7 +347,8 @@ int main(int argc, char** argv) {
   std::vector<const MhfuBlock*> mhfu_blocks;
   std::vector<const PamAnimation*> pam_all;
   std::vector<const J3dAnk1*> bck_all;
-  std::size_t bck_bytes = 0;
+  std::vector<const J3dAnf1*> bca_all;
+  std::size_t bck_bytes = 0, bca_bytes = 0;
   for (const auto& [name, bytes] : files) {
     auto doc = read_document(bytes);
     if (!doc) continue;
@@ -359,6 +374,10 @@ int main(int argc, char** argv) {
         bck_all.push_back(a);
         bck_bytes += bytes.size();
       }
+      if (const auto* a = std::get_if<J3dAnf1>(&f->section)) {
+        bca_all.push_back(a);
+        bca_bytes += bytes.size();
+      }
     }
     if (std::holds_alternative<Yaz0File>(d)) register_yaz0(name, bytes);
   }
@@ -368,6 +387,7 @@ int main(int argc, char** argv) {
   register_bwm(bwm);
   if (!pam_all.empty()) register_pam("all-samples", pam_all);
   if (!bck_all.empty()) register_bck("all-samples", bck_all, bck_bytes);
+  if (!bca_all.empty()) register_bca("all-samples", bca_all, bca_bytes);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

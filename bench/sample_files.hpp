@@ -30,7 +30,7 @@ inline std::vector<std::pair<std::string, Bytes>> sample_files(const char* defau
   }
   // J3D animations sit one folder deeper, a folder per model's set.
   for (const auto& e : fs::recursive_directory_iterator(root / "j3d-anim", ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".bck") paths.push_back(e.path());
+    if (e.is_regular_file() && (e.path().extension() == ".bck" || e.path().extension() == ".bca")) paths.push_back(e.path());
   }
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, Bytes>> files;

@@ -1,9 +1,9 @@
 // libFuzzer target: the glTF reader over .glb or .gltf bytes (no external files), with an oracle: a
 // Scene that reads must export and read back, or author a KH BBS PMO, an MHFU PAC, a BWM or a J3D BMD
 // or BDL (or refuse with an error), and what it authors must write and read back (a BWM byte for
-// byte). One of the six per input, picked by its size, so an execution's work stays that of one
-// output (fuzz/regressions/gltf/ pads a kept input with spaces to pick its own), and only for a
-// Scene of at most 4,096 vertices.
+// byte). One of the six per input, picked by its size (a .glb's in 4-byte units: its chunks are
+// 4-aligned), so an execution's work stays that of one output (fuzz/regressions/gltf/ pads a kept
+// input with spaces to pick its own), and only for a Scene of at most 4,096 vertices.
 #include <cstddef>
 #include <cstdint>
 
@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const scene::Primitive& p : m.primitives) vertices += p.positions.size();
   }
   if (vertices > kMaxAuthoredVertices) return 0;
-  switch (size % 6) {
+  const bool glb = size >= 4 && data[0] == 'g' && data[1] == 'l' && data[2] == 'T' && data[3] == 'F';
+  switch ((glb ? size / 4 : size) % 6) {
     case 0: {
       // The writer refuses Scenes glTF cannot hold (an empty animation...), which a read may give;
       // what it writes must read again.

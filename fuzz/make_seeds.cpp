@@ -87,23 +87,28 @@ std::string embedded(const fs::path& gltf) {
   return root.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-// What one fuzz_gltf execution can take: libFuzzer cuts a seed at the target's max_len
-// (.clusterfuzzlite/build.sh), and past 4,096 vertices the target only reads.
-constexpr std::size_t kMaxSeedSize = 262144;
-constexpr std::size_t kSeedVertices = 1024;
+// What one fuzz_gltf execution should take: at 200 executions a second under ASan, each has 5 ms
+// for the mutator's JSON parse and dump, the read, the authoring and the read-back, which all grow
+// with the input: a seed is at most 8 KiB (kSeedSize), or 64 KiB when a model's nodes and skins
+// alone take more, far below libFuzzer's max_len.
+constexpr std::size_t kSeedSize = 8192, kMaxSeedSize = 65536;
+constexpr std::size_t kSeedVertices = 128;
 constexpr std::uint32_t kSeedImageSide = 8;
 constexpr std::size_t kSeedKeys = 8;
 constexpr std::size_t kSeedPixels = 128 * 128;  // decoded per execution, over all of a seed's images
+// A sample larger than one seed is split into 2, 4... parts (its primitives and channels dealt
+// out); the first 4 parts are kept, each with the sample's nodes and skins.
+constexpr std::size_t kMaxSplit = 64, kKeptParts = 4;
 
-// Whether one execution over a glTF that reads as `s` stays small: fuzz_gltf authors it (at most
-// 4,096 vertices) and decodes few pixels.
+// Whether one execution over a glTF that reads as `s` stays small: few vertices to author, few
+// pixels to decode.
 bool cheap_to_fuzz(const scene::Scene& s) {
   std::size_t vertices = 0, pixels = 0;
   for (const scene::Mesh& m : s.meshes) {
     for (const scene::Primitive& p : m.primitives) vertices += p.positions.size();
   }
   for (const scene::Texture& t : s.textures) pixels += std::size_t{t.image.width} * t.image.height;
-  return vertices <= 4096 && pixels <= kSeedPixels;
+  return vertices <= kSeedVertices && pixels <= kSeedPixels;
 }
 
 // The first draws of `p` that hold at most `limit` vertices (points, lines, triangles, or a strip's
@@ -164,21 +169,96 @@ void shrink_for_seed(scene::Scene& s) {
   }
 }
 
-// A Scene written as a shrunk seed (shrink_for_seed); false when the writer refuses it.
-bool save_shrunk(const fs::path& seed, scene::Scene scene) {
-  shrink_for_seed(scene);
-  Result<Bytes> glb = gltf::write_glb(scene);
-  if (!glb.ok()) return false;
-  save_file(seed, *glb);
-  return true;
+// Part `k` of `parts` of `s`: every parts-th primitive and animation channel from the k-th (meshes
+// and animations left empty dropped, nodes drawing a dropped mesh drawing nothing), the materials
+// its primitives draw with and their textures; the nodes and skins whole.
+scene::Scene part_of(const scene::Scene& s, std::size_t k, std::size_t parts) {
+  scene::Scene out = s;
+  std::size_t ordinal = 0;
+  std::vector<int> mesh_index(s.meshes.size(), -1);
+  out.meshes.clear();
+  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    scene::Mesh mesh = s.meshes[m];
+    mesh.primitives.clear();
+    for (const scene::Primitive& p : s.meshes[m].primitives) {
+      if (ordinal++ % parts == k) mesh.primitives.push_back(p);
+    }
+    if (mesh.primitives.empty()) continue;
+    mesh_index[m] = static_cast<int>(out.meshes.size());
+    out.meshes.push_back(std::move(mesh));
+  }
+  for (scene::Node& n : out.nodes) {
+    if (n.mesh < 0) continue;
+    n.mesh = mesh_index[static_cast<std::size_t>(n.mesh)];
+    if (n.mesh < 0) n.skin = -1;
+  }
+  std::vector<int> material_index(s.materials.size(), -1), texture_index(s.textures.size(), -1);
+  out.materials.clear();
+  out.textures.clear();
+  for (scene::Mesh& mesh : out.meshes) {
+    for (scene::Primitive& p : mesh.primitives) {
+      if (p.material < 0) continue;
+      int& m = material_index[static_cast<std::size_t>(p.material)];
+      if (m < 0) {
+        m = static_cast<int>(out.materials.size());
+        out.materials.push_back(s.materials[static_cast<std::size_t>(p.material)]);
+        if (int& t = out.materials.back().texture; t >= 0) {
+          int& kept = texture_index[static_cast<std::size_t>(t)];
+          if (kept < 0) kept = static_cast<int>(out.textures.size()), out.textures.push_back(s.textures[static_cast<std::size_t>(t)]);
+          t = kept;
+        }
+      }
+      p.material = m;
+    }
+  }
+  ordinal = 0;
+  out.animations.clear();
+  for (const scene::Animation& a : s.animations) {
+    scene::Animation kept = a;
+    kept.channels.clear();
+    for (const scene::Channel& c : a.channels) {
+      if (ordinal++ % parts == k) kept.channels.push_back(c);
+    }
+    if (!kept.channels.empty()) out.animations.push_back(std::move(kept));
+  }
+  return out;
+}
+
+// A Scene written as shrunk seeds (shrink_for_seed), split into as few parts as keep each under
+// kSeedSize, or, when its nodes and skins alone pass that, the first of the parts that come out
+// smallest if it stays under kMaxSeedSize; how many were written (0 when the writer refuses it).
+std::size_t save_shrunk(const fs::path& seed, const scene::Scene& scene) {
+  std::vector<Bytes> best;
+  std::size_t best_largest = SIZE_MAX;
+  for (std::size_t parts = 1; parts <= kMaxSplit; parts *= 2) {
+    std::vector<Bytes> glbs;
+    std::size_t largest = 0;
+    for (std::size_t k = 0; k < std::min(parts, kKeptParts); ++k) {
+      scene::Scene part = part_of(scene, k, parts);
+      shrink_for_seed(part);
+      Result<Bytes> glb = gltf::write_glb(part);
+      if (!glb.ok()) return 0;
+      largest = std::max(largest, glb->size());
+      glbs.push_back(std::move(*glb));
+    }
+    if (largest < best_largest) best = std::move(glbs), best_largest = largest;
+    if (best_largest <= kSeedSize) break;
+  }
+  if (best_largest > kMaxSeedSize) return 0;
+  if (best_largest > kSeedSize) best.resize(1);  // the parts' cost is the nodes they share: one will do
+  for (std::size_t k = 0; k < best.size(); ++k) {
+    save_file(best.size() == 1 ? seed : fs::path(seed).replace_extension("part" + std::to_string(k) + ".glb"), best[k]);
+  }
+  return best.size();
 }
 
 // `make_seeds --gltf OUT DIR...`: fuzz_gltf's seeds from the samples (never committed): every .glb as
-// it is and every .gltf with its files embedded, or, past what libFuzzer keeps of a seed or what one
-// execution should decode and author (cheap_to_fuzz), read and written again shrunk; and every model file of another format exported to .glb, shrunk.
+// it is and every .gltf with its files embedded, or, past kSeedSize or what one execution should
+// decode and author (cheap_to_fuzz), read and written again shrunk and split (save_shrunk); and
+// every model file of another format exported to .glb, shrunk and split.
 int gltf_seeds(const fs::path& out, const std::vector<fs::path>& dirs) {
   fs::create_directories(out);
-  std::size_t n = 0, shrunk = 0;
+  std::size_t n = 0, shrunk = 0, too_large = 0;
   for (const fs::path& dir : dirs) {
     std::error_code ec;
     std::vector<fs::path> files;
@@ -196,11 +276,13 @@ int gltf_seeds(const fs::path& out, const std::vector<fs::path>& dirs) {
           bytes = Bytes(text.begin(), text.end());
         }
         Result<gltf::ReadScene> read = gltf::read_gltf(*bytes);
-        if (bytes->size() <= kMaxSeedSize && (!read.ok() || cheap_to_fuzz(read->scene))) {
+        if (bytes->size() <= kSeedSize && (!read.ok() || cheap_to_fuzz(read->scene))) {
           save_file(f.extension() == ".gltf" ? fs::path(seed).replace_extension(".gltf") : seed, *bytes);
           ++n;
-        } else if (read.ok() && save_shrunk(seed, std::move(read->scene))) {
-          ++n, ++shrunk;
+        } else if (const std::size_t parts = read.ok() ? save_shrunk(seed, read->scene) : 0; parts != 0) {
+          n += parts, shrunk += parts;
+        } else if (read.ok()) {
+          ++too_large;
         }
       } else if (Result<Bytes> bytes = read_file(f); bytes.ok()) {
         const std::optional<Format> format = detect_format(*bytes);
@@ -208,11 +290,15 @@ int gltf_seeds(const fs::path& out, const std::vector<fs::path>& dirs) {
         Result<Document> doc = read_document(*bytes);
         if (!doc.ok()) continue;
         Result<scene::Scene> lifted = scene::lift(*doc);
-        if (lifted.ok() && save_shrunk(seed, std::move(*lifted))) ++n, ++shrunk;
+        if (const std::size_t parts = lifted.ok() ? save_shrunk(seed, *lifted) : 0; parts != 0) {
+          n += parts, shrunk += parts;
+        } else if (lifted.ok()) {
+          ++too_large;
+        }
       }
     }
   }
-  std::printf("wrote %zu glTF seeds (%zu shrunk) to %s\n", n, shrunk, out.c_str());
+  std::printf("wrote %zu glTF seeds (%zu shrunk or split) to %s; %zu models fit no seed\n", n, shrunk, out.c_str(), too_large);
   return 0;
 }
 
@@ -373,5 +459,52 @@ int main(int argc, char** argv) {
   vaf.shapes[1].values = {1};
   bva.section = vaf;
   save("j3d_anim", "two_shapes.bva", write_j3d_anim(bva));
+
+  // A BTK: one texture matrix on "mat", S scale keyed twice (tangent mode 1), the rest one value each.
+  J3dAnimFile btk;
+  btk.type = {'b', 't', 'k', '1'};
+  J3dTtk1 ttk;
+  ttk.duration = 20;
+  J3dTexMtxAnim tex;
+  tex.centre = {0.5f, 0.5f, 0.5f};
+  tex.keys = joint;
+  for (auto* axes : {&tex.keys.scale, &tex.keys.translation}) {
+    for (J3dFloatTrack& t : *axes) t.tangent_mode = 1;  // every shipped BTK, BRK and BPK stores mode 1
+  }
+  for (J3dAngleTrack& t : tex.keys.rotation) t.tangent_mode = 1;
+  tex.keys.scale[0].values = {0.0f, 1.0f, 0.0f, 0.0f, 20.0f, 2.0f, 0.5f, 0.25f};
+  ttk.anims.push_back(tex);
+  ttk.names.names = {"mat"};
+  btk.section = ttk;
+  save("j3d_anim", "one_matrix.btk", write_j3d_anim(btk));
+
+  // A BRK with one register and one konstant colour, and a BPK with two materials: R keyed twice.
+  J3dColourAnim colour;
+  for (auto& t : colour.rgba) {
+    t.values = {255};
+    t.tangent_mode = 1;
+  }
+  colour.rgba[0].count = 2;
+  colour.rgba[0].values = {0, 0, 0, 0, 10, 255, 0, 0};
+  J3dAnimFile brk;
+  brk.type = {'b', 'r', 'k', '1'};
+  J3dTrk1 trk;
+  trk.duration = 10;
+  trk.registers.anims = {colour};
+  trk.registers.names.names = {"reg"};
+  trk.konstants.anims = {colour};
+  trk.konstants.anims[0].colour_id = 3;
+  trk.konstants.names.names = {"kon"};
+  brk.section = trk;
+  save("j3d_anim", "register_konstant.brk", write_j3d_anim(brk));
+  J3dAnimFile bpk;
+  bpk.type = {'b', 'p', 'k', '1'};
+  J3dPak1 pak;
+  pak.duration = 10;
+  pak.colours.anims = {colour, colour};
+  pak.colours.anims[1].remap = 1;
+  pak.colours.names.names = {"a", "b"};
+  bpk.section = pak;
+  save("j3d_anim", "two_materials.bpk", write_j3d_anim(bpk));
   return 0;
 }

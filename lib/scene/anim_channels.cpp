@@ -124,4 +124,24 @@ void keep_hemisphere(Channel& c) {
   }
 }
 
+Channel sampled_channel(int node, Path path, const std::vector<float>& frames, float fps, const std::function<Vec3(float)>& at) {
+  Channel c;
+  c.node = node;
+  c.path = path;
+  c.times.reserve(frames.size());
+  c.values.reserve(frames.size() * (path == Path::rotation ? 4 : 3));
+  for (float f : frames) {
+    c.times.push_back(f / fps);
+    const Vec3 v = at(f);
+    if (path == Path::rotation) {
+      const Quat q = euler_to_quat(v, EulerOrder::xyz);
+      c.values.insert(c.values.end(), {q.x, q.y, q.z, q.w});
+    } else {
+      c.values.insert(c.values.end(), {v.x, v.y, v.z});
+    }
+  }
+  if (path == Path::rotation) keep_hemisphere(c);
+  return c;
+}
+
 }  // namespace remodel::scene

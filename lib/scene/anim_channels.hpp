@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "scene/scene.hpp"
 
@@ -32,5 +34,9 @@ int node_named(const Scene& scene, const std::string& name);
 // glTF slerps the short way; successive quaternions on opposite hemispheres would spin the long way:
 // each rotation key is flipped to the hemisphere of the one before.
 void keep_hemisphere(Channel& c);
+
+// A LINEAR channel keyed at each of `frames` (at `fps`) with the value `at` gives there: a rotation's
+// X, Y, Z angles (radians, X applied first) as quaternions, each on the hemisphere of the one before.
+Channel sampled_channel(int node, Path path, const std::vector<float>& frames, float fps, const std::function<Vec3(float)>& at);
 
 }  // namespace remodel::scene

@@ -131,11 +131,12 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
 }
 
 double rotation_angle(Quat a, Quat b) {
-  a = normalize(a);
-  b = normalize(b);
-  const double cosine = std::min(1.0, std::fabs(static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y + static_cast<double>(a.z) * b.z +
-                                                static_cast<double>(a.w) * b.w));
-  return 2.0 * std::acos(cosine);
+  // The vector part and the scalar of conj(a) * b; their ratio is the same for unnormalised a and b.
+  const double x = double{a.w} * b.x - double{a.x} * b.w - double{a.y} * b.z + double{a.z} * b.y;
+  const double y = double{a.w} * b.y + double{a.x} * b.z - double{a.y} * b.w - double{a.z} * b.x;
+  const double z = double{a.w} * b.z - double{a.x} * b.y + double{a.y} * b.x - double{a.z} * b.w;
+  const double w = double{a.w} * b.w + double{a.x} * b.x + double{a.y} * b.y + double{a.z} * b.z;
+  return 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::abs(w));
 }
 
 }  // namespace remodel::scene

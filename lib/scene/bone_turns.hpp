@@ -56,7 +56,7 @@ std::vector<JointTurn> joint_turns(const Scene& in, const std::vector<int>& in_n
 // `local` itself when the joint and its parent are not turned.
 Trs turns_taken_off(const Trs& local, const JointTurn& t);
 
-// The angle between two rotations, radians.
+// The angle between two rotations, radians (well-conditioned near 0, unlike acos of their dot product).
 double rotation_angle(Quat a, Quat b);
 
 }  // namespace remodel::scene

@@ -24,7 +24,7 @@ constexpr FamilyEntry entry(const char* family, std::span<const FileKind> files,
 // What a file holding no model stands beside, for every such format today.
 constexpr const char* kPassTheModel =
     "a PAM with --anim beside its PMO; an MHFU skeleton or TMH with --skeleton/--textures beside the PMO, or the whole PAC; "
-    "a BCK with --anim beside its BMD/BDL";
+    "a BCK or BCA with --anim beside its BMD/BDL";
 
 // An archive holds no model itself: its members do.
 constexpr const char* kPassAMember = "a model inside it: `remodel extract` its members (or `remodel ls` them) and pass the model";
@@ -43,9 +43,12 @@ constexpr FileKind kYaz0[] = {{".szs", "Yaz0-compressed file"}, {".yaz0", "Yaz0-
 constexpr FileKind kMhfuPac[] = {{".pac", "MHFU PAC"}};
 constexpr FileKind kKhBbsPamAnim[] = {{".anim", "KH BBS PAM animation record"}};
 constexpr FileKind kJ3dAnim[] = {{".bck", "J3D joint animation (ANK1)"},
-                                 {".bca", "J3D full-frame joint animation (ANF1)", nullptr, false},
+                                 {".bca", "J3D full-frame joint animation (ANF1)", "j3d-bca"},
                                  {".btp", "J3D texture pattern animation (TPT1)", nullptr, false},
-                                 {".bva", "J3D shape visibility animation (VAF1)", nullptr, false}};
+                                 {".bva", "J3D shape visibility animation (VAF1)", nullptr, false},
+                                 {".btk", "J3D texture-matrix animation (TTK1)", nullptr, false},
+                                 {".brk", "J3D TEV colour animation (TRK1)", nullptr, false},
+                                 {".bpk", "J3D material colour animation (PAK1)", nullptr, false}};
 
 constexpr std::array kFamilies = {
     entry<PmoFile, lift_kh_bbs_pmo, lower_kh_bbs_pmo>("kh-bbs", kKhBbsPmo, true, nullptr, author_kh_bbs_pmo),
@@ -61,7 +64,7 @@ constexpr std::array kFamilies = {
     entry<Yaz0File>("archive", kYaz0, true, kPassAMember),
     entry<Pac, lift_mhfu_pac, lower_mhfu_pac>("mhfu", kMhfuPac, true, nullptr, author_mhfu_pac),
     entry<PamAnimFile, nullptr, lower_kh_bbs_pam_anim>("kh-bbs", kKhBbsPamAnim, true, kPassTheModel),
-    entry<J3dAnimFile, nullptr, lower_j3d_bck>("j3d", kJ3dAnim, true, kPassTheModel, author_j3d_bck),
+    entry<J3dAnimFile, nullptr, lower_j3d_anim>("j3d", kJ3dAnim, true, kPassTheModel, author_j3d_anim),
 };
 
 constexpr bool in_format_order() {

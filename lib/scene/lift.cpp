@@ -26,8 +26,10 @@ bool animates(const Document& model, const Document& anim) {
   const auto* j3d = std::get_if<J3dFile>(&model);
   const auto* file = std::get_if<J3dAnimFile>(&anim);
   const J3dJnt1* jnt = j3d != nullptr ? j3d_section<J3dJnt1>(*j3d) : nullptr;
-  const J3dAnk1* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
-  return jnt != nullptr && ank1 != nullptr && ank1->joints.size() == jnt->joints.size();
+  if (jnt == nullptr || file == nullptr) return false;
+  if (const auto* ank1 = std::get_if<J3dAnk1>(&file->section)) return ank1->joints.size() == jnt->joints.size();
+  if (const auto* anf1 = std::get_if<J3dAnf1>(&file->section)) return anf1->joints.size() == jnt->joints.size();
+  return false;
 }
 
 }  // namespace remodel::scene

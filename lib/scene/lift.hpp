@@ -25,7 +25,7 @@ struct LiftInputs {
 // that says what to pass instead.
 Result<Scene> lift(const Document& document, const LiftInputs& inputs = {});
 
-// Whether `lift(model, {animations: {&anim}})` takes `anim`: a BCK of a J3D model's joint count (RARC
+// Whether `lift(model, {animations: {&anim}})` takes `anim`: a BCK or BCA of a J3D model's joint count (RARC
 // archives hold no other family). How an archive's animations find the models they belong to.
 bool animates(const Document& model, const Document& anim);
 

@@ -22,6 +22,8 @@ struct LowerInputs {
   std::uint32_t bwm_version = 6;  // the version a new BWM is authored in (5 or 6)
   // J3D authoring: a BDL (MAT3 also as MDL3 GX packets) rather than a BMD.
   bool j3d_bdl = false;
+  // J3D animation authoring: a BCA (full frames) rather than a BCK.
+  bool j3d_bca = false;
   // The base file's stem: a BCK base takes the glTF animation of that name (the export names each so).
   std::string base_name{};
 };
@@ -46,6 +48,9 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
 Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const LowerInputs& inputs);
 Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
+Result<Lowered> lower_j3d_bca(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
+// The J3D animation format's: the BCA lower for an ANF1 base, else the BCK's (j3d/anim_joints.cpp).
+Result<Lowered> lower_j3d_anim(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
 
 // A new file in `format` from the Scene alone (no base), laid out as the game's own converter lays
 // its files out (lib/scene/<family>/README.md, "Authoring"); what the format cannot hold is transformed with a
@@ -60,5 +65,7 @@ Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs); 
 Result<Lowered> author_bwm(const Scene& scene, const LowerInputs& inputs);
 Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs);  // BMD, or BDL with inputs.j3d_bdl
 Result<Lowered> author_j3d_bck(const Scene& scene, const LowerInputs& inputs);  // beside the BCK lower
+Result<Lowered> author_j3d_bca(const Scene& scene, const LowerInputs& inputs);  // beside the BCA lower
+Result<Lowered> author_j3d_anim(const Scene& scene, const LowerInputs& inputs);  // a BCA with inputs.j3d_bca, else a BCK
 
 }  // namespace remodel::scene

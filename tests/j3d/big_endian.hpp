@@ -1,6 +1,7 @@
-// Big-endian values and the J3D filler appended to golden J3D bytes written by hand in the tests.
+// Big-endian values, the J3D filler and headers appended to golden J3D bytes written by hand in the tests.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -31,6 +32,34 @@ inline void patch_j3d_sizes(Bytes& b, std::size_t base) {
     b[8 + k] = static_cast<std::uint8_t>(b.size() >> (24 - 8 * k));
     b[base + 4 + k] = static_cast<std::uint8_t>(section >> (24 - 8 * k));
   }
+}
+
+inline void text(Bytes& b, const char* s) {
+  for (; *s != 0; ++s) b.push_back(static_cast<std::uint8_t>(*s));
+}
+// Nintendo's gap: "This is padding data to alignment." from its start, up to `alignment` past `base`.
+inline void pad_to(Bytes& b, std::size_t base, std::size_t alignment) {
+  const char* filler = "This is padding data to alignment.";
+  for (std::size_t i = 0; (b.size() - base) % alignment != 0; ++i) b.push_back(static_cast<std::uint8_t>(filler[i]));
+}
+// Patches the file size at 8 and the section size (the section starts at 0x20).
+inline void patch_j3d_anim_sizes(Bytes& b) {
+  const std::size_t section = b.size() - 0x20;
+  for (int k = 0; k < 4; ++k) {
+    b[8 + k] = static_cast<std::uint8_t>(b.size() >> (24 - 8 * k));
+    b[0x24 + k] = static_cast<std::uint8_t>(section >> (24 - 8 * k));
+  }
+}
+// The J3D1 file header of one section and the section's magic; sizes patched by patch_j3d_anim_sizes.
+inline void j3d_anim_header(Bytes& b, const char* type, const char* magic) {
+  text(b, "J3D1");
+  text(b, type);
+  be32(b, 0);
+  be32(b, 1);
+  text(b, "SVR1");
+  b.insert(b.end(), 12, 0xFF);
+  text(b, magic);
+  be32(b, 0);
 }
 
 }  // namespace remodel::test

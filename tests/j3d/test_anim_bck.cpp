@@ -25,14 +25,8 @@ void pad32(Bytes& b, std::size_t base) {
 // found inside it at 1; the rotations share one 0; the translations 0 then y's 5.
 Bytes golden_bck() {
   Bytes f;
-  for (char ch : std::string("J3D1bck1")) f.push_back(static_cast<std::uint8_t>(ch));
-  be32(f, 0);  // size, patched
-  be32(f, 1);
-  for (char ch : std::string("SVR1")) f.push_back(static_cast<std::uint8_t>(ch));
-  f.insert(f.end(), 12, 0xFF);
-  const std::size_t base = f.size();
-  for (char ch : std::string("ANK1")) f.push_back(static_cast<std::uint8_t>(ch));
-  be32(f, 0);  // section size, patched
+  test::j3d_anim_header(f, "bck1", "ANK1");
+  const std::size_t base = 0x20;
   f.push_back(2);  // repeat
   f.push_back(1);  // angle scale
   be16(f, 30);     // duration

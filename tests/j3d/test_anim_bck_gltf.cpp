@@ -11,12 +11,10 @@
 #include <vector>
 
 #include "blender_like.hpp"
-#include "gltf/gltf.hpp"
+#include "j3d/anim_gltf.hpp"
 #include "model/j3d/anim_eval.hpp"
 #include "samples.hpp"
 #include "scene/anim_channels.hpp"
-#include "scene/j3d/lift.hpp"
-#include "scene/lift.hpp"
 #include "scene/lower.hpp"
 
 namespace remodel {
@@ -28,32 +26,8 @@ const std::map<std::string, std::string> kModels = {
     {"sms_mario", "sms_ma_mdl1.bmd"},   {"smg_poltaformationrock", "smg_poltaformationrock.bdl"},
     {"mkdd_mariotree1", "mkdd_mariotree1.bmd"}};
 
-// The model's joints alone (no meshes, materials or textures): what the animations need, quick to
-// write as a .glb.
-scene::Scene skeleton_scene(const Document& model) {
-  auto lifted = scene::lift(model);
-  EXPECT_TRUE(lifted) << lifted.error().describe();
-  scene::Scene s = std::move(*lifted);
-  s.meshes.clear();
-  s.materials.clear();
-  s.textures.clear();
-  for (scene::Node& n : s.nodes) n.mesh = n.skin = -1;
-  return s;
-}
-
-// `scene` with the BCK's animation (named `name`), written as a .glb and read back.
-scene::Scene through_glb(scene::Scene scene, const Document& bck, const std::string& name) {
-  scene::LiftInputs in;
-  in.animations.push_back(&bck);
-  in.animation_names.push_back(name);
-  auto lifted = scene::lift_j3d_animations(in, scene.skins[0].joints, scene);
-  EXPECT_TRUE(lifted) << lifted.error().describe();
-  auto glb = gltf::write_glb(scene);
-  EXPECT_TRUE(glb) << glb.error().describe();
-  auto read = gltf::read_gltf(*glb);
-  EXPECT_TRUE(read) << read.error().describe();
-  return read ? std::move(read->scene) : scene::Scene{};
-}
+using test::skeleton_scene;
+using test::through_glb;
 
 // Calls `each` with every BCK sample of a set whose model is present, the model and its joints' scene;
 // returns how many.

@@ -1,6 +1,7 @@
 // J3D key evaluation against values worked out by hand from docs/j3d-animations.md ("Evaluation"):
 // Hermite with tangents scaled by the key interval, steps at equal-time keys, clamping, the loop
-// modes, rotation units and the T * Rz * Ry * Rx * S joint matrix.
+// modes, rotation units and the T * Rz * Ry * Rx * S joint matrix; BCA full frames (the whole frame
+// at or before, held past the last, one value for all, 0x8000 = 180 degrees whatever the header says).
 #include <gtest/gtest.h>
 
 #include <numbers>
@@ -101,6 +102,46 @@ TEST(J3dAnimEval, JointPoseAndMatrix) {
   const std::array<float, 16> want{0, 2, 0, 0, 0, 0, 3, 0, 4, 0, 0, 0, 5, 6, 7, 1};
   const std::array<float, 16> m = j3d_pose_matrix(pose);
   for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(m[i], want[i], 1e-5f) << i;
+}
+
+TEST(J3dAnimEval, FullFramesHoldTheWholeFrameAndTheLast) {
+  J3dFrameTrack<float> t;
+  t.values = {1, 4, 9};
+  EXPECT_FLOAT_EQ(j3d_frame_value(t, -2), 1);  // before frame 0: the first
+  EXPECT_FLOAT_EQ(j3d_frame_value(t, 0), 1);
+  EXPECT_FLOAT_EQ(j3d_frame_value(t, 1), 4);
+  EXPECT_FLOAT_EQ(j3d_frame_value(t, 1.75f), 4);  // between frames: the one at or before
+  EXPECT_FLOAT_EQ(j3d_frame_value(t, 2), 9);
+  EXPECT_FLOAT_EQ(j3d_frame_value(t, 30), 9);  // past the stored frames: the last
+  J3dFrameTrack<float> one;
+  one.values = {2.5f};
+  EXPECT_FLOAT_EQ(j3d_frame_value(one, 17), 2.5f);
+}
+
+TEST(J3dAnimEval, FullFrameJointPose) {
+  // Frame 1 of: scale x (1, 2), rotation y (0, 0x4000, 0x8000) = 0, 90, -180 degrees, translation z
+  // (3) for every frame; the rest the identity.
+  J3dFullFrameJoint joint;
+  for (std::size_t i = 0; i < 3; ++i) {
+    joint.scale[i].values = {1.0f};
+    joint.rotation[i].values = {0};
+    joint.translation[i].values = {0.0f};
+  }
+  joint.scale[0].values = {1.0f, 2.0f};
+  joint.rotation[1].values = {0, 0x4000, static_cast<std::int16_t>(-0x8000)};
+  joint.translation[2].values = {3.0f};
+  const J3dJointPose p1 = j3d_joint_pose(joint, 1);
+  EXPECT_FLOAT_EQ(p1.scale[0], 2);
+  EXPECT_FLOAT_EQ(p1.rotation[1], kPi / 2);
+  EXPECT_FLOAT_EQ(p1.translation[2], 3);
+  // Y by 90 degrees takes x to -z: the scaled x column (2, 0, 0) becomes (0, 0, -2).
+  const std::array<float, 16> m = j3d_pose_matrix(p1);
+  EXPECT_NEAR(m[0], 0, 1e-6f);
+  EXPECT_NEAR(m[2], -2, 1e-6f);
+  EXPECT_FLOAT_EQ(m[14], 3);
+  const J3dJointPose p5 = j3d_joint_pose(joint, 5);  // scale held at 2, rotation at its last, -180 degrees
+  EXPECT_FLOAT_EQ(p5.scale[0], 2);
+  EXPECT_FLOAT_EQ(p5.rotation[1], -kPi);
 }
 
 }  // namespace

@@ -51,6 +51,9 @@ void add_info(const J3dAnimFile& file, DocumentInfo& info) {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, J3dAnk1> || std::is_same_v<S, J3dAnf1>) info.joints = s.joints.size();
         if constexpr (std::is_same_v<S, J3dTpt1>) info.materials = s.patterns.size();
+        if constexpr (std::is_same_v<S, J3dTtk1>) info.materials = s.anims.size();
+        if constexpr (std::is_same_v<S, J3dTrk1>) info.materials = s.registers.anims.size() + s.konstants.anims.size();
+        if constexpr (std::is_same_v<S, J3dPak1>) info.materials = s.colours.anims.size();
       },
       file.section);
 }

@@ -1,5 +1,6 @@
 // Nintendo J3D animations (J3D1 files: bck1 ANK1 joint keys, bca1 ANF1 joint frames, btp1 TPT1 texture
-// patterns, bva1 VAF1 shape visibility, ...), as stored. Big-endian.
+// patterns, bva1 VAF1 shape visibility, btk1 TTK1 texture matrices, brk1 TRK1 TEV colours, bpk1 PAK1
+// material colours), as stored. Big-endian.
 // Layout facts and the value-table rule: docs/j3d-animations.md.
 #pragma once
 
@@ -16,54 +17,16 @@
 #include "model/error.hpp"
 #include "model/format.hpp"
 #include "model/j3d/anim_anf1.hpp"
+#include "model/j3d/anim_colour.hpp"
+#include "model/j3d/anim_key.hpp"
 #include "model/j3d/anim_tpt1.hpp"
+#include "model/j3d/anim_ttk1.hpp"
 #include "model/j3d/anim_vaf1.hpp"
 #include "model/verbatim.hpp"
 
 namespace remodel {
 
-// One animated component: its keys as the run of values it reads from a value table. One key is the
-// value alone; more are (time, value, tangent) with tangent mode 0 ("In", the in tangent is the out
-// tangent) or (time, value, in, out) with mode 1.
-template <typename T>
-struct J3dAnimTrack {
-  std::uint16_t count = 1;
-  std::uint16_t tangent_mode = 0;
-  std::vector<T> values;
-  // The index the file stores where it is not the one the table rule gives (verbatim).
-  std::optional<std::uint16_t> stored_index;
-};
-using J3dFloatTrack = J3dAnimTrack<float>;
-using J3dAngleTrack = J3dAnimTrack<std::int16_t>;  // 0x8000 = 180 degrees times 2^angle_scale
-
-// Values a track reads: 1 for one key, else 3 or 4 per key by its tangent mode.
-std::size_t j3d_track_length(std::uint16_t count, std::uint16_t tangent_mode);
-
-// A value table as Nintendo's converter lays it out: each track's run, in track order, at the first
-// place the table built so far holds it, else appended; a track's stored_index places it instead.
-class J3dTableBuilder {
- public:
-  // Where the rule puts `run` in the table built so far.
-  std::size_t find(const std::vector<std::uint32_t>& run) const;
-  // Puts `run` at `at` (the rule's place unless a stored index says otherwise) and returns `at`.
-  std::size_t place(const std::vector<std::uint32_t>& run, std::size_t at);
-  // The table; nullopt when stored places left a hole or disagreed where runs overlap.
-  std::optional<std::vector<std::uint32_t>> finish() const;
-  // The table's length so far: where a run the rule appends goes.
-  std::size_t size() const { return table_.size(); }
-
- private:
-  std::vector<std::uint64_t> table_;  // a value's bits, or kHole
-  bool conflict_ = false;
-};
-
 // ---- ANK1 (bck): keyed joint transforms ----
-struct J3dJointAnim {
-  std::array<J3dFloatTrack, 3> scale;         // x, y, z
-  std::array<J3dAngleTrack, 3> rotation;
-  std::array<J3dFloatTrack, 3> translation;
-};
-
 struct J3dAnk1 {
   std::uint8_t loop_mode = 0;    // 0 once, 1 once and reset, 2 repeat, 3 mirror once, 4 mirror repeat
   std::uint8_t angle_scale = 0;  // rotations are in units of 180 degrees * 2^angle_scale / 0x8000
@@ -74,14 +37,15 @@ struct J3dAnk1 {
   Verbatim gap_after_header, gap_after_joints, gap_after_scales, gap_after_rotations, gap_after_translations;
 };
 
-using J3dAnimSection = std::variant<J3dAnk1, J3dAnf1, J3dTpt1, J3dVaf1>;
+using J3dAnimSection = std::variant<J3dAnk1, J3dAnf1, J3dTpt1, J3dVaf1, J3dTtk1, J3dTrk1, J3dPak1>;
 
 // Each section kind in the order of J3dAnimSection: the file type naming it and its section magic.
 struct J3dAnimKind {
   const char* type;
   const char* magic;
 };
-inline constexpr J3dAnimKind kJ3dAnimKinds[] = {{"bck1", "ANK1"}, {"bca1", "ANF1"}, {"btp1", "TPT1"}, {"bva1", "VAF1"}};
+inline constexpr J3dAnimKind kJ3dAnimKinds[] = {{"bck1", "ANK1"}, {"bca1", "ANF1"}, {"btp1", "TPT1"}, {"bva1", "VAF1"},
+                                              {"btk1", "TTK1"}, {"brk1", "TRK1"}, {"bpk1", "PAK1"}};
 static_assert(std::size(kJ3dAnimKinds) == std::variant_size_v<J3dAnimSection>, "one kind per section type");
 
 struct J3dAnimFile {

@@ -1,4 +1,4 @@
-// J3D key evaluation: Hermite keys, loop modes and a BCK joint's pose at a frame.
+// J3D key evaluation: Hermite keys, loop modes and a BCK or BCA joint's pose at a frame.
 #include "model/j3d/anim_eval.hpp"
 
 #include <algorithm>
@@ -91,6 +91,17 @@ J3dJointPose j3d_joint_pose(const J3dJointAnim& joint, std::uint8_t angle_scale,
     p.scale[i] = j3d_sample(j3d_keys(joint.scale[i]), frame);
     p.rotation[i] = j3d_sample(j3d_keys(joint.rotation[i]), frame) * unit;
     p.translation[i] = j3d_sample(j3d_keys(joint.translation[i]), frame);
+  }
+  return p;
+}
+
+J3dJointPose j3d_joint_pose(const J3dFullFrameJoint& joint, float frame) {
+  J3dJointPose p;
+  const float unit = j3d_angle_unit(0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    p.scale[i] = j3d_frame_value(joint.scale[i], frame);
+    p.rotation[i] = j3d_frame_value(joint.rotation[i], frame) * unit;
+    p.translation[i] = j3d_frame_value(joint.translation[i], frame);
   }
   return p;
 }

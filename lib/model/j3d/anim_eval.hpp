@@ -1,6 +1,7 @@
 // J3D animations evaluated as the game evaluates them: a keyed track's value at a frame (cubic Hermite
-// between keys, clamped outside them), a time mapped to a frame by the loop mode, and a BCK joint's
-// scale, rotation and translation at a frame (docs/j3d-animations.md, "Evaluation").
+// between keys, clamped outside them), a full-frame track's, a time mapped to a frame by the loop mode,
+// and a BCK or BCA joint's scale, rotation and translation at a frame (docs/j3d-animations.md,
+// "Evaluation").
 #pragma once
 
 #include <array>
@@ -45,6 +46,18 @@ struct J3dJointPose {
   std::array<float, 3> scale{1, 1, 1}, rotation{}, translation{};
 };
 J3dJointPose j3d_joint_pose(const J3dJointAnim& joint, std::uint8_t angle_scale, float frame);
+
+// A full-frame track's value at `frame`: the stored value of the whole frame at or before it, the
+// first before frame 0, the last from the track's last frame on (one value holds at every frame).
+template <typename T>
+float j3d_frame_value(const J3dFrameTrack<T>& track, float frame) {
+  if (track.values.empty()) return 0;
+  if (!(frame > 0)) return static_cast<float>(track.values.front());
+  const float last = static_cast<float>(track.values.size() - 1);
+  return static_cast<float>(track.values[frame >= last ? track.values.size() - 1 : static_cast<std::size_t>(frame)]);
+}
+// A BCA joint at one frame; its rotations are s16 with 0x8000 = 180 degrees (ANF1 has no angle scale).
+J3dJointPose j3d_joint_pose(const J3dFullFrameJoint& joint, float frame);
 
 // The joint's local matrix (4x4, column-major): T * Rz * Ry * Rx * S, as JNT1's rest pose.
 std::array<float, 16> j3d_pose_matrix(const J3dJointPose& pose);

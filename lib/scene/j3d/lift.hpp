@@ -2,9 +2,11 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/j3d/anim.hpp"
 #include "model/j3d/j3d.hpp"
 #include "scene/lift.hpp"
 #include "scene/scene.hpp"
@@ -15,8 +17,11 @@ namespace remodel::scene {
 // order) appended to `scene`; primitives keep their J3D material index.
 [[nodiscard]] Result<void> lift_j3d_materials(const J3dFile& file, Scene& scene);
 
-// The BCKs of `inputs` appended to `scene` as animations on the JNT1 joints (joint_nodes[j] is joint
-// j's node); a BCK whose joint count is not the model's is an error naming both (lift_bck.cpp).
+// The BCKs and BCAs of `inputs` appended to `scene` as animations on the JNT1 joints (joint_nodes[j] is
+// joint j's node); one whose joint count is not the model's is an error naming both (lift_bck.cpp).
 [[nodiscard]] Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene);
+
+// A BCA as one animation on the joints' nodes, each stored frame a key (lift_bca.cpp).
+Animation lift_j3d_bca(const J3dAnf1& a, const std::string& name, const std::vector<int>& joint_nodes);
 
 }  // namespace remodel::scene

@@ -42,21 +42,9 @@ std::vector<float> every_frame(std::uint16_t duration) {
 }
 
 Channel sampled(int node, Path path, const AxisKeys& axes, const std::vector<float>& frames, float unit) {
-  Channel c;
-  c.node = node;
-  c.path = path;
-  for (float f : frames) {
-    c.times.push_back(f / kFps);
-    const Vec3 v{j3d_sample(axes[0], f) * unit, j3d_sample(axes[1], f) * unit, j3d_sample(axes[2], f) * unit};
-    if (path == Path::rotation) {
-      const Quat q = euler_to_quat(v, EulerOrder::xyz);
-      c.values.insert(c.values.end(), {q.x, q.y, q.z, q.w});
-    } else {
-      c.values.insert(c.values.end(), {v.x, v.y, v.z});
-    }
-  }
-  if (path == Path::rotation) keep_hemisphere(c);
-  return c;
+  return sampled_channel(node, path, frames, kFps, [&](float f) {
+    return Vec3{j3d_sample(axes[0], f) * unit, j3d_sample(axes[1], f) * unit, j3d_sample(axes[2], f) * unit};
+  });
 }
 
 // A translation or scale path: the union of its axes' key times as CUBICSPLINE keys, each axis's value
@@ -128,18 +116,20 @@ Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int
     if (doc == nullptr) continue;
     const auto* file = std::get_if<J3dAnimFile>(doc);
     const auto* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
-    if (ank1 == nullptr) {
+    const auto* anf1 = file != nullptr ? std::get_if<J3dAnf1>(&file->section) : nullptr;
+    if (ank1 == nullptr && anf1 == nullptr) {
       return Error{ErrorCode::unsupported, std::nullopt, where,
-                   std::string("a ") + format_name(format_of(*doc)) + " file is not a joint animation of a J3D model (pass a BCK)"};
+                   std::string("a ") + format_name(format_of(*doc)) + " file is not a joint animation of a J3D model (pass a BCK or BCA)"};
     }
-    if (ank1->joints.size() != joint_nodes.size()) {
+    const std::size_t joints = ank1 != nullptr ? ank1->joints.size() : anf1->joints.size();
+    if (joints != joint_nodes.size()) {
       return Error{ErrorCode::bad_count, std::nullopt, where + ".joint_count",
-                   "the BCK animates " + std::to_string(ank1->joints.size()) + " joints but the model's JNT1 has " +
-                       std::to_string(joint_nodes.size())};
+                   std::string("the ") + (ank1 != nullptr ? "BCK" : "BCA") + " animates " + std::to_string(joints) +
+                       " joints but the model's JNT1 has " + std::to_string(joint_nodes.size())};
     }
     const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
                                                                                                      : "animation" + std::to_string(i);
-    scene.animations.push_back(lift_ank1(*ank1, name, joint_nodes));
+    scene.animations.push_back(ank1 != nullptr ? lift_ank1(*ank1, name, joint_nodes) : lift_j3d_bca(*anf1, name, joint_nodes));
   }
   return {};
 }

@@ -1,65 +1,21 @@
 // Writes J3D animations (J3D1): the reader's mirror. The value tables are laid out by the table rule
 // (J3dTableBuilder) from the tracks' runs; the offsets and counts follow from them.
-#include <bit>
 #include <string>
 
 #include "model/j3d/anim.hpp"
 #include "writer/j3d/anim_frames.hpp"
+#include "writer/j3d/anim_key.hpp"
 #include "writer/j3d/common.hpp"
 
 namespace remodel {
 
 namespace {
 
-template <typename T>
-std::vector<std::uint32_t> run_bits(const J3dAnimTrack<T>& t) {
-  std::vector<std::uint32_t> out;
-  out.reserve(t.values.size());
-  for (T v : t.values) {
-    if constexpr (std::is_same_v<T, float>) out.push_back(std::bit_cast<std::uint32_t>(v));
-    else out.push_back(static_cast<std::uint16_t>(v));
-  }
-  return out;
-}
-
-template <typename T>
-J3dFrameTable lay_out(ByteWriter& w, const std::vector<const J3dAnimTrack<T>*>& tracks, const Verbatim& stored_table, const char* field) {
-  J3dTableBuilder builder;
-  J3dFrameTable out;
-  for (const J3dAnimTrack<T>* t : tracks) {
-    if (t->values.size() != j3d_track_length(t->count, t->tangent_mode)) {
-      w.fail(field, "a track of " + std::to_string(t->count) + " keys holds " + std::to_string(t->values.size()) + " values");
-    }
-    const std::vector<std::uint32_t> run = run_bits(*t);
-    const std::size_t at = builder.place(run, t->stored_index ? *t->stored_index : builder.find(run));
-    if (at > 0xFFFF) w.fail(field, "a track starts past the 65535th value");
-    out.indices.push_back(static_cast<std::uint16_t>(at));
-  }
-  if (!stored_table.stored()) out.table = finish_j3d_frame_table(w, builder, field);  // else written as stored
-  return out;
-}
-
-template <typename T>
-void write_tracks_index(ByteWriter& w, const J3dAnimTrack<T>& t, std::uint16_t index) {
-  w.u16(t.count);
-  w.stored_or(t.stored_index, index, [] { return std::string("index"); });
-  w.u16(t.tangent_mode);
-}
-
 void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::string& filler) {
   if (a.joints.size() > 0xFFFF) w.fail("joint_count", "more than 65535 joints");
-  std::vector<const J3dFloatTrack*> scales, translations;
-  std::vector<const J3dAngleTrack*> rotations;
-  for (const J3dJointAnim& j : a.joints) {
-    for (std::size_t axis = 0; axis < 3; ++axis) {
-      scales.push_back(&j.scale[axis]);
-      rotations.push_back(&j.rotation[axis]);
-      translations.push_back(&j.translation[axis]);
-    }
-  }
-  const J3dFrameTable s = lay_out(w, scales, a.stored_scales, "scales");
-  const J3dFrameTable r = lay_out(w, rotations, a.stored_rotations, "rotations");
-  const J3dFrameTable t = lay_out(w, translations, a.stored_translations, "translations");
+  std::vector<const J3dJointAnim*> joints;
+  for (const J3dJointAnim& j : a.joints) joints.push_back(&j);
+  const J3dSrtLaidOut l = lay_out_j3d_srt(w, joints, a.stored_scales, a.stored_rotations, a.stored_translations);
 
   w.u8(a.loop_mode);
   w.u8(a.angle_scale);
@@ -71,18 +27,11 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
   w.fill(16, 0);  // joint, scale, rotation and translation offsets, patched
   write_j3d_gap(w, filler, 32, base, a.gap_after_header, [] { return std::string("header.gap"); });
   w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
-  for (std::size_t j = 0; j < a.joints.size(); ++j) {
-    w.mark([&] { return "joint[" + std::to_string(j) + "]"; });
-    for (std::size_t axis = 0; axis < 3; ++axis) {
-      const std::size_t i = j * 3 + axis;
-      write_tracks_index(w, *scales[i], s.indices[i]);
-      write_tracks_index(w, *rotations[i], r.indices[i]);
-      write_tracks_index(w, *translations[i], t.indices[i]);
-    }
-  }
-  write_j3d_value_table(w, s, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
-  write_j3d_value_table(w, r, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
-  write_j3d_value_table(w, t, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12, "translations");
+  write_j3d_srt_records(w, joints, l, "joint");
+  write_j3d_value_table(w, l.scales, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
+  write_j3d_value_table(w, l.rotations, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
+  write_j3d_value_table(w, l.translations, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12,
+                        "translations");
   write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
 }
 
@@ -93,7 +42,10 @@ void write_section(ByteWriter& w, const J3dAnimSection& section, std::size_t bas
     if constexpr (std::is_same_v<S, J3dAnk1>) write_ank1(w, s, base, filler);
     else if constexpr (std::is_same_v<S, J3dAnf1>) write_j3d_anf1(w, s, base, filler);
     else if constexpr (std::is_same_v<S, J3dTpt1>) write_j3d_tpt1(w, s, base, filler);
-    else write_j3d_vaf1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dVaf1>) write_j3d_vaf1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTtk1>) write_j3d_ttk1(w, s, base, filler);
+    else if constexpr (std::is_same_v<S, J3dTrk1>) write_j3d_trk1(w, s, base, filler);
+    else write_j3d_pak1(w, s, base, filler);
   }, section);
 }
 
