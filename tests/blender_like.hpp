@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "scene/anim_channels.hpp"
 #include "scene/match.hpp"
 #include "scene/math.hpp"
 #include "scene/scene.hpp"
@@ -189,6 +190,38 @@ inline void vertex_noise_like_blender(scene::Scene& s, float normal_turn = 1e-2f
   }
 }
 
+// Which turn each node gets: skin joint j gets turns[j % 4] (turns[1] is none), a node no joint none.
+struct BlenderLikeTurns {
+  std::vector<int> of;  // node -> index into turns, -1 for no joint
+
+  static scene::Quat turn(int t) {
+    const float quarter = 1.57079632679f;
+    const scene::Quat turns[4] = {scene::axis_angle({1, 0, 0}, -quarter), scene::Quat{}, scene::axis_angle({0, 0, 1}, quarter),
+                                  scene::axis_angle({0, 1, 0}, 2 * quarter)};
+    return t < 0 ? scene::Quat{} : turns[t];
+  }
+  int index(int node) const { return node >= 0 && static_cast<std::size_t>(node) < of.size() ? of[static_cast<std::size_t>(node)] : -1; }
+  static scene::Mat4 inverse_of(int t) {
+    const scene::Quat q = turn(t);
+    return scene::rotation_matrix(scene::Quat{-q.x, -q.y, -q.z, q.w});
+  }
+  scene::Mat4 matrix(int node) const { return scene::rotation_matrix(turn(index(node))); }
+  scene::Mat4 inverse(int node) const { return inverse_of(index(node)); }
+};
+
+inline BlenderLikeTurns blender_like_turns(const scene::Scene& s) {
+  BlenderLikeTurns t{std::vector<int>(s.nodes.size(), -1)};
+  if (s.skins.empty()) return t;
+  const std::vector<int>& joints = s.skins[0].joints;
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    if (joints[j] >= 0 && static_cast<std::size_t>(joints[j]) < s.nodes.size()) t.of[static_cast<std::size_t>(joints[j])] = static_cast<int>(j % 4);
+  }
+  return t;
+}
+
+// The rotation noise of Blender's bone rebuild (measured up to 5.1e-4 radians).
+inline scene::Quat blender_like_nudge() { return scene::axis_angle(scene::normalize(scene::Vec3{1, 2, 3}), 4e-4f); }
+
 // Blender turns every bone by an axis rotation (so its tip points at a child) and writes the turn into
 // the joint's local transform (L' = P_parent^T * L * P) and inverse bind (P^T * IBM), with the noise
 // of rebuilding bones from head, tail and roll: here 4e-4 radians and 3e-4 of each translation
@@ -196,39 +229,70 @@ inline void vertex_noise_like_blender(scene::Scene& s, float normal_turn = 1e-2f
 // PartsControl) comes back 1, as Blender holds no bone of zero size. Skin joint j gets turns[j % 4].
 inline void turn_bones_like_blender(scene::Scene& s) {
   if (s.skins.empty()) return;
-  const float quarter = 1.57079632679f;
-  const scene::Quat turns[4] = {scene::axis_angle({1, 0, 0}, -quarter), scene::Quat{}, scene::axis_angle({0, 0, 1}, quarter),
-                                scene::axis_angle({0, 1, 0}, 2 * quarter)};
-  scene::Skin& skin = s.skins[0];
-  std::vector<int> turn_of(s.nodes.size(), -1);  // node -> index into turns
-  for (std::size_t j = 0; j < skin.joints.size(); ++j) {
-    if (skin.joints[j] >= 0 && static_cast<std::size_t>(skin.joints[j]) < s.nodes.size()) turn_of[static_cast<std::size_t>(skin.joints[j])] = static_cast<int>(j % 4);
-  }
-  const auto matrix = [&](int t) { return t < 0 ? scene::Mat4::identity() : scene::rotation_matrix(turns[t]); };
-  const auto inverse_matrix = [&](int t) {
-    if (t < 0) return scene::Mat4::identity();
-    const scene::Quat q = turns[t];
-    return scene::rotation_matrix(scene::Quat{-q.x, -q.y, -q.z, q.w});
-  };
-  const scene::Quat nudge = scene::axis_angle(scene::normalize(scene::Vec3{1, 2, 3}), 4e-4f);
+  const BlenderLikeTurns turns = blender_like_turns(s);
+  const scene::Quat nudge = blender_like_nudge();
   std::vector<scene::Trs> turned(s.nodes.size());
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
-    if (turn_of[n] < 0) continue;
-    const int parent = s.nodes[n].parent;
-    const int parent_turn = parent >= 0 && static_cast<std::size_t>(parent) < s.nodes.size() ? turn_of[static_cast<std::size_t>(parent)] : -1;
+    if (turns.of[n] < 0) continue;
     scene::Trs rest = s.nodes[n].local;
     for (float* c : {&rest.scale.x, &rest.scale.y, &rest.scale.z}) *c = *c == 0.0f ? 1.0f : *c;  // no bone of zero size
-    scene::Trs t = scene::decompose(inverse_matrix(parent_turn) * scene::trs_matrix(rest) * matrix(turn_of[n]));
+    scene::Trs t = scene::decompose(turns.inverse(s.nodes[n].parent) * scene::trs_matrix(rest) * turns.matrix(static_cast<int>(n)));
     t.rotation = scene::normalize(nudge * t.rotation);
     t.translation = t.translation + t.translation * 3e-4f + scene::Vec3{1e-6f, -1e-6f, 1e-6f};
     t.scale = t.scale * 0.99999994f;
     turned[n] = t;
   }
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
-    if (turn_of[n] >= 0) s.nodes[n].local = turned[n];
+    if (turns.of[n] >= 0) s.nodes[n].local = turned[n];
   }
+  scene::Skin& skin = s.skins[0];
   for (std::size_t j = 0; j < skin.joints.size() && j < skin.inverse_bind_matrices.size(); ++j) {
-    skin.inverse_bind_matrices[j] = inverse_matrix(static_cast<int>(j % 4)) * skin.inverse_bind_matrices[j];
+    skin.inverse_bind_matrices[j] = BlenderLikeTurns::inverse_of(static_cast<int>(j % 4)) * skin.inverse_bind_matrices[j];
+  }
+}
+
+// Blender's export of an action (after turn_bones_like_blender's turns, the same per joint): every
+// channel sampled at every frame of 30 fps from its first key to its last (LINEAR; Blender's scene set to
+// the animation's rate), each key turned as its joint path by path as Blender's importer turns them
+// (L' = P_parent^T * L * P: translation P_parent^T * t, rotation P_parent^T * R * P, the scale's axes
+// permuted by P with their signs) with the noise Blender's bone rebuild leaves on a pose: 4e-4 radians,
+// 3e-4 of each translation, a scale 1 float step off.
+inline void sample_and_turn_animations_like_blender(scene::Scene& s) {
+  if (s.skins.empty()) return;
+  const BlenderLikeTurns turns = blender_like_turns(s);
+  const scene::Quat nudge = blender_like_nudge();
+  for (scene::Animation& a : s.animations) {
+    for (scene::Channel& c : a.channels) {
+      if (c.node < 0 || static_cast<std::size_t>(c.node) >= s.nodes.size() || c.times.empty()) continue;
+      const std::size_t comps = c.path == scene::Path::rotation ? 4 : 3;
+      const scene::Mat4 p = turns.matrix(c.node), pp_inverse = turns.inverse(s.nodes[static_cast<std::size_t>(c.node)].parent);
+      scene::Channel out;
+      out.node = c.node;
+      out.path = c.path;
+      const auto first = static_cast<long>(std::lround(c.times.front() * 30)), last = static_cast<long>(std::lround(c.times.back() * 30));
+      for (long f = first; f <= last; ++f) {
+        const auto v = scene::sample_channel(c, comps, static_cast<float>(f) / 30.0f);
+        out.times.push_back(static_cast<float>(f) / 30.0f);
+        if (c.path == scene::Path::translation) {
+          const scene::Vec3 t = scene::transform_point(pp_inverse, {v[0], v[1], v[2]});
+          const scene::Vec3 x = t + t * 3e-4f;
+          out.values.insert(out.values.end(), {x.x, x.y, x.z});
+        } else if (c.path == scene::Path::rotation) {
+          const scene::Quat r = scene::rotation_of(pp_inverse * scene::rotation_matrix({v[0], v[1], v[2], v[3]}) * p);
+          const scene::Quat q = scene::normalize(nudge * r);
+          out.values.insert(out.values.end(), {q.x, q.y, q.z, q.w});
+        } else {
+          scene::Mat4 scale;
+          scale.at(0, 0) = v[0];
+          scale.at(1, 1) = v[1];
+          scale.at(2, 2) = v[2];
+          const scene::Mat4 moved = turns.inverse(c.node) * scale * p;  // the axes permuted, each sign kept
+          const scene::Vec3 x = scene::Vec3{moved.at(0, 0), moved.at(1, 1), moved.at(2, 2)} * 0.99999994f;
+          out.values.insert(out.values.end(), {x.x, x.y, x.z});
+        }
+      }
+      c = std::move(out);
+    }
   }
 }
 

@@ -43,16 +43,11 @@ Trs blender_scaled(Trs t) {
   return t;
 }
 
-std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes) {
-  const std::vector<Mat4> base_world = world_matrices(base);
-  const auto valid = [](int n, const Scene& s) { return n >= 0 && static_cast<std::size_t>(n) < s.nodes.size(); };
-  std::vector<int> base_of(in.nodes.size(), -1);
-  float extent = 1;
-  for (std::size_t k = 0; k < in_nodes.size() && k < base_nodes.size(); ++k) {
-    if (!valid(in_nodes[k], in) || !valid(base_nodes[k], base)) continue;
-    base_of[static_cast<std::size_t>(in_nodes[k])] = base_nodes[k];
-    const Mat4& w = base_world[static_cast<std::size_t>(base_nodes[k])];
-    extent = std::max(extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
+std::vector<JointTurn> joint_turns(const Scene& in, const std::vector<int>& in_nodes, const std::vector<Trs>& base_locals) {
+  const auto valid = [&](int n) { return n >= 0 && static_cast<std::size_t>(n) < in.nodes.size(); };
+  std::vector<int> base_of(in.nodes.size(), -1);  // incoming node -> pair
+  for (std::size_t k = 0; k < in_nodes.size() && k < base_locals.size(); ++k) {
+    if (valid(in_nodes[k])) base_of[static_cast<std::size_t>(in_nodes[k])] = static_cast<int>(k);
   }
   // Unedited, L_in = P_parent^T * L_base * P: each joint's turn from its local and its parent joint's
   // turn, parents first (from locals, so a joint moved to another parent is not taken for a turn).
@@ -62,7 +57,7 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
   for (std::size_t start = 0; start < in.nodes.size(); ++start) {
     chain.clear();
     // Stops at a node that is done or no joint; a cycle (refused elsewhere) stops where it closes.
-    for (int n = static_cast<int>(start); valid(n, in) && base_of[static_cast<std::size_t>(n)] >= 0 && done[static_cast<std::size_t>(n)] == 0;
+    for (int n = static_cast<int>(start); valid(n) && base_of[static_cast<std::size_t>(n)] >= 0 && done[static_cast<std::size_t>(n)] == 0;
          n = in.nodes[static_cast<std::size_t>(n)].parent) {
       done[static_cast<std::size_t>(n)] = 1;
       chain.push_back(n);
@@ -70,29 +65,58 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
     for (std::size_t c = chain.size(); c-- > 0;) {
       const auto i = static_cast<std::size_t>(chain[c]);
       const int parent = in.nodes[i].parent;
-      const Mat4 parent_turn = valid(parent, in) && base_of[static_cast<std::size_t>(parent)] >= 0 ? turn_of[static_cast<std::size_t>(parent)] : Mat4::identity();
+      const Mat4 parent_turn = valid(parent) && base_of[static_cast<std::size_t>(parent)] >= 0 ? turn_of[static_cast<std::size_t>(parent)] : Mat4::identity();
       bool ok = true;
-      const Mat4 base_inverse = inverse(trs_matrix(blender_scaled(base.nodes[static_cast<std::size_t>(base_of[i])].local)), &ok);
+      const Mat4 base_inverse = inverse(trs_matrix(blender_scaled(base_locals[static_cast<std::size_t>(base_of[i])])), &ok);
       if (ok) turn_of[i] = nearest_axis_rotation(base_inverse * parent_turn * trs_matrix(in.nodes[i].local));  // a 0 scale: no turn to find
     }
   }
-  std::vector<bool> turned(in.nodes.size(), false);
-  for (std::size_t n = 0; n < in.nodes.size(); ++n) turned[n] = !(turn_of[n] == Mat4::identity());
+  std::vector<JointTurn> out(in_nodes.size());
+  for (std::size_t k = 0; k < out.size() && k < base_locals.size(); ++k) {
+    if (!valid(in_nodes[k])) continue;
+    const int parent = in.nodes[static_cast<std::size_t>(in_nodes[k])].parent;
+    out[k].turn = turn_of[static_cast<std::size_t>(in_nodes[k])];
+    if (valid(parent) && base_of[static_cast<std::size_t>(parent)] >= 0) out[k].parent_turn = turn_of[static_cast<std::size_t>(parent)];
+  }
+  return out;
+}
+
+Trs turns_taken_off(const Trs& local, const JointTurn& t) {
+  if (!t.turned()) return local;
+  // Path by path, as Blender's importer puts the turns on: a decompose of the whole would move a
+  // negative scale's sign into the rotation (jb__comp_appearance_o.bck's joint 30 scales X to -0.12).
+  Trs out;
+  out.translation = transform_point(t.parent_turn, local.translation);
+  out.rotation = rotation_of(t.parent_turn * rotation_matrix(local.rotation) * transposed(t.turn));
+  Mat4 scale;
+  scale.at(0, 0) = local.scale.x;
+  scale.at(1, 1) = local.scale.y;
+  scale.at(2, 2) = local.scale.z;
+  const Mat4 moved = t.turn * scale * transposed(t.turn);  // a signed permutation moves the axes, signs and all
+  out.scale = {moved.at(0, 0), moved.at(1, 1), moved.at(2, 2)};
+  return out;
+}
+
+std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes) {
+  const std::vector<Mat4> base_world = world_matrices(base);
+  const auto valid = [](int n, const Scene& s) { return n >= 0 && static_cast<std::size_t>(n) < s.nodes.size(); };
+  std::vector<int> pair_in(in_nodes.size(), -1);  // in_nodes with the pairs whose base joint is no node unmatched
+  std::vector<Trs> base_locals(in_nodes.size());
+  float extent = 1;
+  for (std::size_t k = 0; k < in_nodes.size() && k < base_nodes.size(); ++k) {
+    if (!valid(in_nodes[k], in) || !valid(base_nodes[k], base)) continue;
+    pair_in[k] = in_nodes[k];
+    base_locals[k] = base.nodes[static_cast<std::size_t>(base_nodes[k])].local;
+    const Mat4& w = base_world[static_cast<std::size_t>(base_nodes[k])];
+    extent = std::max(extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
+  }
+  const std::vector<JointTurn> turns = joint_turns(in, pair_in, base_locals);
   std::vector<IncomingJoint> out(in_nodes.size());
   for (std::size_t k = 0; k < in_nodes.size() && k < base_nodes.size(); ++k) {
-    const int n = in_nodes[k], b = base_nodes[k];
-    if (!valid(n, in) || !valid(b, base)) continue;
-    const Node& node = in.nodes[static_cast<std::size_t>(n)];
-    const Trs& was = base.nodes[static_cast<std::size_t>(b)].local;
-    const int parent = valid(node.parent, in) ? node.parent : -1;
-    const bool parent_turned = parent >= 0 && turned[static_cast<std::size_t>(parent)];
+    if (pair_in[k] < 0) continue;
+    const Trs& was = base_locals[k];
     IncomingJoint& j = out[k];
-    if (!turned[static_cast<std::size_t>(n)] && !parent_turned) {
-      j.local = node.local;
-    } else {
-      const Mat4 parent_turn = parent_turned ? turn_of[static_cast<std::size_t>(parent)] : Mat4::identity();
-      j.local = decompose(parent_turn * trs_matrix(node.local) * transposed(turn_of[static_cast<std::size_t>(n)]));
-    }
+    j.local = turns_taken_off(in.nodes[static_cast<std::size_t>(pair_in[k])].local, turns[k]);
     if (j.local == was) continue;
     const float reach = static_cast<float>(kBoneRollNoise) * length(was.translation) + kJointReachNoise * extent;
     const Vec3 dt = j.local.translation - was.translation;
@@ -107,11 +131,12 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
 }
 
 double rotation_angle(Quat a, Quat b) {
-  a = normalize(a);
-  b = normalize(b);
-  const double cosine = std::min(1.0, std::fabs(static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y + static_cast<double>(a.z) * b.z +
-                                                static_cast<double>(a.w) * b.w));
-  return 2.0 * std::acos(cosine);
+  // The vector part and the scalar of conj(a) * b; their ratio is the same for unnormalised a and b.
+  const double x = double{a.w} * b.x - double{a.x} * b.w - double{a.y} * b.z + double{a.z} * b.y;
+  const double y = double{a.w} * b.y + double{a.x} * b.z - double{a.y} * b.w - double{a.z} * b.x;
+  const double z = double{a.w} * b.z - double{a.x} * b.y + double{a.y} * b.x - double{a.z} * b.w;
+  const double w = double{a.w} * b.w + double{a.x} * b.x + double{a.y} * b.y + double{a.z} * b.z;
+  return 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::abs(w));
 }
 
 }  // namespace remodel::scene

@@ -41,7 +41,22 @@ Trs blender_scaled(Trs t);
 // Entry k for pair k; an unmatched pair (-1) is left default, nothing moved.
 std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<int>& in_nodes, const Scene& base, const std::vector<int>& base_nodes);
 
-// The angle between two rotations, radians.
+// The turns Blender gave incoming joint k (node in_nodes[k], standing for a base joint whose local
+// transform is base_locals[k]) and its parent joint: P = the axis rotation nearest
+// base_local^-1 * P_parent * incoming_local, parents first; the identity for an unmatched pair (-1).
+struct JointTurn {
+  Mat4 turn, parent_turn;
+  bool turned() const { return !(turn == Mat4::identity()) || !(parent_turn == Mat4::identity()); }
+};
+std::vector<JointTurn> joint_turns(const Scene& in, const std::vector<int>& in_nodes, const std::vector<Trs>& base_locals);
+
+// An incoming local transform (the joint's rest, or its pose at an animation frame) with the turns
+// taken off, path by path as Blender's importer puts them on: translation P_parent * t, rotation
+// P_parent * R * P^T, scale's axes permuted back by P with their signs (so P_parent * local * P^T);
+// `local` itself when the joint and its parent are not turned.
+Trs turns_taken_off(const Trs& local, const JointTurn& t);
+
+// The angle between two rotations, radians (well-conditioned near 0, unlike acos of their dot product).
 double rotation_angle(Quat a, Quat b);
 
 }  // namespace remodel::scene

@@ -1,16 +1,17 @@
-# File › Import of a J3D model attaches the BCKs beside it as actions: ww_cl.bdl copied beside three
+# File › Import of a J3D model attaches the BCKs beside it as actions: ww_cl.bdl copied beside four
 # of Link's BCKs (and a BCK of another model's joint count, and a damaged one) comes in with one
 # action per BCK of its joint count, named by the file's stem, that moves the joints at its middle
-# frame; the option off attaches none; an action exported unedited is written over its BCK, which
-# `remodel check` reads with the original's joints and frames; "New file" writes a new BCK. Whether
-# the bytes are the original's and how far the poses are from the original's are printed, not
-# asserted: Blender's export carries its turned bone frames, which remodel's BCK import does not undo
-# yet (its model import does).
+# frame, and sets the scene to the BCKs' 30 fps; the option off attaches none. Each action exported
+# unedited over its BCK gives the original's bytes (Blender's bone turns, its noise and its per-frame
+# samples are no edit); one key edited in Blender changes only that joint's rotation tracks; "New
+# file" writes a new BCK.
+import json
 import os
 import shutil
 import sys
 
 import bpy
+from mathutils import Quaternion
 
 sys.path.insert(0, os.path.dirname(__file__))
 import common  # noqa: E402
@@ -19,7 +20,7 @@ from common import check  # noqa: E402
 common.install_addon()
 from remodel_blender import operators  # noqa: E402
 
-LINK = ["rise", "damfb", "wait"]
+LINK = ["rise", "damfb", "wait", "walk"]
 model = common.sample("j3d/ww_cl.bdl")
 bcks = [common.sample(f"j3d-anim/ww_link/{n}.bck") for n in LINK]
 other = common.sample("j3d-anim/ww_jabun/18_jb_cut12_lookwait_l.bck")  # Jabun's joints, not Link's
@@ -38,6 +39,13 @@ def poses(action, frames):
         bpy.context.scene.frame_set(f)
         out[f] = {b.name: (b.matrix_basis.to_translation(), b.matrix_basis.to_quaternion()) for b in rig.pose.bones}
     return out
+
+
+def tracks(path):
+    """Each joint's tracks of the BCK at path as `remodel dump` reads them: kind -> [(count, values)] per axis."""
+    dumped = json.loads(common.remodel("dump", path).stdout)
+    return [{kind: [(t["count"], t["values"]) for t in joint[kind]] for kind in ("scale", "rotation", "translation")}
+            for joint in dumped["j3d_anim"]["section"]["joints"]]
 
 
 def moved_joints(action):
@@ -78,32 +86,34 @@ if model and None not in bcks:
         print(f"{action.name}: {len(moved)} of {joints} bones off the rest pose at the middle frame", flush=True)
         check(moved, f"{action.name} moves some joint at its middle frame")
 
-    common.part("wait.bck exported unedited over its original")
-    out = os.path.join(common.TMP, "out", "wait.bck")
+    common.part("each BCK exported unedited over its original")
+    check(bpy.context.scene.render.fps == 30 and bpy.context.scene.render.fps_base == 1, "the import set the scene to the BCKs' 30 fps")
+    for name in LINK:
+        out = os.path.join(common.TMP, "out", name + ".bck")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        armature().animation_data.action = bpy.data.actions["rise" if name != "rise" else "wait"]  # the file's name chooses
+        result = bpy.ops.export_scene.remodel(filepath=out, mode="ORIGINAL", target="j3d-anim")
+        check(result == {"FINISHED"}, f"{name}: the export finished ({result}; {common.reports()})")
+        check(common.reported("INFO", "over " + os.path.join(folder, name + ".bck")), f"{name}: written over {name}.bck: {common.reports()}")
+        original = os.path.join(folder, name + ".bck")
+        if check(os.path.isfile(out), f"{name}.bck was written"):
+            check(common.same_bytes(out, original), f"{name}.bck from Blender's unedited export has the original's bytes "
+                  f"({os.path.getsize(out)}, the original {os.path.getsize(original)})")
+
+    common.part("one key edited in Blender changes only its joint's rotation")
+    rig = armature()
+    rig.animation_data.action = bpy.data.actions["wait"]
+    bpy.context.scene.frame_set(30)
+    bone = rig.pose.bones["head_jnt"]
+    bone.rotation_quaternion = bone.rotation_quaternion @ Quaternion((1, 0, 0), 0.3)
+    bone.keyframe_insert("rotation_quaternion", frame=30)
+    out = os.path.join(common.TMP, "out", "edited", "wait.bck")
     os.makedirs(os.path.dirname(out))
-    armature().animation_data.action = bpy.data.actions["rise"]  # the file's name chooses, not the active action
     result = bpy.ops.export_scene.remodel(filepath=out, mode="ORIGINAL", target="j3d-anim")
-    check(result == {"FINISHED"}, f"the export finished ({result}; {common.reports()})")
-    check(common.reported("INFO", "over " + os.path.join(folder, "wait.bck")), f"written over wait.bck: {common.reports()}")
-    frames = list(range(0, int(bpy.data.actions["wait"].frame_range[1]) + 1, 5))
-    want = poses(bpy.data.actions["wait"], frames)
-    if check(os.path.isfile(out), "wait.bck was written"):
-        identical = common.same_bytes(out, os.path.join(folder, "wait.bck"))
-        print(f"wait.bck from Blender's unedited export: {'identical' if identical else 'different'} bytes "
-              f"({os.path.getsize(out)}, the original {os.path.getsize(os.path.join(folder, 'wait.bck'))})", flush=True)
-        check(common.remodel("check", out).returncode == 0, "remodel check reads the written wait.bck")
-        written, original = common.info(out), common.info(os.path.join(folder, "wait.bck"))
-        check([written[k] for k in ("joints", "frames")] == [original[k] for k in ("joints", "frames")],
-              f"the written wait.bck has the original's joints and frames: {written}")
-        common.clear_scene()
-        result = bpy.ops.import_scene.remodel(filepath=source, beside=False, animations=out)
-        check(result == {"FINISHED"} and [a.name for a in bpy.data.actions] == ["wait"], f"the written wait.bck imports as an action: {common.reports()}")
-        if bpy.data.actions:
-            got = poses(bpy.data.actions[0], frames)
-            worst = max((w[0] - g[0]).length + w[1].rotation_difference(g[1]).angle
-                        for f in frames for w, g in ((want[f][b], got[f][b]) for b in want[f]))
-            print(f"wait.bck written over the original: the largest bone pose difference (translation + angle) "
-                  f"from the original's is {worst:.3g}", flush=True)
+    if check(result == {"FINISHED"} and os.path.isfile(out), f"the edited wait.bck was written ({common.reports()})"):
+        was, now = tracks(os.path.join(folder, "wait.bck")), tracks(out)
+        changed = sorted({(j, kind) for j in range(len(was)) for kind in was[j] if was[j][kind] != now[j][kind]})
+        check(len(changed) == 1 and changed[0][1] == "rotation", f"one joint's rotation changed, nothing else: {changed}")
 
     common.part("a new BCK from the actions")
     common.clear_scene()

@@ -2,12 +2,14 @@
 // model as one glTF animation showing each stored frame as the game does, the unedited glTF imports
 // over the BCA to its bytes, an edited frame changes only its own track, a new BCA authored from a BCA's
 // export moves the joints as the original did, and a BCA whose joint count is not its model's is
-// refused naming both counts.
+// refused naming both counts. Blender's export (bones turned, every frame sampled, its noise) imports
+// back identical too.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 
+#include "blender_like.hpp"
 #include "j3d/anim_gltf.hpp"
 #include "model/archive/members.hpp"
 #include "model/j3d/anim_eval.hpp"
@@ -58,6 +60,26 @@ void expect_round_trip(const scene::Scene& joints, const Bytes& original, const 
   EXPECT_TRUE(*bytes == original);
 }
 
+// As Blender exports the BCA's action unedited (tests/blender_like.hpp): joints turned, every channel
+// sampled at each frame with the turn and Blender's pose noise in it; over the --skeleton model it
+// imports to the BCA's bytes.
+void expect_blender_like_round_trip(const Document& model, const scene::Scene& joints, const Bytes& original, const std::string& name) {
+  SCOPED_TRACE(name + " (Blender-like)");
+  Result<Document> bca = read_document(original);
+  ASSERT_TRUE(bca) << bca.error().describe();
+  scene::Scene scene = through_glb(joints, *bca, name);
+  test::sample_and_turn_animations_like_blender(scene);
+  test::turn_bones_like_blender(scene);
+  scene::LowerInputs li;
+  li.base_name = name;
+  li.skeleton = &model;
+  auto lowered = scene::lower(scene, *bca, li);
+  ASSERT_TRUE(lowered) << lowered.error().describe();
+  auto bytes = write_document(lowered->document);
+  ASSERT_TRUE(bytes) << bytes.error().describe();
+  EXPECT_TRUE(*bytes == original);
+}
+
 TEST(J3dBcaGltf, EverySampleExportsAndImportsBackIdentical) {
   REMODEL_SAMPLES_OR_SKIP(files, "j3d-anim");
   const auto piki = test::load_named_sample("j3d-anim/pik2_piki", "piki_p2_red.bmd");
@@ -69,7 +91,9 @@ TEST(J3dBcaGltf, EverySampleExportsAndImportsBackIdentical) {
     if (path.extension() != ".bca") continue;
     const std::string set = path.parent_path().filename().string();
     ASSERT_TRUE(set == "pik2_piki" || set == "mkdd_mariotree1") << path << ": which model does it animate?";
-    expect_round_trip(set == "pik2_piki" ? piki_joints : tree_joints, test::load_file(path), path.stem().string());
+    const Bytes original = test::load_file(path);
+    expect_round_trip(set == "pik2_piki" ? piki_joints : tree_joints, original, path.stem().string());
+    expect_blender_like_round_trip(set == "pik2_piki" ? *piki : *tree, set == "pik2_piki" ? piki_joints : tree_joints, original, path.stem().string());
     ++tested;
   }
   EXPECT_EQ(tested, 11u);
@@ -88,7 +112,9 @@ TEST(J3dBcaGltf, EveryBcaOfThePikmin2ArchiveImportsBackIdentical) {
   std::size_t tested = 0;
   for (const RarcPath& p : rarc_paths(archive->rarc)) {
     if (p.directory || !p.path.ends_with(".bca")) continue;
-    expect_round_trip(joints, find_member(archive->rarc, p.path)->data, std::filesystem::path(p.path).stem().string());
+    const Bytes& original = find_member(archive->rarc, p.path)->data;
+    expect_round_trip(joints, original, std::filesystem::path(p.path).stem().string());
+    expect_blender_like_round_trip(*piki, joints, original, std::filesystem::path(p.path).stem().string());
     ++tested;
   }
   EXPECT_EQ(tested, 68u);

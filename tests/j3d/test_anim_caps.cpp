@@ -94,8 +94,8 @@ TEST(J3dAnimCaps, ExportRefusesPastTheCapBeforeSampling) {
 }
 
 TEST(J3dAnimCaps, ImportOverABaseRefusesPastTheCap) {
-  scene::Scene scene = scene_of(kJoints, 1);
-  scene.animations[0].extras = {{"duration", 65535}};  // the BCK samples 0..duration
+  scene::Scene scene = scene_of(kJoints, 2);
+  scene.animations[0].extras = {{"duration", 65535u}};  // the BCK samples 0..duration (unsigned, as parsed JSON holds it)
   expect_capped(status(scene::lower(scene, bck(0, kJoints), scene::LowerInputs{})), "animations[0]", "65536 frames on 129 joints");
   // A BCA samples as long as the glTF runs: 65,535 frames.
   expect_capped(status(scene::lower(scene_of(kJoints, 65535), bca(1, kJoints), scene::LowerInputs{})), "animations[0]", "65535 frames on 129 joints");

@@ -24,24 +24,24 @@ void expect_past_the_bound(const Bytes& bytes, std::size_t record_at, const std:
 }
 
 // 256 joints' 2,304 records (19.6 KB) each naming all 1,024 frames: 2.4 million values, 7.9 MB copied.
-// Scales: 1,024 values and 768 records allow 7,168; the 8th record (joint 2's y scale) passes.
+// Scales: 1,024 values and 768 records allow 15,360; the 16th record (joint 5's x scale) passes.
 TEST(AnimHostile, BcaTracksSharingOneRunStopAtTheRecordPastTheBound) {
-  expect_past_the_bound(test::shared_run_bca(256, 1024), 0x20 + 0x40 + 2 * 36 + 12, "to 8192; past the reader's bound of 4 x (1024 values + 768 records) = 7168");
+  expect_past_the_bound(test::shared_run_bca(256, 1024), 0x20 + 0x40 + 5 * 36, "to 16384; past the reader's bound of 4 x (1024 values + 768 records) + 8192 = 15360");
 }
 
 // 256 joints each reading 341 keys (1,023 values) on all nine tracks (24 KB): the same 7.9 MB.
 TEST(AnimHostile, BckTracksSharingOneRunStopAtTheRecordPastTheBound) {
-  expect_past_the_bound(test::shared_run_bck(256, 341), 0x20 + 0x40 + 2 * 54 + 18, "to 8184; past the reader's bound of 4 x (1023 values + 768 records) = 7164");
+  expect_past_the_bound(test::shared_run_bck(256, 341), 0x20 + 0x40 + 5 * 54, "to 16368; past the reader's bound of 4 x (1023 values + 768 records) + 8192 = 15356");
 }
 
-// The bound is where it is stated: 4 joints reading 6 frames read 72 values of a kind, 4 x (6 + 12); with
-// 7 frames the 11th record (joint 3's y) reads the 77th value of 76.
-TEST(AnimHostile, TheBoundIsFourValuesPerTableValueAndRecord) {
-  Result<J3dAnimFile> at_bound = read_j3d_anim(test::shared_run_bca(4, 6));
+// The bound is where it is stated: 64 joints reading 47 frames read 9,024 values of a kind, within
+// 4 x (47 + 192) + 8192 = 9,148; with 48 frames the 191st record (joint 63's y) reads past 9,152.
+TEST(AnimHostile, TheBoundIsFourValuesPerTableValueAndRecordPastAFreeAllowance) {
+  Result<J3dAnimFile> at_bound = read_j3d_anim(test::shared_run_bca(64, 47));
   ASSERT_TRUE(at_bound) << at_bound.error().describe();
-  EXPECT_EQ(std::get<J3dAnf1>(at_bound->section).joints[3].translation[2].values.size(), 6u);
-  expect_past_the_bound(test::shared_run_bca(4, 7), 0x20 + 0x40 + 3 * 36 + 12, "to 77; past the reader's bound of 4 x (7 values + 12 records) = 76");
-  Result<J3dAnimFile> keyed = read_j3d_anim(test::shared_run_bck(4, 2));  // 6 values a track: 72 of 4 x (6 + 12)
+  EXPECT_EQ(std::get<J3dAnf1>(at_bound->section).joints[63].translation[2].values.size(), 47u);
+  expect_past_the_bound(test::shared_run_bca(64, 48), 0x20 + 0x40 + 63 * 36 + 12, "to 9168; past the reader's bound of 4 x (48 values + 192 records) + 8192 = 9152");
+  Result<J3dAnimFile> keyed = read_j3d_anim(test::shared_run_bck(4, 2));  // 6 values a track: 72 of 4 x (6 + 12) + 8192
   ASSERT_TRUE(keyed) << keyed.error().describe();
   EXPECT_EQ(std::get<J3dAnk1>(keyed->section).joints[3].rotation[2].values.size(), 6u);
 }

@@ -25,12 +25,12 @@ std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, st
 
 void J3dTrackReads::add(const Cursor& c, std::size_t length, std::size_t record_at) {
   read_ += length;
-  const std::size_t bound = kJ3dReadsPerEntry * (table_ + records_);
+  const std::size_t bound = kJ3dReadsPerEntry * (table_ + records_) + kJ3dFreeReads;
   if (read_ > bound) {
     c.fail_at(ErrorCode::bad_count, record_at, "count",
               "brings the values the tracks read from a table of " + std::to_string(table_) + " to " + std::to_string(read_) +
                   "; past the reader's bound of " + std::to_string(kJ3dReadsPerEntry) + " x (" + std::to_string(table_) + " values + " +
-                  std::to_string(records_) + " records) = " + std::to_string(bound) + " (tracks may share runs, not multiply them)");
+                  std::to_string(records_) + " records) + " + std::to_string(kJ3dFreeReads) + " = " + std::to_string(bound) + " (tracks may share runs, not multiply them)");
   }
 }
 

@@ -25,11 +25,12 @@ std::vector<std::uint32_t> read_j3d_value_table(Cursor& c, J3dFiller& filler, st
 // What the tracks of one table may read in all: runs may overlap and any number of tracks may name one,
 // so without a bound a few KB of records naming one long run ask for gigabytes (issue 32). The BCK and
 // BCA samples read at most 1.64 values per table value and record (docs/j3d-animations.md); the
-// reader stops past 4.
+// reader stops past 4, plus 8,192 values any table may give (small BTKs and BVAs share more: at most 32 KB copied).
 constexpr std::size_t kJ3dReadsPerEntry = 4;
+constexpr std::size_t kJ3dFreeReads = 8192;
 
 // Counts the values the tracks of one table read, failing at the record (`count` at `record_at`) whose
-// run takes them past kJ3dReadsPerEntry x (table values + records).
+// run takes them past kJ3dReadsPerEntry x (table values + records) + kJ3dFreeReads.
 class J3dTrackReads {
  public:
   J3dTrackReads(std::size_t table, std::size_t records) : table_(table), records_(records) {}

@@ -17,24 +17,12 @@ std::string num(std::size_t n) { return std::to_string(n); }
 
 float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
 
-// The rotation from a to b, in radians (well-conditioned near 0, unlike acos of the dot product).
-double angle_between(const Quat& a, const Quat& b) {
-  // The vector part of conj(a) * b.
-  const double x = double{a.w} * b.x - double{a.x} * b.w - double{a.y} * b.z + double{a.z} * b.y;
-  const double y = double{a.w} * b.y + double{a.x} * b.z - double{a.y} * b.w - double{a.z} * b.x;
-  const double z = double{a.w} * b.z - double{a.x} * b.y + double{a.y} * b.x - double{a.z} * b.w;
-  const double w = double{a.w} * b.w + double{a.x} * b.x + double{a.y} * b.y + double{a.z} * b.z;
-  return 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::abs(w));
-}
-
-// Each joint's node: by the --skeleton model's names, else the first skin's joints in order.
-Result<std::vector<int>> joint_nodes(const Scene& scene, const LowerInputs& inputs, std::size_t joints, const char* kind,
+// Each joint's node: by the --skeleton model's names (`skeleton`), else the first skin's joints in order.
+Result<std::vector<int>> joint_nodes(const Scene& scene, const J3dAnimSkeleton* skeleton, std::size_t joints, const char* kind,
                                      std::vector<Warning>& warnings) {
   std::vector<int> nodes(joints, -1);
   const std::string the = std::string("the ") + kind;
-  if (inputs.skeleton != nullptr) {
-    auto skeleton = j3d_anim_skeleton(inputs.skeleton, (std::string("a ") + kind + " animates the joints of a J3D model (BMD/BDL)").c_str());
-    if (!skeleton) return skeleton.error();
+  if (skeleton != nullptr) {
     if (skeleton->names.size() != joints) {
       return at("skeleton", the + " animates " + num(joints) + " joints but the --skeleton model's JNT1 has " + num(skeleton->names.size()),
                 ErrorCode::bad_count);
@@ -115,9 +103,27 @@ Result<J3dAnimBase> j3d_anim_base(const Scene& scene, const std::string& base_na
 Result<J3dAnimTarget> j3d_anim_target(const Scene& scene, const LowerInputs& inputs, std::size_t joints, const char* kind,
                                       std::vector<Warning>& warnings) {
   J3dAnimTarget t;
-  auto nodes = joint_nodes(scene, inputs, joints, kind, warnings);
+  std::optional<J3dAnimSkeleton> skeleton;
+  if (inputs.skeleton != nullptr) {
+    auto read = j3d_anim_skeleton(inputs.skeleton, (std::string("a ") + kind + " animates the joints of a J3D model (BMD/BDL)").c_str());
+    if (!read) return read.error();
+    skeleton = std::move(*read);
+  }
+  auto nodes = joint_nodes(scene, skeleton ? &*skeleton : nullptr, joints, kind, warnings);
   if (!nodes) return nodes.error();
   t.nodes = std::move(*nodes);
+  t.turns.resize(joints);
+  if (skeleton) {
+    // Blender's turns come off against the model's rest poses; the noise is allowed only where it turned.
+    t.turns = joint_turns(scene, t.nodes, skeleton->rest);
+    t.noise.blender = std::any_of(t.turns.begin(), t.turns.end(), [](const JointTurn& turn) { return turn.turned(); });
+    const std::vector<Mat4> world = world_matrices(scene);
+    for (int node : t.nodes) {
+      if (node < 0) continue;
+      const Mat4& w = world[static_cast<std::size_t>(node)];
+      t.noise.extent = std::max(t.noise.extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
+    }
+  }
   auto base = j3d_anim_base(scene, inputs.base_name, kind);
   if (!base) return base.error();
   t.animation = base->animation;
@@ -125,11 +131,12 @@ Result<J3dAnimTarget> j3d_anim_target(const Scene& scene, const LowerInputs& inp
   return t;
 }
 
-std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vector<Quat>& incoming, const std::vector<Vec3>& stored, float unit) {
+std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vector<Quat>& incoming, const std::vector<Vec3>& stored, float unit,
+                                                                const PoseNoise& noise) {
   std::array<std::optional<std::vector<float>>, 3> out;
   bool same = true;
   for (std::size_t f = 0; f < stored.size() && same; ++f) {
-    same = angle_between(euler_to_quat(stored[f] * unit, EulerOrder::xyz), incoming[f]) <= std::max(1e-5, 0.5 * unit);
+    same = rotation_angle(euler_to_quat(stored[f] * unit, EulerOrder::xyz), incoming[f]) <= std::max({1e-5, 0.5 * unit, noise.rotation()});
   }
   if (same) return out;
   std::array<std::vector<float>, 3> units;
@@ -137,9 +144,10 @@ std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vecto
     const Vec3 e = nearest_euler(incoming[f], stored[f] * unit);
     for (std::size_t i = 0; i < 3; ++i) units[i].push_back(axis(e, i) / unit);
   }
+  const float axis_noise = std::max(0.5f, static_cast<float>(noise.rotation()) / unit);
   for (std::size_t i = 0; i < 3; ++i) {
     for (std::size_t f = 0; f < stored.size(); ++f) {
-      if (!(std::abs(units[i][f] - axis(stored[f], i)) <= 0.5f)) {
+      if (!(std::abs(units[i][f] - axis(stored[f], i)) <= axis_noise)) {
         out[i] = std::move(units[i]);
         break;
       }
@@ -173,6 +181,15 @@ std::vector<Quat> incoming_rotations(const Channel* c, Quat rest, const std::vec
       out.push_back({v[0], v[1], v[2], v[3]});
     }
   }
+  return out;
+}
+
+std::vector<Trs> IncomingJointPose::at(const std::vector<float>& frames) const {
+  const std::vector<Vec3> translations = incoming_vectors(paths[0], rest.translation, frames);
+  const std::vector<Quat> rotations = incoming_rotations(paths[1], rest.rotation, frames);
+  const std::vector<Vec3> scales = incoming_vectors(paths[2], rest.scale, frames);
+  std::vector<Trs> out(frames.size());
+  for (std::size_t f = 0; f < frames.size(); ++f) out[f] = turns_taken_off(Trs{translations[f], rotations[f], scales[f]}, turn);
   return out;
 }
 

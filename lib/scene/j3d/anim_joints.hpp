@@ -3,7 +3,9 @@
 // its paths sampled on whole frames at 30 fps, and a new animation sampled onto the model's joints.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include "model/document.hpp"
 #include "model/verbatim.hpp"
+#include "scene/bone_turns.hpp"
 #include "scene/lower.hpp"
 
 namespace remodel::scene {
@@ -34,13 +37,26 @@ struct J3dAnimBase {
 };
 Result<J3dAnimBase> j3d_anim_base(const Scene& scene, const std::string& base_name, const char* kind);
 
+// Blender's noise on a joint's pose (bone_turns.hpp), where the skeleton came back turned; none else.
+struct PoseNoise {
+  bool blender = false;
+  float extent = 1;  // the farthest joint from the origin, at least 1
+
+  float translation(Vec3 stored) const { return blender ? static_cast<float>(kBoneRollNoise) * length(stored) + kJointReachNoise * extent : 0.0f; }
+  float scale(float stored) const { return blender ? kJointScaleNoise * std::max(1.0f, std::abs(stored)) : 0.0f; }
+  double rotation() const { return blender ? kBoneRollNoise : 0.0; }
+};
+
 // The incoming animation standing for a base (`kind`, "BCK") of `joints` joints, its channels checked,
 // and each joint's node: the animation named as the base file (else the only one); the nodes by the
 // --skeleton model's names, else the first skin's joints in order (an exported J3D model's skin lists
-// every JNT1 joint in order).
+// every JNT1 joint in order). With --skeleton, the turns Blender gave each joint, found against the
+// model's JNT1 rest poses, and the noise its pose may carry; without it none are known.
 struct J3dAnimTarget {
   const Animation* animation = nullptr;
   std::vector<int> nodes;
+  std::vector<JointTurn> turns;  // one per joint
+  PoseNoise noise;
   std::string where;  // "animations[i]"
 };
 Result<J3dAnimTarget> j3d_anim_target(const Scene& scene, const LowerInputs& inputs, std::size_t joints, const char* kind,
@@ -57,10 +73,22 @@ T extras_number(const Extras& x, const char* key, T fallback, unsigned max) {
 std::vector<Vec3> incoming_vectors(const Channel* c, Vec3 rest, const std::vector<float>& frames);
 std::vector<Quat> incoming_rotations(const Channel* c, Quat rest, const std::vector<float>& frames);
 
+// What each frame of a joint shows in the incoming Scene (each path's channel sampled, else the node's
+// rest), with the turns Blender gave the joint and its parent taken off.
+struct IncomingJointPose {
+  const std::array<const Channel*, 3>& paths;
+  const Trs& rest;
+  const JointTurn& turn;
+
+  std::vector<Trs> at(const std::vector<float>& frames) const;
+};
+
 // Where the incoming rotations disagree with the stored X, Y, Z angles (`stored`, rotation units, one
-// per frame) by more than half a unit: each axis's incoming angles nearest the stored ones, for the
-// axes not within half a unit of them at every frame; all empty when the rotations agree.
-std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vector<Quat>& incoming, const std::vector<Vec3>& stored, float unit);
+// per frame) by more than half a unit (or Blender's noise, `noise`): each axis's incoming angles
+// nearest the stored ones, for the axes not within that of them at every frame; all empty when the
+// rotations agree.
+std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vector<Quat>& incoming, const std::vector<Vec3>& stored, float unit,
+                                                                const PoseNoise& noise);
 
 // A kind of table laid out again: the rule places every track of it, and what follows is canonical.
 template <typename Joint, typename Track>

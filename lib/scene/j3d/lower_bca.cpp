@@ -1,8 +1,9 @@
 // Scene animations -> J3D BCA (ANF1), over a base BCA or new, on a J3D model's JNT1 joints.
 // Over a base: each joint's path is sampled from its glTF channel at every frame the file stores (and
-// any the glTF runs past them) and compared with the stored frames: translation and scale within
-// 1e-4 + 1e-5 * |value|, rotation within half a rotation unit (as rotations, then each axis's angles
-// nearest the stored ones); what agrees keeps its values, an axis that does not stores the glTF's value
+// any the glTF runs past them), the turns Blender gave its bones taken off (bone_turns.hpp), and
+// compared with the stored frames: translation and scale within 1e-4 + 1e-5 * |value|, rotation within
+// half a rotation unit (as rotations, then each axis's angles nearest the stored ones); from a skeleton
+// Blender turned, also within Blender's bone noise; what agrees keeps its values, an axis that does not stores the glTF's value
 // at every frame and its kind's table is laid out again by the table rule.
 // New (author_j3d_bca): every joint's nine tracks from 30 fps samples of the first animation.
 #include <algorithm>
@@ -48,15 +49,20 @@ Result<std::vector<float>> shown_frames(const J3dAnf1& a, const Animation& incom
   return frames;
 }
 
-// The translation or scale tracks of one joint against `c`'s samples; true where an axis changed.
-bool lower_vectors(std::array<J3dFrameTrack<float>, 3>& tracks, const Channel* c, Vec3 rest, const std::vector<float>& frames) {
-  const std::vector<Vec3> incoming = incoming_vectors(c, rest, frames);
+// The translation (Trs::translation) or scale tracks of one joint against the incoming poses; true
+// where an axis changed.
+bool lower_vectors(std::array<J3dFrameTrack<float>, 3>& tracks, Vec3 Trs::*path, const std::vector<Trs>& poses, const PoseNoise& noise,
+                   const std::vector<float>& frames) {
+  std::vector<Vec3> incoming;
+  for (const Trs& t : poses) incoming.push_back(t.*path);
   bool changed = false;
   for (std::size_t i = 0; i < 3; ++i) {
     bool same = true;
     for (std::size_t f = 0; f < frames.size() && same; ++f) {
-      const float stored = j3d_frame_value(tracks[i], frames[f]);
-      same = std::abs(axis(incoming[f], i) - stored) <= 1e-4f + 1e-5f * std::abs(stored);
+      const Vec3 stored{j3d_frame_value(tracks[0], frames[f]), j3d_frame_value(tracks[1], frames[f]), j3d_frame_value(tracks[2], frames[f])};
+      const float value = axis(stored, i);
+      const float blender = path == &Trs::translation ? noise.translation(stored) : noise.scale(value);
+      same = std::abs(axis(incoming[f], i) - value) <= 1e-4f + 1e-5f * std::abs(value) + blender;
     }
     if (same) continue;
     std::vector<float> values;
@@ -67,15 +73,17 @@ bool lower_vectors(std::array<J3dFrameTrack<float>, 3>& tracks, const Channel* c
   return changed;
 }
 
-bool lower_rotations(std::array<J3dFrameTrack<std::int16_t>, 3>& tracks, const Channel* c, Quat rest, const std::vector<float>& frames) {
+bool lower_rotations(std::array<J3dFrameTrack<std::int16_t>, 3>& tracks, const std::vector<Trs>& poses, const PoseNoise& noise,
+                     const std::vector<float>& frames) {
   const float unit = j3d_angle_unit(0);
-  const std::vector<Quat> incoming = incoming_rotations(c, rest, frames);
+  std::vector<Quat> incoming;
+  for (const Trs& t : poses) incoming.push_back(t.rotation);
   std::vector<Vec3> stored(frames.size());
   for (std::size_t f = 0; f < frames.size(); ++f) {
     stored[f] = {j3d_frame_value(tracks[0], frames[f]), j3d_frame_value(tracks[1], frames[f]), j3d_frame_value(tracks[2], frames[f])};
   }
   bool changed = false;
-  for (std::size_t i = 0; const std::optional<std::vector<float>>& units : changed_angles(incoming, stored, unit)) {
+  for (std::size_t i = 0; const std::optional<std::vector<float>>& units : changed_angles(incoming, stored, unit, noise)) {
     if (units) {
       std::vector<std::int16_t> values;
       for (float u : *units) values.push_back(angle_s16(u));
@@ -108,12 +116,12 @@ Result<Lowered> lower_j3d_bca(const Scene& scene, const J3dAnimFile& base, const
   for (std::size_t j = 0; j < a.joints.size(); ++j) {
     const int node = target->nodes[j];
     if (node < 0) continue;
-    const Trs& rest = scene.nodes[static_cast<std::size_t>(node)].local;
     const std::array<const Channel*, 3> paths = path_channels(ia, node);
+    const std::vector<Trs> poses = IncomingJointPose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j]}.at(*frames);
     J3dFullFrameJoint& joint = a.joints[j];
-    translations |= lower_vectors(joint.translation, paths[0], rest.translation, *frames);
-    rotations |= lower_rotations(joint.rotation, paths[1], rest.rotation, *frames);
-    scales |= lower_vectors(joint.scale, paths[2], rest.scale, *frames);
+    translations |= lower_vectors(joint.translation, &Trs::translation, poses, target->noise, *frames);
+    rotations |= lower_rotations(joint.rotation, poses, target->noise, *frames);
+    scales |= lower_vectors(joint.scale, &Trs::scale, poses, target->noise, *frames);
   }
   if (scales) relayout(a.joints, &J3dFullFrameJoint::scale, a.stored_scales);
   if (rotations) relayout(a.joints, &J3dFullFrameJoint::rotation, a.stored_rotations);

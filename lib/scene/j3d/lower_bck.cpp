@@ -1,9 +1,10 @@
 // Scene animations -> J3D BCK (ANK1), over a base BCK or new, on a J3D model's JNT1 joints.
 // Over a base: each joint's path is sampled from its glTF channel at every frame 0..duration (and at
-// the stored key times) and compared with the base as the game evaluates it; a path that agrees keeps
-// its keys (translation and scale within 1e-4 + 1e-5 * |value| + 1e-6 * (frame + 1) * |slope per frame|,
-// for glTF's float seconds; rotation within half a rotation unit),
-// an axis that does not is refitted (fit_keys) and its kind's table laid out again by the table rule.
+// the stored key times), the turns Blender gave its bones taken off (bone_turns.hpp), and compared with
+// the base as the game evaluates it; a path that agrees keeps its keys (translation and scale within
+// 1e-4 + 1e-5 * |value| + 1e-6 * (frame + 1) * |slope per frame|, for glTF's float seconds; rotation
+// within half a rotation unit; from a skeleton Blender turned, also within Blender's bone noise), an
+// axis that does not is refitted (fit_keys) and its kind's table laid out again by the table rule.
 // New (author_j3d_bck): every joint's nine tracks fitted from 30 fps samples of the first animation.
 #include <algorithm>
 #include <cmath>
@@ -118,19 +119,24 @@ struct Changed {
   bool scales = false, rotations = false, translations = false;
 };
 
-// The translation or scale tracks of one joint over `c`'s samples; true where an axis changed.
-bool lower_vectors(std::array<J3dFloatTrack, 3>& tracks, const Channel* c, Vec3 rest, std::uint16_t duration) {
-  const std::vector<float> frames = check_frames(duration, tracks, c);
-  const std::vector<Vec3> incoming = incoming_vectors(c, rest, frames);
+// The translation (Trs::translation) or scale tracks of one joint over the incoming pose; true where
+// an axis changed.
+bool lower_vectors(std::array<J3dFloatTrack, 3>& tracks, Vec3 Trs::*path, const IncomingJointPose& pose, const PoseNoise& noise,
+                   std::uint16_t duration) {
+  const std::vector<float> frames = check_frames(duration, tracks, pose.paths[path == &Trs::translation ? 0 : 2]);
+  std::vector<Vec3> incoming;
+  for (const Trs& t : pose.at(frames)) incoming.push_back(t.*path);
+  const std::array<std::vector<J3dKey>, 3> keys{j3d_keys(tracks[0]), j3d_keys(tracks[1]), j3d_keys(tracks[2])};
   bool changed = false;
   for (std::size_t i = 0; i < 3; ++i) {
-    const std::vector<J3dKey> keys = j3d_keys(tracks[i]);
     bool same = true;
     for (std::size_t k = 0; k < frames.size() && same; ++k) {
-      const float stored = j3d_sample(keys, frames[k]);
+      const Vec3 stored{j3d_sample(keys[0], frames[k]), j3d_sample(keys[1], frames[k]), j3d_sample(keys[2], frames[k])};
+      const float value = axis(stored, i);
       // glTF's times are float seconds: a time off by its rounding moves a steep curve's value.
-      const float timing = 1e-6f * (frames[k] + 1) * std::abs(j3d_slope(keys, frames[k]));
-      same = std::abs(axis(incoming[k], i) - stored) <= 1e-4f + 1e-5f * std::abs(stored) + timing;
+      const float timing = 1e-6f * (frames[k] + 1) * std::abs(j3d_slope(keys[i], frames[k]));
+      const float blender = path == &Trs::translation ? noise.translation(stored) : noise.scale(value);
+      same = std::abs(axis(incoming[k], i) - value) <= 1e-4f + 1e-5f * std::abs(value) + timing + blender;
     }
     if (same) continue;
     std::vector<float> values(std::size_t{duration} + 1);
@@ -141,18 +147,19 @@ bool lower_vectors(std::array<J3dFloatTrack, 3>& tracks, const Channel* c, Vec3 
   return changed;
 }
 
-Result<bool> lower_rotations(std::array<J3dAngleTrack, 3>& tracks, const Channel* c, Quat rest, std::uint16_t duration, float unit,
-                             const std::string& where) {
+Result<bool> lower_rotations(std::array<J3dAngleTrack, 3>& tracks, const IncomingJointPose& pose, const PoseNoise& noise, std::uint16_t duration,
+                             float unit, const std::string& where) {
   std::vector<float> frames(std::size_t{duration} + 1);
   for (std::size_t f = 0; f < frames.size(); ++f) frames[f] = static_cast<float>(f);
-  const std::vector<Quat> incoming = incoming_rotations(c, rest, frames);
+  std::vector<Quat> incoming;
+  for (const Trs& t : pose.at(frames)) incoming.push_back(t.rotation);
   const std::array<std::vector<J3dKey>, 3> keys{j3d_keys(tracks[0]), j3d_keys(tracks[1]), j3d_keys(tracks[2])};
   std::vector<Vec3> stored(frames.size());
   for (std::size_t f = 0; f < frames.size(); ++f) {
     stored[f] = {j3d_sample(keys[0], frames[f]), j3d_sample(keys[1], frames[f]), j3d_sample(keys[2], frames[f])};
   }
   bool changed = false;
-  for (std::size_t i = 0; std::optional<std::vector<float>>& units : changed_angles(incoming, stored, unit)) {
+  for (std::size_t i = 0; std::optional<std::vector<float>>& units : changed_angles(incoming, stored, unit, noise)) {
     if (units) {
       auto track = fit_angle_track(*units, where);
       if (!track) return track.error();
@@ -185,14 +192,14 @@ Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const
   for (std::size_t j = 0; j < a.joints.size(); ++j) {
     const int node = target->nodes[j];
     if (node < 0) continue;
-    const Trs& rest = scene.nodes[static_cast<std::size_t>(node)].local;
     const std::array<const Channel*, 3> paths = path_channels(ia, node);
+    const IncomingJointPose pose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j]};
     J3dJointAnim& joint = a.joints[j];
-    changed.translations |= lower_vectors(joint.translation, paths[0], rest.translation, a.duration);
-    auto turned = lower_rotations(joint.rotation, paths[1], rest.rotation, a.duration, unit, where + ".joint[" + num(j) + "]");
+    changed.translations |= lower_vectors(joint.translation, &Trs::translation, pose, target->noise, a.duration);
+    auto turned = lower_rotations(joint.rotation, pose, target->noise, a.duration, unit, where + ".joint[" + num(j) + "]");
     if (!turned) return turned.error();
     changed.rotations |= *turned;
-    changed.scales |= lower_vectors(joint.scale, paths[2], rest.scale, a.duration);
+    changed.scales |= lower_vectors(joint.scale, &Trs::scale, pose, target->noise, a.duration);
   }
   if (changed.scales) relayout(a.joints, &J3dJointAnim::scale, a.stored_scales);
   if (changed.rotations) relayout(a.joints, &J3dJointAnim::rotation, a.stored_rotations);
