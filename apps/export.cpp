@@ -58,7 +58,7 @@ std::optional<std::string> load_extras(const ExportOptions& o, ExtraInputs& x) {
     if (auto e = load_one(o.anims[i], x.anims[i])) return e;
     if (!std::holds_alternative<Pam>(x.anims[i]) && !std::holds_alternative<PamAnimFile>(x.anims[i]) &&
         !std::holds_alternative<J3dAnimFile>(x.anims[i])) {
-      return o.anims[i] + ": --anim takes a KH BBS PAM or a J3D BCK or BCA animation, not a " + format_name(format_of(x.anims[i])) + " file";
+      return o.anims[i] + ": --anim takes a KH BBS PAM or a J3D animation (BCK, BCA, BTK, BRK, BPK, BTP, BVA), not a " + format_name(format_of(x.anims[i])) + " file";
     }
     x.inputs.animations.push_back(&x.anims[i]);
     x.inputs.animation_names.push_back(fs::path(o.anims[i]).stem().string());

@@ -73,7 +73,7 @@ const std::vector<Command>& commands() {
       {"export", "write a model (or every model in a directory) as glTF 2.0",
        {{"INPUT", "a model file (PMO, PMP, MHFU PMO or PAC, BMD/BDL, BWM), or a directory"}},
        {{"output,o", "OUT", "OUT.glb, OUT.gltf (+ OUT.bin and PNGs beside it), or a directory for a directory", true},
-        {"anim", "ANIM", "a KH BBS PAM animation (container or bare record) for a PMO, or a J3D BCK or BCA for a BMD/BDL", false, true},
+        {"anim", "ANIM", "a KH BBS PAM animation (container or bare record) for a PMO, or a J3D BCK, BCA, BTK, BRK, BPK, BTP or BVA for a BMD/BDL", false, true},
         {"skeleton", "SKEL", "the MHFU skeleton of a bare MHFU PMO"},
         {"textures", "TMH", "the MHFU TMH texture bank of a bare MHFU PMO"},
         {"format", "glb|gltf", "what a directory exports to (default glb)"},
@@ -83,7 +83,7 @@ const std::vector<Command>& commands() {
        "  parallel, a progress line on a terminal) to OUT with the same relative paths; files holding no\n"
        "  model (textures, skeletons, animations alone) and unknown formats are skipped. Every file goes\n"
        "  through a temporary file and a rename. Exit 0 when every model exported, 1 if any failed (each\n"
-       "  with its reason). --anim adds a file's animations (one glTF animation per PAM entry, BCK or BCA).\n",
+       "  with its reason). --anim adds a file's animations (one glTF animation per PAM entry or J3D animation; a J3D one no glTF property shows goes to the extras).\n",
        "remodel export ww_cl.bdl --anim walk.bck --anim wait.bck -o ww_cl.glb", cmd_export},
       {"import", "write a glTF over the model it was exported from (--like), or as a new file",
        {{"INPUT", "a .glb, or a .gltf with its .bin and images beside it"}},

@@ -251,6 +251,8 @@ inline ::testing::AssertionResult same_scene(const scene::Scene& expected, const
     d.floats(w + ".alpha_cutoff", &a.alpha_cutoff, 1, &b.alpha_cutoff, 1, 1);
     d.eq(w + ".double_sided", a.double_sided, b.double_sided);
     d.eq(w + ".unlit", a.unlit, b.unlit);
+    d.eq(w + ".texture_transform", a.texture_transform.has_value(), b.texture_transform.has_value());
+    if (a.texture_transform && b.texture_transform) d.floats(w + ".texture_transform", &*a.texture_transform, 5, &*b.texture_transform, 5, 5);
     d.extras(w, a.extras, b.extras);
   }
   d.eq("textures.size", expected.textures.size(), got.textures.size());
@@ -275,6 +277,8 @@ inline ::testing::AssertionResult same_scene(const scene::Scene& expected, const
       const std::string cw = at(w + ".channels", c);
       d.eq(cw + ".node", ca.node, cb.node);
       d.eq(cw + ".path", ca.path, cb.path);
+      d.eq(cw + ".pointer", ca.pointer, cb.pointer);
+      d.eq(cw + ".pointer_width", ca.pointer_width, cb.pointer_width);
       d.eq(cw + ".interpolation", ca.interpolation, cb.interpolation);
       d.floats(cw + ".times", ca.times, cb.times);
       d.floats(cw + ".values", ca.values, cb.values);

@@ -422,7 +422,16 @@ Result<void> SceneReader::materials() {
           m.uv_set = t["texCoord"].get<int>();
         }
         if (t.contains("extensions") && t["extensions"].is_object() && t["extensions"].contains("KHR_texture_transform")) {
-          warn(p + ".baseColorTexture.extensions.KHR_texture_transform", "is not applied; the UVs are read as stored");
+          const json& x = t["extensions"]["KHR_texture_transform"];
+          const std::string xw = p + ".baseColorTexture.extensions.KHR_texture_transform";
+          if (!x.is_object()) return bad(xw, "is not an object");
+          scene::TextureTransform& tt = m.texture_transform.emplace();
+          if (auto e = numbers(x, "offset", &tt.offset.x, 2, xw); !e) return e.error();
+          if (x.contains("rotation")) {
+            if (!x["rotation"].is_number() || !std::isfinite(x["rotation"].get<double>())) return bad(xw + ".rotation", "is not a finite number");
+            tt.rotation = x["rotation"].get<float>();
+          }
+          if (auto e = numbers(x, "scale", &tt.scale.x, 2, xw); !e) return e.error();
         }
       }
     }
@@ -565,22 +574,33 @@ Result<void> SceneReader::animations() {
       auto node = detail::index_of(target, "node", s_.nodes.size(), cw + ".target", "node");
       if (!node) return node.error();
       const json path = target.value("path", json());
+      scene::Channel out;
       if (path == "weights") {
         warn(cw, "animates morph target weights, which are not read");
         continue;
       }
-      scene::Channel out;
-      if (path == "translation") out.path = scene::Path::translation;
-      else if (path == "rotation") out.path = scene::Path::rotation;
-      else if (path == "scale") out.path = scene::Path::scale;
-      else return bad(cw + ".target.path", "is " + path.dump() + ", not translation, rotation, scale or weights");
-      if (*node < 0) {
-        warn(cw + ".target", "names no node and is skipped");
-        continue;
+      if (path == "pointer") {
+        const json* ext = target.contains("extensions") && target["extensions"].is_object() && target["extensions"].contains("KHR_animation_pointer")
+                              ? &target["extensions"]["KHR_animation_pointer"] : nullptr;
+        if (ext == nullptr || !ext->is_object() || !ext->contains("pointer") || !(*ext)["pointer"].is_string() || (*ext)["pointer"].get<std::string>().empty()) {
+          return bad(cw + ".target.extensions.KHR_animation_pointer.pointer", "is missing or not a JSON pointer");
+        }
+        out.pointer = (*ext)["pointer"].get<std::string>();
+      } else {
+        if (path == "translation") out.path = scene::Path::translation;
+        else if (path == "rotation") out.path = scene::Path::rotation;
+        else if (path == "scale") out.path = scene::Path::scale;
+        else return bad(cw + ".target.path", "is " + path.dump() + ", not translation, rotation, scale, weights or pointer");
+        if (*node < 0) {
+          warn(cw + ".target", "names no node and is skipped");
+          continue;
+        }
+        out.node = *node;
       }
-      out.node = *node;
       for (const scene::Channel& other : anim.channels) {
-        if (other.node == out.node && other.path == out.path) return bad(cw + ".target", "animates the same node and path as an earlier channel");
+        if (other.pointer == out.pointer && (!out.pointer.empty() || (other.node == out.node && other.path == out.path))) {
+          return bad(cw + ".target", "animates the same node and path, or pointer, as an earlier channel");
+        }
       }
       const json& s = samplers[static_cast<std::size_t>(*sampler)];
       const std::string sw = at(where + ".samplers", static_cast<std::size_t>(*sampler));
@@ -595,7 +615,13 @@ Result<void> SceneReader::animations() {
       auto output = d_.accessor(s["output"], sw + ".output");
       if (!output) return output.error();
       if ((*input)->type != "SCALAR" || (*input)->component != detail::kFloat) return bad(sw + ".input", "is not a SCALAR float accessor");
-      const char* type = out.path == scene::Path::rotation ? "VEC4" : "VEC3";
+      if (!out.pointer.empty()) {
+        const std::string& t = (*output)->type;
+        out.pointer_width = t == "SCALAR" ? 1 : t == "VEC2" ? 2 : t == "VEC3" ? 3 : t == "VEC4" ? 4 : 0;
+        if (out.pointer_width == 0 || (*output)->component != detail::kFloat) return bad(sw + ".output", "is not a float SCALAR or VEC2 to VEC4 accessor");
+      }
+      static constexpr const char* kTypes[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
+      const char* type = kTypes[scene::value_width(out) - 1];
       const std::size_t per_key = out.interpolation == scene::Interpolation::cubic_spline ? 3 : 1;
       if ((*output)->type != type || (*output)->count != (*input)->count * per_key) {
         return bad(sw + ".output", "has " + std::to_string((*output)->count) + " " + (*output)->type + " for " + std::to_string((*input)->count) +
@@ -614,7 +640,7 @@ Result<void> SceneReader::animations() {
       out.values = std::move(*values);
       anim.channels.push_back(std::move(out));
     }
-    if (anim.channels.empty()) warn(where, "has no translation, rotation or scale channel and is left out");
+    if (anim.channels.empty()) warn(where, "has no translation, rotation, scale or pointer channel and is left out");
     return {};
   });
   if (!read) return read;

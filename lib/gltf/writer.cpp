@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -155,6 +156,7 @@ class Writer {
   json views_ = json::array(), accessors_ = json::array();
   std::vector<int> mesh_max_joint_;  // per mesh: the largest joint index its primitives use, or -1
   std::vector<bool> mesh_skinned_;   // per mesh: its primitives have joints and weights
+  std::set<std::string> used_;      // the extensions the document uses
 
   // Reserves `size` bytes of buffer 0 at a 4-aligned offset (every component type's alignment) for
   // a new buffer view, and returns a pointer to them.
@@ -188,7 +190,7 @@ class Writer {
   Result<void> meshes(json& out);
   Result<void> nodes(json& out);
   Result<void> skins(json& out);
-  Result<void> materials(json& out, bool& unlit_used);
+  Result<void> materials(json& out);
   Result<void> textures(json& textures, json& images, json& samplers, const std::string& image_stem);
   Result<void> animations(json& out);
 };
@@ -506,7 +508,7 @@ Result<void> Writer::skins(json& out) {
   return {};
 }
 
-Result<void> Writer::materials(json& out, bool& unlit_used) {
+Result<void> Writer::materials(json& out) {
   for (std::size_t i = 0; i < s_.materials.size(); ++i) {
     const scene::Material& m = s_.materials[i];
     const std::string where = "materials[" + std::to_string(i) + "]";
@@ -521,6 +523,12 @@ Result<void> Writer::materials(json& out, bool& unlit_used) {
       if (static_cast<std::size_t>(m.texture) >= s_.textures.size()) return bad(where + ".texture", "is not a texture");
       json t = {{"index", m.texture}};
       if (m.uv_set != 0) t["texCoord"] = m.uv_set;
+      if (const auto& x = m.texture_transform) {
+        // All three written, defaults too: an animation pointer must name a property that is there.
+        if (!finite(x->offset) || !finite(x->rotation) || !finite(x->scale)) return bad(where + ".texture_transform", "is not finite");
+        t["extensions"] = {{"KHR_texture_transform", {{"offset", {x->offset.x, x->offset.y}}, {"rotation", x->rotation}, {"scale", {x->scale.x, x->scale.y}}}}};
+        used_.insert("KHR_texture_transform");
+      }
       pbr["baseColorTexture"] = std::move(t);
     }
     pbr["metallicFactor"] = 0;  // game materials are dielectric; glTF's default of 1 renders them black
@@ -535,7 +543,7 @@ Result<void> Writer::materials(json& out, bool& unlit_used) {
     if (m.double_sided) o["doubleSided"] = true;
     if (m.unlit) {
       o["extensions"] = {{"KHR_materials_unlit", json::object()}};
-      unlit_used = true;
+      used_.insert("KHR_materials_unlit");
     }
     put_extras(o, m.extras, m.name);
     out.push_back(std::move(o));
@@ -599,23 +607,30 @@ Result<void> Writer::animations(json& out) {
     if (anim.channels.empty()) return bad(where, "has no channels; a glTF animation needs at least one");
     json channels = json::array(), samplers = json::array();
     std::vector<std::pair<int, scene::Path>> targets;
+    std::set<std::string> pointers;
     const std::vector<float>* last_times = nullptr;
     int last_input = -1;
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
       const scene::Channel& ch = anim.channels[c];
       const std::string at = where + ".channels[" + std::to_string(c) + "]";
-      if (ch.node < 0 || static_cast<std::size_t>(ch.node) >= s_.nodes.size()) return bad(at + ".node", "is not a node");
-      if (std::find(targets.begin(), targets.end(), std::pair{ch.node, ch.path}) != targets.end()) {
-        return bad(at, std::string("animates node ") + std::to_string(ch.node) + "'s " + path_name(ch.path) + " a second time");
+      const bool pointer = !ch.pointer.empty();
+      if (pointer) {
+        if (ch.pointer_width < 1 || ch.pointer_width > 4) return bad(at + ".pointer_width", "is not 1 to 4 floats a key");
+        if (!pointers.insert(ch.pointer).second) return bad(at + ".pointer", "animates " + ch.pointer + " a second time");
+      } else {
+        if (ch.node < 0 || static_cast<std::size_t>(ch.node) >= s_.nodes.size()) return bad(at + ".node", "is not a node");
+        if (std::find(targets.begin(), targets.end(), std::pair{ch.node, ch.path}) != targets.end()) {
+          return bad(at, std::string("animates node ") + std::to_string(ch.node) + "'s " + path_name(ch.path) + " a second time");
+        }
+        targets.emplace_back(ch.node, ch.path);
       }
-      targets.emplace_back(ch.node, ch.path);
       if (ch.times.empty()) return bad(at + ".times", "is empty");
       for (std::size_t i = 0; i < ch.times.size(); ++i) {
         if (!finite(ch.times[i]) || ch.times[i] < 0 || (i > 0 && !(ch.times[i] > ch.times[i - 1]))) {
           return bad(at + ".times[" + std::to_string(i) + "]", "is not a finite time after the one before it (and at least 0)");
         }
       }
-      const std::size_t width = ch.path == scene::Path::rotation ? 4 : 3;
+      const std::size_t width = scene::value_width(ch);
       const std::size_t per_key = ch.interpolation == scene::Interpolation::cubic_spline ? 3 : 1;
       if (ch.values.size() != ch.times.size() * width * per_key) {
         return bad(at + ".values", "has " + std::to_string(ch.values.size()) + " floats for " + std::to_string(ch.times.size()) +
@@ -630,7 +645,10 @@ Result<void> Writer::animations(json& out) {
         last_times = &ch.times, last_input = input;
       }
       int output = 0;
-      if (ch.path == scene::Path::rotation) {
+      if (pointer) {
+        static constexpr const char* kTypes[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
+        output = float_accessor(ch.values.data(), ch.values.size() / width, kTypes[width - 1], 0);
+      } else if (ch.path == scene::Path::rotation) {
         // glTF requires unit quaternions for rotation values (tangents of a cubic spline are free).
         int view = 0;
         auto* o = reinterpret_cast<float*>(reserve_view(ch.values.size() * 4, 0, &view));
@@ -645,7 +663,12 @@ Result<void> Writer::animations(json& out) {
         output = float_accessor(ch.values.data(), ch.values.size() / 3, "VEC3", 0);
       }
       samplers.push_back({{"input", input}, {"interpolation", interpolation_name(ch.interpolation)}, {"output", output}});
-      channels.push_back({{"sampler", c}, {"target", {{"node", ch.node}, {"path", path_name(ch.path)}}}});
+      if (pointer) {
+        channels.push_back({{"sampler", c}, {"target", {{"path", "pointer"}, {"extensions", {{"KHR_animation_pointer", {{"pointer", ch.pointer}}}}}}}});
+        used_.insert("KHR_animation_pointer");
+      } else {
+        channels.push_back({{"sampler", c}, {"target", {{"node", ch.node}, {"path", path_name(ch.path)}}}});
+      }
     }
     json o = json::object();
     put_name(o, anim.name);
@@ -664,11 +687,10 @@ Result<void> Writer::build(const std::string& bin_uri, const std::string& image_
   doc["asset"] = {{"version", "2.0"}, {"generator", "remodel"}};
   json mesh_list = json::array(), node_list = json::array(), skin_list = json::array(), material_list = json::array(),
        texture_list = json::array(), image_list = json::array(), sampler_list = json::array(), animation_list = json::array();
-  bool unlit = false;
   if (auto e = meshes(mesh_list); !e) return e.error();
   if (auto e = nodes(node_list); !e) return e.error();
   if (auto e = skins(skin_list); !e) return e.error();
-  if (auto e = materials(material_list, unlit); !e) return e.error();
+  if (auto e = materials(material_list); !e) return e.error();
   if (auto e = animations(animation_list); !e) return e.error();
   if (auto e = textures(texture_list, image_list, sampler_list, image_stem); !e) return e.error();
 
@@ -692,7 +714,7 @@ Result<void> Writer::build(const std::string& bin_uri, const std::string& image_
     o["nodes"] = r.nodes;
     scenes.push_back(std::move(o));
   }
-  if (unlit) doc["extensionsUsed"] = {"KHR_materials_unlit"};
+  if (!used_.empty()) doc["extensionsUsed"] = used_;
   json extras = {{"extras_version", kExtrasVersion}};  // not "version": PMP and BWM lifts keep their own
   if (s_.extras.is_object()) {
     for (const auto& [key, value] : s_.extras.items()) extras[key] = json_extras(value);

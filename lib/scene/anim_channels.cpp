@@ -37,7 +37,7 @@ std::array<float, 4> sample_channel(const Channel& c, std::size_t comps, float t
         out[i] = (2 * u3 - 3 * u2 + 1) * value(k, i) + (u3 - 2 * u2 + u) * out_tangent + (-2 * u3 + 3 * u2) * value(k + 1, i) +
                  (u3 - u2) * in_tangent;
       }
-    } else if (comps == 4) {  // slerp the short way
+    } else if (comps == 4 && c.pointer.empty()) {  // a rotation: slerp the short way
       Quat a{value(k, 0), value(k, 1), value(k, 2), value(k, 3)}, b{value(k + 1, 0), value(k + 1, 1), value(k + 1, 2), value(k + 1, 3)};
       float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
       if (d < 0) {
@@ -55,7 +55,7 @@ std::array<float, 4> sample_channel(const Channel& c, std::size_t comps, float t
       for (std::size_t i = 0; i < comps; ++i) out[i] = value(k, i) + (value(k + 1, i) - value(k, i)) * u;
     }
   }
-  if (comps == 4) {
+  if (comps == 4 && c.pointer.empty()) {
     const Quat q = normalize(Quat{out[0], out[1], out[2], out[3]});
     out = {q.x, q.y, q.z, q.w};
   }
@@ -63,8 +63,12 @@ std::array<float, 4> sample_channel(const Channel& c, std::size_t comps, float t
 }
 
 Result<void> check_channel(const Channel& c, std::size_t nodes, const std::string& where) {
-  if (c.node < 0 || static_cast<std::size_t>(c.node) >= nodes) return at(where + ".node", "the channel targets node " + std::to_string(c.node) + ", which does not exist");
-  const std::size_t comps = c.path == Path::rotation ? 4 : 3, per_key = c.interpolation == Interpolation::cubic_spline ? 3 * comps : comps;
+  if (!c.pointer.empty()) {
+    if (c.pointer_width < 1 || c.pointer_width > 4) return at(where + ".pointer", "a pointer's keys hold 1 to 4 floats, not " + std::to_string(c.pointer_width));
+  } else if (c.node < 0 || static_cast<std::size_t>(c.node) >= nodes) {
+    return at(where + ".node", "the channel targets node " + std::to_string(c.node) + ", which does not exist");
+  }
+  const std::size_t comps = value_width(c), per_key = c.interpolation == Interpolation::cubic_spline ? 3 * comps : comps;
   if (c.times.empty() || c.values.size() != c.times.size() * per_key) {
     return at(where, std::to_string(c.times.size()) + " key times need " + std::to_string(c.times.size() * per_key) + " values, the channel has " +
                          std::to_string(c.values.size()), ErrorCode::inconsistent);
@@ -110,6 +114,13 @@ std::array<const Channel*, 3> path_channels(const Animation& a, int node) {
 int node_named(const Scene& scene, const std::string& name) {
   for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
     if (scene.nodes[n].name == name) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+int material_named(const Scene& scene, const std::string& name) {
+  for (std::size_t m = 0; m < scene.materials.size(); ++m) {
+    if (scene.materials[m].name == name) return static_cast<int>(m);
   }
   return -1;
 }

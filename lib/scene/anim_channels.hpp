@@ -17,7 +17,7 @@ namespace remodel::scene {
 // million), a J3D sample's BCK at most 29,000 (all 8 of Sunshine Mario's at once 45,269).
 constexpr std::size_t kMaxSampledJointFrames = std::size_t{1} << 23;
 
-// A glTF channel's value at `time` (seconds): 3 or 4 components, rotations normalised; LINEAR, STEP
+// A glTF channel's value at `time` (seconds): 1 to 4 components, rotations normalised; LINEAR, STEP
 // and CUBICSPLINE as glTF defines them, clamped outside the keys.
 std::array<float, 4> sample_channel(const Channel& c, std::size_t comps, float time);
 
@@ -35,6 +35,8 @@ std::array<const Channel*, 3> path_channels(const Animation& a, int node);
 
 // The first node named `name`, or -1: glTF channels name the nodes that stand for a format's joints.
 int node_named(const Scene& scene, const std::string& name);
+// The first material named `name`, or -1: J3D's material animations find their materials by name.
+int material_named(const Scene& scene, const std::string& name);
 
 // glTF slerps the short way; successive quaternions on opposite hemispheres would spin the long way:
 // each rotation key is flipped to the hemisphere of the one before.

@@ -49,7 +49,9 @@ Result<Lowered> lower_kh_bbs_pam(const Scene& scene, const Pam& base, const Lowe
 Result<Lowered> lower_kh_bbs_pam_anim(const Scene& scene, const PamAnimFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
 Result<Lowered> lower_j3d_bca(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
-// The J3D animation format's: the BCA lower for an ANF1 base, else the BCK's (j3d/anim_joints.cpp).
+Result<Lowered> lower_j3d_btk(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);  // lower_btk.cpp
+// The J3D animation format's: the BCA lower for an ANF1 base, the BTK's for a TTK1 one, else the BCK's
+// (j3d/anim_joints.cpp).
 Result<Lowered> lower_j3d_anim(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs);
 
 // A new file in `format` from the Scene alone (no base), laid out as the game's own converter lays

@@ -88,6 +88,14 @@ struct Texture {
 
 enum class AlphaMode : std::uint8_t { opaque, mask, blend };
 
+// A texture's UV transform as KHR_texture_transform composes it: uv' = T(offset) * R(rotation) * S(scale) * uv,
+// R = [[cos, sin], [-sin, cos]].
+struct TextureTransform {
+  Vec2 offset{0, 0};
+  float rotation = 0;
+  Vec2 scale{1, 1};
+};
+
 struct Material {
   std::string name;
   Vec4 base_color{1, 1, 1, 1};
@@ -98,6 +106,7 @@ struct Material {
   float alpha_cutoff = 0.5f;
   bool double_sided = false;
   bool unlit = false;  // the game lights nothing (KHR_materials_unlit)
+  std::optional<TextureTransform> texture_transform;  // on the base colour texture
   Extras extras;
 };
 
@@ -105,13 +114,20 @@ enum class Interpolation : std::uint8_t { linear, step, cubic_spline };
 enum class Path : std::uint8_t { translation, rotation, scale };
 
 struct Channel {
-  int node = -1;
+  int node = -1;  // -1 with `pointer`
   Path path = Path::translation;
   Interpolation interpolation = Interpolation::linear;
   std::vector<float> times;   // seconds, increasing
-  std::vector<float> values;  // 3 (translation, scale) or 4 (rotation quaternion) floats per key;
+  std::vector<float> values;  // 3 (translation, scale) or 4 (rotation quaternion) floats per key, or pointer_width;
                               // three times that for cubic_spline (in-tangent, value, out-tangent)
+  // A property other than a node's transform (KHR_animation_pointer): its JSON pointer, and the floats
+  // one key holds (1 to 4, e.g. a texture offset 2, a colour 4); empty for a node's path.
+  std::string pointer;
+  std::uint8_t pointer_width = 0;
 };
+
+// The floats one key's value holds.
+inline std::size_t value_width(const Channel& c) { return !c.pointer.empty() ? c.pointer_width : c.path == Path::rotation ? 4 : 3; }
 
 struct Animation {
   std::string name;

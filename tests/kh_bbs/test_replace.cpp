@@ -193,7 +193,7 @@ Animation turn_every_joint(const Scene& s) {
   const Quat turn = axis_angle(normalize(Vec3{1, 2, 3}), 0.4f);
   for (int node : s.skins.at(0).joints) {
     const Quat q = s.nodes[static_cast<std::size_t>(node)].local.rotation, p = normalize(q * turn);
-    a.channels.push_back(Channel{node, Path::rotation, Interpolation::linear, {0.0f, 1.0f}, {q.x, q.y, q.z, q.w, p.x, p.y, p.z, p.w}});
+    a.channels.push_back(Channel{node, Path::rotation, Interpolation::linear, {0.0f, 1.0f}, {q.x, q.y, q.z, q.w, p.x, p.y, p.z, p.w}, {}, 0});
   }
   return a;
 }

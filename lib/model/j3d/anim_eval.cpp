@@ -125,4 +125,22 @@ std::array<float, 16> j3d_pose_matrix(const J3dJointPose& pose) {
   return m;
 }
 
+J3dTexSrt j3d_texture_srt(const J3dJointAnim& keys, std::uint8_t angle_scale, float frame) {
+  return {j3d_sample(j3d_keys(keys.scale[0]), frame), j3d_sample(j3d_keys(keys.scale[1]), frame),
+          j3d_sample(j3d_keys(keys.rotation[2]), frame) * j3d_angle_unit(angle_scale), j3d_sample(j3d_keys(keys.translation[0]), frame),
+          j3d_sample(j3d_keys(keys.translation[1]), frame)};
+}
+
+std::array<float, 6> j3d_texture_matrix(const J3dTexSrt& srt, std::array<float, 2> centre, bool maya) {
+  const float s = std::sin(srt.rotation), c = std::cos(srt.rotation);
+  if (maya) {
+    const float tx = srt.translation_s - 0.5f, ty = srt.translation_t - 0.5f;
+    return {srt.scale_s * c, srt.scale_t * s, tx * c - s * (ty + srt.scale_t) + 0.5f,
+            -srt.scale_s * s, srt.scale_t * c, -tx * s - c * (ty + srt.scale_t) + 0.5f};
+  }
+  const float cx = srt.scale_s * c, sx = srt.scale_s * s, sy = srt.scale_t * s, cy = srt.scale_t * c;
+  return {cx, -sx, -cx * centre[0] + sx * centre[1] + centre[0] + srt.translation_s,
+          sy, cy, -sy * centre[0] - cy * centre[1] + centre[1] + srt.translation_t};
+}
+
 }  // namespace remodel

@@ -62,4 +62,15 @@ J3dJointPose j3d_joint_pose(const J3dFullFrameJoint& joint, float frame);
 // The joint's local matrix (4x4, column-major): T * Rz * Ry * Rx * S, as JNT1's rest pose.
 std::array<float, 16> j3d_pose_matrix(const J3dJointPose& pose);
 
+// A texture matrix at one frame as J3DTexMtx takes it from a TTK1 record: scale and translation on S
+// and T, the rotation about Q in radians (the S, T rotations and everything on Q are not used).
+struct J3dTexSrt {
+  float scale_s = 1, scale_t = 1, rotation = 0, translation_s = 0, translation_t = 0;
+};
+J3dTexSrt j3d_texture_srt(const J3dJointAnim& keys, std::uint8_t angle_scale, float frame);
+
+// The 2x3 matrix (rows u, v: m[0] m[1] m[2], m[3] m[4] m[5]) the game makes of it: J3DGetTextureMtx
+// about `centre` (S, T), or J3DGetTextureMtxMaya when the TTK1's calc type is 1 (Maya).
+std::array<float, 6> j3d_texture_matrix(const J3dTexSrt& srt, std::array<float, 2> centre, bool maya);
+
 }  // namespace remodel

@@ -90,6 +90,16 @@ Result<J3dAnimSkeleton> j3d_anim_skeleton(const Document* doc, const char* needs
   return s;
 }
 
+Result<J3dAnimBase> j3d_anim_base(const Scene& scene, const std::string& base_name, const char* kind) {
+  auto found = matching_animation(scene, base_name, kind);
+  if (!found) return found.error();
+  J3dAnimBase b{*found, "animations[" + num(static_cast<std::size_t>(*found - scene.animations.data())) + "]"};
+  for (std::size_t c = 0; c < b.animation->channels.size(); ++c) {
+    if (auto e = check_channel(b.animation->channels[c], scene.nodes.size(), b.where + ".channels[" + num(c) + "]"); !e) return e.error();
+  }
+  return b;
+}
+
 Result<J3dAnimTarget> j3d_anim_target(const Scene& scene, const LowerInputs& inputs, std::size_t joints, const char* kind,
                                       std::vector<Warning>& warnings) {
   J3dAnimTarget t;
@@ -114,13 +124,10 @@ Result<J3dAnimTarget> j3d_anim_target(const Scene& scene, const LowerInputs& inp
       t.noise.extent = std::max(t.noise.extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
     }
   }
-  auto found = matching_animation(scene, inputs.base_name, kind);
-  if (!found) return found.error();
-  t.animation = *found;
-  t.where = "animations[" + num(static_cast<std::size_t>(t.animation - scene.animations.data())) + "]";
-  for (std::size_t c = 0; c < t.animation->channels.size(); ++c) {
-    if (auto e = check_channel(t.animation->channels[c], scene.nodes.size(), t.where + ".channels[" + num(c) + "]"); !e) return e.error();
-  }
+  auto base = j3d_anim_base(scene, inputs.base_name, kind);
+  if (!base) return base.error();
+  t.animation = base->animation;
+  t.where = std::move(base->where);
   return t;
 }
 
@@ -269,6 +276,7 @@ Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const
 
 Result<Lowered> lower_j3d_anim(const Scene& scene, const J3dAnimFile& base, const LowerInputs& inputs) {
   if (std::holds_alternative<J3dAnf1>(base.section)) return lower_j3d_bca(scene, base, inputs);
+  if (std::holds_alternative<J3dTtk1>(base.section)) return lower_j3d_btk(scene, base, inputs);
   return lower_j3d_bck(scene, base, inputs);
 }
 

@@ -29,6 +29,14 @@ struct J3dAnimSkeleton {
 // `doc`'s JNT1 joints; an error saying `needs` when it is no J3D model with JNT1.
 Result<J3dAnimSkeleton> j3d_anim_skeleton(const Document* doc, const char* needs);
 
+// The incoming animation standing for a base animation of `kind`: the one named as the base file, else
+// the only one; its channels checked.
+struct J3dAnimBase {
+  const Animation* animation = nullptr;
+  std::string where;  // "animations[i]"
+};
+Result<J3dAnimBase> j3d_anim_base(const Scene& scene, const std::string& base_name, const char* kind);
+
 // Blender's noise on a joint's pose (bone_turns.hpp), where the skeleton came back turned; none else.
 struct PoseNoise {
   bool blender = false;

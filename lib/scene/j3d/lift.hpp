@@ -21,6 +21,11 @@ namespace remodel::scene {
 // joint j's node); one whose joint count is not the model's is an error naming both (lift_bck.cpp).
 [[nodiscard]] Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int>& joint_nodes, Scene& scene);
 
+// A J3D animation of the model's materials or shapes (BTK, BRK, BPK, BTP, BVA) appended to `scene` as
+// one animation named `name`, by the materials' names, or with no glTF channel to the Scene's extras
+// (lift_material_anims.cpp); false when `file` is of another kind.
+[[nodiscard]] Result<bool> lift_j3d_material_animation(const J3dAnimFile& file, const std::string& name, Scene& scene);
+
 // A BCA as one animation on the joints' nodes, each stored frame a key (lift_bca.cpp).
 Animation lift_j3d_bca(const J3dAnf1& a, const std::string& name, const std::vector<int>& joint_nodes);
 

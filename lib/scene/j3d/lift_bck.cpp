@@ -127,10 +127,12 @@ Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int
     const auto* file = std::get_if<J3dAnimFile>(doc);
     const auto* ank1 = file != nullptr ? std::get_if<J3dAnk1>(&file->section) : nullptr;
     const auto* anf1 = file != nullptr ? std::get_if<J3dAnf1>(&file->section) : nullptr;
-    if (ank1 == nullptr && anf1 == nullptr) {
+    if (file == nullptr) {
       return Error{ErrorCode::unsupported, std::nullopt, where,
-                   std::string("a ") + format_name(format_of(*doc)) + " file is not a joint animation of a J3D model (pass a BCK or BCA)"};
+                   std::string("a ") + format_name(format_of(*doc)) + " file is not an animation remodel exports with a J3D model (BCK, BCA, BTK, BRK, BPK, BTP, BVA)"};
     }
+    files[i] = file;
+    if (ank1 == nullptr && anf1 == nullptr) continue;  // of the materials or shapes: lifted by their names below
     const std::size_t joints = ank1 != nullptr ? ank1->joints.size() : anf1->joints.size();
     if (joints != joint_nodes.size()) {
       return Error{ErrorCode::bad_count, std::nullopt, where + ".joint_count",
@@ -140,15 +142,18 @@ Result<void> lift_j3d_animations(const LiftInputs& inputs, const std::vector<int
     if (auto capped = add_sampled_joint_frames(sampled, joints, lifted_frames(ank1, anf1), where, ank1 != nullptr ? "BCK" : "BCA"); !capped) {
       return capped.error();
     }
-    files[i] = file;
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (files[i] == nullptr) continue;
     const std::string name = i < inputs.animation_names.size() && !inputs.animation_names[i].empty() ? inputs.animation_names[i]
                                                                                                      : "animation" + std::to_string(i);
-    const auto* ank1 = std::get_if<J3dAnk1>(&files[i]->section);
-    scene.animations.push_back(ank1 != nullptr ? lift_ank1(*ank1, name, joint_nodes)
-                                               : lift_j3d_bca(std::get<J3dAnf1>(files[i]->section), name, joint_nodes));
+    if (const auto* ank1 = std::get_if<J3dAnk1>(&files[i]->section)) {
+      scene.animations.push_back(lift_ank1(*ank1, name, joint_nodes));
+    } else if (const auto* anf1 = std::get_if<J3dAnf1>(&files[i]->section)) {
+      scene.animations.push_back(lift_j3d_bca(*anf1, name, joint_nodes));
+    } else if (auto lifted = lift_j3d_material_animation(*files[i], name, scene); !lifted) {
+      return lifted.error();
+    }
   }
   return {};
 }

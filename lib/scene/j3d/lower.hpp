@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/j3d/anim.hpp"
 #include "model/j3d/j3d.hpp"
 #include "scene/lower.hpp"
 #include "scene/scene.hpp"
@@ -50,5 +51,11 @@ Result<void> j3d_check_primitive(const Primitive& p, const std::string& where);
 
 // A rotation as JNT1 stores it: X, then Y, then Z (R = Rz * Ry * Rx), s16 with 0x8000 = 180 degrees.
 std::array<std::int16_t, 3> j3d_s16_angles(const Quat& q);
+
+// Shared by the J3D animation lowers (lower_bck.cpp): Hermite keys (tangent mode 0) fitted to one
+// value per frame within the BCK's tolerances (floats: 1e-4 + 1e-5 * the largest value; angles, in
+// rotation units, half a unit and stored as s16, an error naming `where` past them).
+J3dFloatTrack fit_float_track(const std::vector<float>& values);
+Result<J3dAngleTrack> fit_angle_track(const std::vector<float>& values, const std::string& where);
 
 }  // namespace remodel::scene

@@ -14,6 +14,7 @@
 #include "model/j3d/anim_eval.hpp"
 #include "scene/anim_channels.hpp"
 #include "scene/j3d/anim_joints.hpp"
+#include "scene/j3d/lower.hpp"
 
 namespace remodel::scene {
 
@@ -77,6 +78,8 @@ J3dAnimTrack<T> track_of(const std::vector<J3dKey>& keys) {
   return t;
 }
 
+}  // namespace
+
 J3dFloatTrack fit_float_track(const std::vector<float>& values) {
   float largest = 0;
   for (float v : values) largest = std::max(largest, std::abs(v));
@@ -94,6 +97,8 @@ Result<J3dAngleTrack> fit_angle_track(const std::vector<float>& values, const st
   const auto s16 = [](float v) { return std::clamp(std::round(v), -32768.0f, 32767.0f); };
   return track_of<std::int16_t>(fit_keys(values, 1.0f, [&](J3dKey k) { return J3dKey{k.time, s16(k.value), s16(k.in), s16(k.out)}; }));
 }
+
+namespace {
 
 // Frames 0..duration, then for a CUBICSPLINE channel (the lift's, exact between frames too) the
 // stored keys' times within them.
