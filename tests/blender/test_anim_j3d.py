@@ -4,7 +4,8 @@
 # frame, and sets the scene to the BCKs' 30 fps; the option off attaches none. Each action exported
 # unedited over its BCK gives the original's bytes (Blender's bone turns, its noise and its per-frame
 # samples are no edit); one key edited in Blender changes only that joint's rotation tracks; "New
-# file" writes a new BCK.
+# file" writes a new BCK. Pikmin 2's Piki comes in with its BCAs beside it, and each comes back
+# identical from Blender's unedited export.
 import json
 import os
 import shutil
@@ -131,4 +132,22 @@ if model and None not in bcks:
     result = bpy.ops.import_scene.remodel(filepath=source, beside=False, animations=os.path.join(folder, "damfb.bck"))
     check(result == {"FINISHED"} and [a.name for a in bpy.data.actions] == ["damfb"],
           f"the animations list takes a BCK: {[a.name for a in bpy.data.actions]}")
+piki = common.sample("j3d-anim/pik2_piki/piki_p2_red.bmd")
+if piki:
+    common.part("piki_p2_red.bmd with its BCAs beside it")
+    common.clear_scene()
+    folder = os.path.dirname(piki)
+    bcas = sorted(os.path.splitext(n)[0] for n in os.listdir(folder) if n.endswith(".bca"))
+    result = bpy.ops.import_scene.remodel(filepath=piki)
+    check(result == {"FINISHED"}, f"the import finished ({result}; {common.reports()})")
+    check(sorted(a.name for a in bpy.data.actions) == bcas, f"one action per BCA, named by its stem: {[a.name for a in bpy.data.actions]}")
+    for name in bcas:
+        out = os.path.join(common.TMP, "out", "piki", name + ".bca")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        armature().animation_data.action = bpy.data.actions[name]
+        result = bpy.ops.export_scene.remodel(filepath=out, mode="ORIGINAL", target="j3d-bca" if name != "walk" else "AUTO")
+        original = os.path.join(folder, name + ".bca")
+        if check(result == {"FINISHED"} and os.path.isfile(out), f"{name}.bca was written ({common.reports()})"):
+            check(common.same_bytes(out, original), f"{name}.bca from Blender's unedited export has the original's bytes "
+                  f"({os.path.getsize(out)}, the original {os.path.getsize(original)})")
 common.finish()

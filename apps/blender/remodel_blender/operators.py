@@ -445,7 +445,7 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
                     return None, "no PAM was imported with this PMO to write over: choose New file"
                 args += ["--like", anims[0]]
             return args, None
-        if self.target == "j3d-anim":
+        if self.j3d_animation(exe, out):
             return self.bck_args(base, glb, out, original)
         args = ["import", glb, "-o", out]
         if original:
@@ -462,6 +462,16 @@ class EXPORT_SCENE_OT_remodel(RemodelOperator, Operator, ExportHelper):
         if skeleton:
             args += ["--skeleton", skeleton]
         return args, None
+
+    def j3d_animation(self, exe, out):
+        """Whether this export writes a J3D animation: its Format is a kind of the J3D animation format
+        (BCK, BCA), or, from the extension, OUT's extension is one of that format's."""
+        anim = next((f for f in cli.formats(exe) if f["name"] == ANIMATION_OF["j3d"]), None)
+        if anim is None:
+            return False
+        if self.target != "AUTO":
+            return any(kind["name"] == self.target for kind in anim["files"])
+        return os.path.splitext(out)[1].lower() in anim["extensions"]
 
     def bck_args(self, base, glb, out, original):
         """The `remodel import` arguments of a BCK on the imported J3D model's joints: over the
