@@ -70,9 +70,10 @@ for label, objects in scenes.items():
     select(objects)
     glb = os.path.join(common.TMP, label + "-cli.glb")
     bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", export_extras=True, use_selection=True)
+    animations = {kind["name"] for f in operators.cli.formats(common.REMODEL) if f["name"] in operators.ANIMATION_OF.values() for kind in f["files"]}
     for ident, _, ext, fmt in operators.targets(common.REMODEL):
-        if ident == "AUTO" or ident in operators.ANIMATION_OF.values():
-            continue  # a PAM or BCK holds a model's animations: tested with the model it animates
+        if ident == "AUTO" or ident in animations:
+            continue  # a PAM, BCK or BCA holds a model's animations: tested with the model it animates
         common.part(f"{label} as a new {ident}")
         select(objects)
         out = os.path.join(common.TMP, f"{label}-{ident}{ext}")
