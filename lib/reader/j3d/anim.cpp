@@ -17,25 +17,18 @@ namespace {
 
 J3dAnk1 read_ank1(Cursor& c, J3dFiller& filler) {
   J3dAnk1 a;
-  a.loop_mode = c.u8("loop_mode");
-  a.angle_scale = c.u8("angle_scale");
-  a.duration = c.u16("duration");
-  const std::uint16_t joint_count = c.u16("joint_count");
-  const std::uint16_t scale_count = c.u16("scale_count");
-  const std::uint16_t rotation_count = c.u16("rotation_count");
-  const std::uint16_t translation_count = c.u16("translation_count");
-  const std::uint32_t joints_at = c.u32("joints_offset");
-  const std::uint32_t scales_at = c.u32("scales_offset");
-  const std::uint32_t rotations_at = c.u32("rotations_offset");
-  const std::uint32_t translations_at = c.u32("translations_offset");
-  a.gap_after_header = read_j3d_gap(c, filler, joints_at, 32, "joints_offset");
-  const std::vector<J3dStoredTrack> stored = read_j3d_srt_records(c, joint_count, "joint", "joint_count");
-  J3dSrtTables tables{{}, {}, {}, scales_at, rotations_at, translations_at};
-  tables.scales = read_j3d_value_table(c, filler, scales_at, scale_count, 4, 32, "scales_offset", a.gap_after_joints);
-  tables.rotations = read_j3d_value_table(c, filler, rotations_at, rotation_count, 2, 32, "rotations_offset", a.gap_after_scales);
-  tables.translations = read_j3d_value_table(c, filler, translations_at, translation_count, 4, 32, "translations_offset", a.gap_after_rotations);
+  const J3dJointAnimHeader h = read_j3d_joint_anim_header(c, "angle_scale");
+  a.loop_mode = h.loop_mode;
+  a.angle_scale = h.byte_0x09;
+  a.duration = h.duration;
+  a.gap_after_header = read_j3d_gap(c, filler, h.joints_at, 32, "joints_offset");
+  const std::vector<J3dStoredTrack> stored = read_j3d_srt_records(c, h.joint_count, "joint", "joint_count");
+  J3dSrtTables tables{{}, {}, {}, h.scales_at, h.rotations_at, h.translations_at};
+  tables.scales = read_j3d_value_table(c, filler, h.scales_at, h.scale_count, 4, 32, "scales_offset", a.gap_after_joints);
+  tables.rotations = read_j3d_value_table(c, filler, h.rotations_at, h.rotation_count, 2, 32, "rotations_offset", a.gap_after_scales);
+  tables.translations = read_j3d_value_table(c, filler, h.translations_at, h.translation_count, 4, 32, "translations_offset", a.gap_after_rotations);
   a.gap_after_translations = read_j3d_gap(c, filler, c.size(), 32, "size");
-  a.joints.resize(joint_count);
+  a.joints.resize(h.joint_count);
   std::vector<J3dJointAnim*> joints;
   for (J3dJointAnim& j : a.joints) joints.push_back(&j);
   resolve_j3d_srt(c, stored, joints, tables, a.stored_scales, a.stored_rotations, a.stored_translations);

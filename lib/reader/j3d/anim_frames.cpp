@@ -5,6 +5,22 @@
 
 namespace remodel {
 
+J3dJointAnimHeader read_j3d_joint_anim_header(Cursor& c, const char* byte_0x09_field) {
+  J3dJointAnimHeader h;
+  h.loop_mode = c.u8("loop_mode");
+  h.byte_0x09 = c.u8(byte_0x09_field);
+  h.duration = c.u16("duration");
+  h.joint_count = c.u16("joint_count");
+  h.scale_count = c.u16("scale_count");
+  h.rotation_count = c.u16("rotation_count");
+  h.translation_count = c.u16("translation_count");
+  h.joints_at = c.u32("joints_offset");
+  h.scales_at = c.u32("scales_offset");
+  h.rotations_at = c.u32("rotations_offset");
+  h.translations_at = c.u32("translations_offset");
+  return h;
+}
+
 J3dFrameRecord read_j3d_frame_record(Cursor& c) {
   J3dFrameRecord r;
   r.at = c.pos();

@@ -10,6 +10,15 @@
 
 namespace remodel {
 
+// The header ANK1 and ANF1 share: loop mode, the byte at 0x09 (`byte_0x09_field` names it), duration,
+// the joint and table counts and the four offsets.
+struct J3dJointAnimHeader {
+  std::uint8_t loop_mode = 0, byte_0x09 = 0;
+  std::uint16_t duration = 0, joint_count = 0, scale_count = 0, rotation_count = 0, translation_count = 0;
+  std::uint32_t joints_at = 0, scales_at = 0, rotations_at = 0, translations_at = 0;
+};
+J3dJointAnimHeader read_j3d_joint_anim_header(Cursor& c, const char* byte_0x09_field);
+
 // A (count, first index) record as stored, and its offset in the section.
 struct J3dFrameRecord {
   std::uint16_t count = 0, index = 0;

@@ -17,22 +17,9 @@ void write_ank1(ByteWriter& w, const J3dAnk1& a, std::size_t base, const std::st
   for (const J3dJointAnim& j : a.joints) joints.push_back(&j);
   const J3dSrtLaidOut l = lay_out_j3d_srt(w, joints, a.stored_scales, a.stored_rotations, a.stored_translations);
 
-  w.u8(a.loop_mode);
-  w.u8(a.angle_scale);
-  w.u16(a.duration);
-  w.u16(static_cast<std::uint16_t>(a.joints.size()));
-  const std::size_t counts_at = w.pos();
-  w.fill(6, 0);  // scale, rotation and translation counts, patched
-  const std::size_t offsets_at = w.pos();
-  w.fill(16, 0);  // joint, scale, rotation and translation offsets, patched
-  write_j3d_gap(w, filler, 32, base, a.gap_after_header, [] { return std::string("header.gap"); });
-  w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
+  const J3dJointAnimHeaderAt at = write_j3d_joint_anim_header(w, a.loop_mode, a.angle_scale, a.duration, a.joints.size(), base, filler, a.gap_after_header);
   write_j3d_srt_records(w, joints, l, "joint");
-  write_j3d_value_table(w, l.scales, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
-  write_j3d_value_table(w, l.rotations, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
-  write_j3d_value_table(w, l.translations, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12,
-                        "translations");
-  write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
+  write_j3d_joint_anim_tables(w, a, l.scales, l.rotations, l.translations, base, filler, at);
 }
 
 // Each kind's section writer.

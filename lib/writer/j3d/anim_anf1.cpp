@@ -19,16 +19,7 @@ void write_j3d_anf1(ByteWriter& w, const J3dAnf1& a, std::size_t base, const std
   const J3dFrameTable t =
       lay_out_j3d_frame_tracks(w, translations, j3d_anf1_translation_rule(), a.stored_translations, "translations");
 
-  w.u8(a.loop_mode);
-  w.u8(a.unknown_0x09);
-  w.u16(a.duration);
-  w.u16(static_cast<std::uint16_t>(a.joints.size()));
-  const std::size_t counts_at = w.pos();
-  w.fill(6, 0);  // scale, rotation and translation counts, patched
-  const std::size_t offsets_at = w.pos();
-  w.fill(16, 0);  // joint, scale, rotation and translation offsets, patched
-  write_j3d_gap(w, filler, 32, base, a.gap_after_header, [] { return std::string("header.gap"); });
-  w.patch_u32(offsets_at, static_cast<std::uint32_t>(w.pos() - base));
+  const J3dJointAnimHeaderAt at = write_j3d_joint_anim_header(w, a.loop_mode, a.unknown_0x09, a.duration, a.joints.size(), base, filler, a.gap_after_header);
   for (std::size_t j = 0; j < a.joints.size(); ++j) {
     w.mark([&] { return "joint[" + std::to_string(j) + "]"; });
     for (std::size_t axis = 0; axis < 3; ++axis) {
@@ -38,11 +29,7 @@ void write_j3d_anf1(ByteWriter& w, const J3dAnf1& a, std::size_t base, const std
       write_j3d_frame_record(w, *translations[i], t.indices[i]);
     }
   }
-  write_j3d_value_table(w, s, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, counts_at, offsets_at + 4, "scales");
-  write_j3d_value_table(w, r, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, counts_at + 2, offsets_at + 8, "rotations");
-  write_j3d_value_table(w, t, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, counts_at + 4, offsets_at + 12,
-                        "translations");
-  write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
+  write_j3d_joint_anim_tables(w, a, s, r, t, base, filler, at);
 }
 
 }  // namespace remodel

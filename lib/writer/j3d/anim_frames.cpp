@@ -22,4 +22,20 @@ void write_j3d_value_table(ByteWriter& w, const J3dFrameTable& t, const Verbatim
   w.patch_u16(count_at, static_cast<std::uint16_t>(t.table.size()));
 }
 
+J3dJointAnimHeaderAt write_j3d_joint_anim_header(ByteWriter& w, std::uint8_t loop_mode, std::uint8_t byte_0x09, std::uint16_t duration,
+                                                 std::size_t joints, std::size_t base, const std::string& filler, const Verbatim& gap) {
+  w.u8(loop_mode);
+  w.u8(byte_0x09);
+  w.u16(duration);
+  w.u16(static_cast<std::uint16_t>(joints));
+  J3dJointAnimHeaderAt at;
+  at.counts_at = w.pos();
+  w.fill(6, 0);  // scale, rotation and translation counts, patched
+  at.offsets_at = w.pos();
+  w.fill(16, 0);  // joint, scale, rotation and translation offsets, patched
+  write_j3d_gap(w, filler, 32, base, gap, [] { return std::string("header.gap"); });
+  w.patch_u32(at.offsets_at, static_cast<std::uint32_t>(w.pos() - base));
+  return at;
+}
+
 }  // namespace remodel

@@ -60,6 +60,26 @@ void write_j3d_value_table(ByteWriter& w, const J3dFrameTable& t, const Verbatim
                            std::size_t count_at, std::size_t offset_at, const char* field);
 
 // Section writers of the full-frame kinds; `base` is the section's start.
+// The header ANK1 and ANF1 share (loop mode, the byte at 0x09, duration, joint count; the table counts
+// and offsets patched later) and the gap to the joint records, whose offset it patches.
+struct J3dJointAnimHeaderAt {
+  std::size_t counts_at = 0, offsets_at = 0;
+};
+J3dJointAnimHeaderAt write_j3d_joint_anim_header(ByteWriter& w, std::uint8_t loop_mode, std::uint8_t byte_0x09, std::uint16_t duration,
+                                                 std::size_t joints, std::size_t base, const std::string& filler, const Verbatim& gap);
+
+// Their scale, rotation and translation tables (4, 2 and 4 bytes a value, each after a gap to 32) and
+// the gap closing the section; `A` is J3dAnk1 or J3dAnf1, which name their stored tables and gaps alike.
+template <typename A>
+void write_j3d_joint_anim_tables(ByteWriter& w, const A& a, const J3dFrameTable& s, const J3dFrameTable& r, const J3dFrameTable& t,
+                                 std::size_t base, const std::string& filler, J3dJointAnimHeaderAt at) {
+  write_j3d_value_table(w, s, a.stored_scales, 4, 32, base, filler, a.gap_after_joints, at.counts_at, at.offsets_at + 4, "scales");
+  write_j3d_value_table(w, r, a.stored_rotations, 2, 32, base, filler, a.gap_after_scales, at.counts_at + 2, at.offsets_at + 8, "rotations");
+  write_j3d_value_table(w, t, a.stored_translations, 4, 32, base, filler, a.gap_after_rotations, at.counts_at + 4, at.offsets_at + 12,
+                        "translations");
+  write_j3d_gap(w, filler, 32, base, a.gap_after_translations, [] { return std::string("translations.gap"); });
+}
+
 void write_j3d_anf1(ByteWriter& w, const J3dAnf1& a, std::size_t base, const std::string& filler);
 void write_j3d_tpt1(ByteWriter& w, const J3dTpt1& a, std::size_t base, const std::string& filler);
 void write_j3d_vaf1(ByteWriter& w, const J3dVaf1& a, std::size_t base, const std::string& filler);
