@@ -279,6 +279,7 @@ inline ::testing::AssertionResult same_scene(const scene::Scene& expected, const
       d.eq(cw + ".path", ca.path, cb.path);
       d.eq(cw + ".pointer", ca.pointer, cb.pointer);
       d.eq(cw + ".pointer_width", ca.pointer_width, cb.pointer_width);
+      d.eq(cw + ".boolean", ca.boolean, cb.boolean);
       d.eq(cw + ".interpolation", ca.interpolation, cb.interpolation);
       d.floats(cw + ".times", ca.times, cb.times);
       d.floats(cw + ".values", ca.values, cb.values);

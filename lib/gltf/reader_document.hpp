@@ -11,13 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gltf/components.hpp"
 #include "gltf/gltf.hpp"
 
 namespace remodel::gltf::detail {
 
 using json = nlohmann::ordered_json;
-
-constexpr int kByte = 5120, kUnsignedByte = 5121, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125, kFloat = 5126;
 
 inline Error bad(std::string field, std::string message, ErrorCode code = ErrorCode::bad_value) {
   return Error{code, std::nullopt, std::move(field), std::move(message)};

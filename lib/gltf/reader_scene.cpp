@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "gltf/reader_document.hpp"
+#include "scene/anim_channels.hpp"
 
 namespace remodel::gltf {
 
@@ -615,7 +617,16 @@ Result<void> SceneReader::animations() {
       auto output = d_.accessor(s["output"], sw + ".output");
       if (!output) return output.error();
       if ((*input)->type != "SCALAR" || (*input)->component != detail::kFloat) return bad(sw + ".input", "is not a SCALAR float accessor");
-      if (!out.pointer.empty()) {
+      if (const std::optional<std::size_t> shown = scene::visibility_pointer_node(out.pointer)) {
+        if (*shown >= s_.nodes.size()) return bad(cw + ".target.extensions.KHR_animation_pointer.pointer", "names node " + std::to_string(*shown) + ", which is not a node");
+        // KHR_animation_pointer: a bool property's output is unsigned bytes (0 false) and its sampler STEP.
+        if ((*output)->type != "SCALAR" || (*output)->component != detail::kUnsignedByte || (*output)->normalized) {
+          return bad(sw + ".output", "is not a SCALAR unsigned byte accessor, which a bool (KHR_node_visibility's visible) takes");
+        }
+        if (out.interpolation != scene::Interpolation::step) return bad(sw + ".interpolation", "is not STEP, which a bool (KHR_node_visibility's visible) takes");
+        out.boolean = true;
+        out.pointer_width = 1;
+      } else if (!out.pointer.empty()) {
         const std::string& t = (*output)->type;
         out.pointer_width = t == "SCALAR" ? 1 : t == "VEC2" ? 2 : t == "VEC3" ? 3 : t == "VEC4" ? 4 : 0;
         if (out.pointer_width == 0 || (*output)->component != detail::kFloat) return bad(sw + ".output", "is not a float SCALAR or VEC2 to VEC4 accessor");
@@ -638,6 +649,7 @@ Result<void> SceneReader::animations() {
       if (!values) return values.error();
       out.times = std::move(*times);
       out.values = std::move(*values);
+      if (out.boolean) std::ranges::replace_if(out.values, [](float v) { return v != 0; }, 1.0f);  // any other value is true
       anim.channels.push_back(std::move(out));
     }
     if (anim.channels.empty()) warn(where, "has no translation, rotation, scale or pointer channel and is left out");

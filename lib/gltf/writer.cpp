@@ -1,6 +1,7 @@
 // Scene -> glTF 2.0 JSON and buffer 0, written directly with nlohmann::ordered_json: every vertex
 // array is copied once into the buffer (tinygltf's Model would hold a copy, then serialise through a
 // stringstream), extras keep their key order, and nothing touches the disk here (see README.md).
+// Animations are written by write_animations.cpp.
 #include "gltf/gltf.hpp"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #endif
 
 #include "gltf/names.hpp"
+#include "gltf/writer.hpp"
 #include "scene/match.hpp"
 
 namespace remodel::gltf {
@@ -25,13 +27,6 @@ namespace {
 
 using scene::Scene;
 using json = nlohmann::ordered_json;
-
-constexpr int kFloat = 5126, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsignedInt = 5125;
-constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
-
-Error bad(std::string field, std::string message) {
-  return Error{ErrorCode::inconsistent, std::nullopt, std::move(field), std::move(message)};
-}
 
 bool finite(float v) { return std::isfinite(v); }
 
@@ -80,24 +75,6 @@ int gl_mag_filter(scene::Filter f) {
              : 9729;
 }
 
-const char* path_name(scene::Path p) {
-  switch (p) {
-    case scene::Path::rotation: return "rotation";
-    case scene::Path::scale: return "scale";
-    case scene::Path::translation: break;
-  }
-  return "translation";
-}
-
-const char* interpolation_name(scene::Interpolation i) {
-  switch (i) {
-    case scene::Interpolation::step: return "STEP";
-    case scene::Interpolation::cubic_spline: return "CUBICSPLINE";
-    case scene::Interpolation::linear: break;
-  }
-  return "LINEAR";
-}
-
 int mode(scene::Topology t) {
   switch (t) {
     case scene::Topology::points: return 0;
@@ -139,61 +116,9 @@ void advise_huge_pages([[maybe_unused]] std::uint8_t* data, [[maybe_unused]] std
 #endif
 }
 
-class Writer {
- public:
-  Writer(const Scene& scene, bool embed_images) : s_(scene), embed_images_(embed_images) {}
+}  // namespace
 
-  // Builds the JSON and buffer 0; `bin_uri` empty for a .glb.
-  Result<void> build(const std::string& bin_uri, const std::string& image_stem);
-
-  json doc;
-  Bytes bin;
-  std::vector<Resource> images;  // PNG files beside a .gltf
-
- private:
-  const Scene& s_;
-  bool embed_images_;
-  json views_ = json::array(), accessors_ = json::array();
-  std::vector<int> mesh_max_joint_;  // per mesh: the largest joint index its primitives use, or -1
-  std::vector<bool> mesh_skinned_;   // per mesh: its primitives have joints and weights
-  std::set<std::string> used_;      // the extensions the document uses
-
-  // Reserves `size` bytes of buffer 0 at a 4-aligned offset (every component type's alignment) for
-  // a new buffer view, and returns a pointer to them.
-  std::uint8_t* reserve_view(std::size_t size, int target, int* view) {
-    const std::size_t offset = (bin.size() + 3) & ~std::size_t{3};
-    bin.resize(offset + size);
-    json v = {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", size}};
-    if (target != 0) v["target"] = target;
-    *view = static_cast<int>(views_.size());
-    views_.push_back(std::move(v));
-    return bin.data() + offset;
-  }
-  int accessor(int view, int component, std::size_t count, const char* type, bool normalized = false) {
-    json a = {{"bufferView", view}, {"componentType", component}};
-    if (normalized) a["normalized"] = true;
-    a["count"] = count;
-    a["type"] = type;
-    accessors_.push_back(std::move(a));
-    return static_cast<int>(accessors_.size()) - 1;
-  }
-  // `count` elements of `type` floats copied from `data`.
-  int float_accessor(const void* data, std::size_t count, const char* type, int target) {
-    const std::size_t floats = type[0] == 'S' ? 1 : type[0] == 'M' ? 16 : static_cast<std::size_t>(type[3] - '0');
-    int view = 0;
-    std::memcpy(reserve_view(count * floats * 4, target, &view), data, count * floats * 4);
-    return accessor(view, kFloat, count, type);
-  }
-
-  Result<void> primitive(const scene::Primitive& p, const std::string& where, int mesh, json& out);
-  Result<void> skinning(const scene::Primitive& p, const std::string& where, int mesh, json& attributes);
-  Result<void> meshes(json& out);
-  Result<void> nodes(json& out);
-  Result<void> skins(json& out);
-  Result<void> materials(json& out);
-  Result<void> textures(json& textures, json& images, json& samplers, const std::string& image_stem);
-  Result<void> animations(json& out);
-};
+namespace detail {
 
 Result<void> Writer::primitive(const scene::Primitive& p, const std::string& where, int mesh, json& out) {
   const std::size_t count = p.vertex_count();
@@ -417,6 +342,8 @@ Result<void> Writer::meshes(json& out) {
 
 Result<void> Writer::nodes(json& out) {
   const std::size_t n = s_.nodes.size();
+  auto driven = visibility_driven();
+  if (!driven) return driven.error();
   for (std::size_t i = 0; i < n; ++i) {
     const scene::Node& node = s_.nodes[i];
     const std::string where = "nodes[" + std::to_string(i) + "]";
@@ -459,6 +386,11 @@ Result<void> Writer::nodes(json& out) {
       if (node.skin >= 0) o["skin"] = node.skin;
     } else if (node.skin >= 0) {
       return bad(where + ".skin", "is set on a node without a mesh");
+    }
+    if ((*driven)[i]) {
+      // Shown at rest, as the model draws without its animation; stated: a pointer must name a property that is there.
+      o["extensions"] = {{"KHR_node_visibility", {{"visible", true}}}};
+      used_.insert("KHR_node_visibility");
     }
     put_extras(o, node.extras, node.name);
     out.push_back(std::move(o));
@@ -600,86 +532,6 @@ Result<void> Writer::textures(json& textures, json& images, json& samplers, cons
   return {};
 }
 
-Result<void> Writer::animations(json& out) {
-  for (std::size_t a = 0; a < s_.animations.size(); ++a) {
-    const scene::Animation& anim = s_.animations[a];
-    const std::string where = "animations[" + std::to_string(a) + "]";
-    if (anim.channels.empty()) return bad(where, "has no channels; a glTF animation needs at least one");
-    json channels = json::array(), samplers = json::array();
-    std::vector<std::pair<int, scene::Path>> targets;
-    std::set<std::string> pointers;
-    const std::vector<float>* last_times = nullptr;
-    int last_input = -1;
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const scene::Channel& ch = anim.channels[c];
-      const std::string at = where + ".channels[" + std::to_string(c) + "]";
-      const bool pointer = !ch.pointer.empty();
-      if (pointer) {
-        if (ch.pointer_width < 1 || ch.pointer_width > 4) return bad(at + ".pointer_width", "is not 1 to 4 floats a key");
-        if (!pointers.insert(ch.pointer).second) return bad(at + ".pointer", "animates " + ch.pointer + " a second time");
-      } else {
-        if (ch.node < 0 || static_cast<std::size_t>(ch.node) >= s_.nodes.size()) return bad(at + ".node", "is not a node");
-        if (std::find(targets.begin(), targets.end(), std::pair{ch.node, ch.path}) != targets.end()) {
-          return bad(at, std::string("animates node ") + std::to_string(ch.node) + "'s " + path_name(ch.path) + " a second time");
-        }
-        targets.emplace_back(ch.node, ch.path);
-      }
-      if (ch.times.empty()) return bad(at + ".times", "is empty");
-      for (std::size_t i = 0; i < ch.times.size(); ++i) {
-        if (!finite(ch.times[i]) || ch.times[i] < 0 || (i > 0 && !(ch.times[i] > ch.times[i - 1]))) {
-          return bad(at + ".times[" + std::to_string(i) + "]", "is not a finite time after the one before it (and at least 0)");
-        }
-      }
-      const std::size_t width = scene::value_width(ch);
-      const std::size_t per_key = ch.interpolation == scene::Interpolation::cubic_spline ? 3 : 1;
-      if (ch.values.size() != ch.times.size() * width * per_key) {
-        return bad(at + ".values", "has " + std::to_string(ch.values.size()) + " floats for " + std::to_string(ch.times.size()) +
-                                       " keys of " + std::to_string(width * per_key));
-      }
-      for (float v : ch.values) if (!finite(v)) return bad(at + ".values", "has a value that is not a finite number");
-      int input = last_input;
-      if (last_times == nullptr || *last_times != ch.times) {
-        input = float_accessor(ch.times.data(), ch.times.size(), "SCALAR", 0);
-        accessors_[static_cast<std::size_t>(input)]["min"] = {ch.times.front()};
-        accessors_[static_cast<std::size_t>(input)]["max"] = {ch.times.back()};
-        last_times = &ch.times, last_input = input;
-      }
-      int output = 0;
-      if (pointer) {
-        static constexpr const char* kTypes[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
-        output = float_accessor(ch.values.data(), ch.values.size() / width, kTypes[width - 1], 0);
-      } else if (ch.path == scene::Path::rotation) {
-        // glTF requires unit quaternions for rotation values (tangents of a cubic spline are free).
-        int view = 0;
-        auto* o = reinterpret_cast<float*>(reserve_view(ch.values.size() * 4, 0, &view));
-        std::memcpy(o, ch.values.data(), ch.values.size() * 4);
-        for (std::size_t k = 0; k < ch.times.size() * per_key; ++k) {
-          if (per_key == 3 && k % 3 != 1) continue;
-          const scene::Quat q = unit_rotation(scene::Quat{o[k * 4], o[k * 4 + 1], o[k * 4 + 2], o[k * 4 + 3]});
-          o[k * 4] = q.x, o[k * 4 + 1] = q.y, o[k * 4 + 2] = q.z, o[k * 4 + 3] = q.w;
-        }
-        output = accessor(view, kFloat, ch.values.size() / 4, "VEC4");
-      } else {
-        output = float_accessor(ch.values.data(), ch.values.size() / 3, "VEC3", 0);
-      }
-      samplers.push_back({{"input", input}, {"interpolation", interpolation_name(ch.interpolation)}, {"output", output}});
-      if (pointer) {
-        channels.push_back({{"sampler", c}, {"target", {{"path", "pointer"}, {"extensions", {{"KHR_animation_pointer", {{"pointer", ch.pointer}}}}}}}});
-        used_.insert("KHR_animation_pointer");
-      } else {
-        channels.push_back({{"sampler", c}, {"target", {{"node", ch.node}, {"path", path_name(ch.path)}}}});
-      }
-    }
-    json o = json::object();
-    put_name(o, anim.name);
-    o["channels"] = std::move(channels);
-    o["samplers"] = std::move(samplers);
-    put_extras(o, anim.extras, anim.name);
-    out.push_back(std::move(o));
-  }
-  return {};
-}
-
 Result<void> Writer::build(const std::string& bin_uri, const std::string& image_stem) {
   bin.reserve(estimate_buffer(s_));
   advise_huge_pages(bin.data(), bin.capacity());
@@ -747,6 +599,12 @@ Result<void> Writer::build(const std::string& bin_uri, const std::string& image_
   }
   return {};
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::Writer;
 
 void append_u32(Bytes& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));

@@ -2,6 +2,7 @@
 #include "scene/anim_channels.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numbers>
 
@@ -9,6 +10,7 @@ namespace remodel::scene {
 
 namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
+constexpr std::string_view kNodes = "/nodes/", kVisible = "/extensions/KHR_node_visibility/visible";
 
 // `a` moved by whole turns to lie nearest `ref`.
 float nearest_turn(float a, float ref) { return a + 2 * kPi * std::round((ref - a) / (2 * kPi)); }
@@ -123,6 +125,18 @@ int material_named(const Scene& scene, const std::string& name) {
     if (scene.materials[m].name == name) return static_cast<int>(m);
   }
   return -1;
+}
+
+std::string node_visibility_pointer(std::size_t node) { return std::string(kNodes) + std::to_string(node) + std::string(kVisible); }
+
+std::optional<std::size_t> visibility_pointer_node(std::string_view pointer) {
+  if (pointer.size() <= kNodes.size() + kVisible.size() || !pointer.starts_with(kNodes) || !pointer.ends_with(kVisible)) return std::nullopt;
+  const std::string_view digits = pointer.substr(kNodes.size(), pointer.size() - kNodes.size() - kVisible.size());
+  std::size_t node = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), node);
+  // One spelling a node: no sign, no leading zero (JSON pointers compare as text).
+  if (ec != std::errc{} || end != digits.data() + digits.size() || (digits.size() > 1 && digits[0] == '0')) return std::nullopt;
+  return node;
 }
 
 void keep_hemisphere(Channel& c) {

@@ -5,7 +5,9 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scene/scene.hpp"
@@ -37,6 +39,11 @@ std::array<const Channel*, 3> path_channels(const Animation& a, int node);
 int node_named(const Scene& scene, const std::string& name);
 // The first material named `name`, or -1: J3D's material animations find their materials by name.
 int material_named(const Scene& scene, const std::string& name);
+
+// Node `node`'s KHR_node_visibility `visible`, the bool property a visibility channel drives.
+std::string node_visibility_pointer(std::size_t node);
+// The node whose `visible` the pointer names, as node_visibility_pointer writes it; none for any other.
+std::optional<std::size_t> visibility_pointer_node(std::string_view pointer);
 
 // glTF slerps the short way; successive quaternions on opposite hemispheres would spin the long way:
 // each rotation key is flipped to the hemisphere of the one before.

@@ -124,6 +124,8 @@ struct Channel {
   // one key holds (1 to 4, e.g. a texture offset 2, a colour 4); empty for a node's path.
   std::string pointer;
   std::uint8_t pointer_width = 0;
+  // A bool property (KHR_node_visibility's visible): pointer_width 1, STEP, each key 0 or 1.
+  bool boolean = false;
 };
 
 // The floats one key's value holds.

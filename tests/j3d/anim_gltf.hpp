@@ -1,4 +1,4 @@
-// A J3D model's joints with its animations, through a .glb and back: what the BCK and BCA glTF tests share.
+// A J3D model with its animations, lifted and through a .glb and back: what the J3D animation glTF tests share.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -23,6 +23,16 @@ inline scene::Scene skeleton_scene(const Document& model) {
   s.textures.clear();
   for (scene::Node& n : s.nodes) n.mesh = n.skin = -1;
   return s;
+}
+
+// The model lifted with the animation file's animation, named `name`.
+inline scene::Scene lifted_with(const Document& model, const Document& anim, const std::string& name) {
+  scene::LiftInputs in;
+  in.animations.push_back(&anim);
+  in.animation_names.push_back(name);
+  auto s = scene::lift(model, in);
+  EXPECT_TRUE(s) << s.error().describe();
+  return s ? std::move(*s) : scene::Scene{};
 }
 
 // `scene` with the animation file's animation (named `name`), written as a .glb and read back.

@@ -1,8 +1,9 @@
-// BRK, BPK, BTP and BVA into the Scene: a BPK's material colour drives baseColorFactor where the
-// material shows it as its base colour; what no glTF property holds (BRK's TEV colours, BTP's
-// textures, BVA's shapes) is kept at every frame in the extras, as the game reads it.
+// BRK, BPK and BTP into the Scene: a BPK's material colour drives baseColorFactor where the material
+// shows it as its base colour; what no glTF property holds (BRK's TEV colours, BTP's textures) is
+// kept at every frame in the extras, as the game reads it. BVA: test_anim_bva_gltf.cpp.
 #include <gtest/gtest.h>
 
+#include "anim_gltf.hpp"
 #include "gltf/gltf.hpp"
 #include "model/j3d/anim_eval.hpp"
 #include "samples.hpp"
@@ -22,20 +23,11 @@ const scene::Extras* kept(const scene::Scene& s, const std::string& name) {
   return nullptr;
 }
 
-scene::Scene lifted_with(const Document& model, const Document& anim, const std::string& name) {
-  scene::LiftInputs in;
-  in.animations.push_back(&anim);
-  in.animation_names.push_back(name);
-  auto s = scene::lift(model, in);
-  EXPECT_TRUE(s) << s.error().describe();
-  return s ? std::move(*s) : scene::Scene{};
-}
-
 TEST(J3dMaterialAnimGltf, BrkColoursAreKeptAtEveryFrame) {
   const auto model = test::load_named_sample("j3d-anim/pik2_cursor", "cursor.bmd");
   const auto brk = test::load_named_sample("j3d-anim/pik2_cursor", "arrow_luji.brk");
   if (!model || !brk) GTEST_SKIP() << "pik2_cursor's cursor.bmd or arrow_luji.brk absent";
-  const scene::Scene s = lifted_with(*model, *brk, "arrow_luji");
+  const scene::Scene s = test::lifted_with(*model, *brk, "arrow_luji");
   EXPECT_TRUE(s.animations.empty());  // TEV registers have no glTF property
   const scene::Extras* x = kept(s, "arrow_luji");
   ASSERT_NE(x, nullptr);
@@ -95,42 +87,26 @@ TEST(J3dMaterialAnimGltf, BpkDrivesTheBaseColourOfAMaterialShowingIt) {
   EXPECT_EQ(read->scene.animations[0].channels[0].values, c.values);
 }
 
-TEST(J3dMaterialAnimGltf, BtpTexturesAndBvaShapesAreKeptAtEveryFrame) {
+// BVA's shapes drive KHR_node_visibility and stay in their animation's extras: test_anim_bva_gltf.cpp.
+TEST(J3dMaterialAnimGltf, BtpTexturesAreKeptAtEveryFrame) {
   const auto link = test::load_named_sample("j3d", "ww_cl.bdl");
   const auto btp = test::load_named_sample("j3d-anim/ww_link", "titemget.btp");
-  if (link && btp) {
-    const scene::Scene s = lifted_with(*link, *btp, "titemget");
-    const scene::Extras* x = kept(s, "titemget");
-    ASSERT_NE(x, nullptr);
-    const J3dTpt1& t = std::get<J3dTpt1>(std::get<J3dAnimFile>(*btp).section);
-    ASSERT_EQ((*x)["patterns"].size(), t.patterns.size());
-    for (std::size_t i = 0; i < t.patterns.size(); ++i) {
-      const scene::Extras& p = (*x)["patterns"][i];
-      EXPECT_EQ(p["material"], t.material_names.names[i]);
-      ASSERT_EQ(p["textures"].size(), std::size_t{t.duration} + 1);
-      const auto& values = t.patterns[i].textures.values;
-      for (std::size_t f = 0; f <= t.duration; ++f) {
-        EXPECT_EQ(p["textures"][f], values[std::min(f, values.size() - 1)]);
-        EXPECT_LT(p["textures"][f].get<std::size_t>(), s.textures.size());
-      }
+  if (!link || !btp) GTEST_SKIP() << "ww_cl.bdl or titemget.btp absent";
+  const scene::Scene s = test::lifted_with(*link, *btp, "titemget");
+  const scene::Extras* x = kept(s, "titemget");
+  ASSERT_NE(x, nullptr);
+  const J3dTpt1& t = std::get<J3dTpt1>(std::get<J3dAnimFile>(*btp).section);
+  ASSERT_EQ((*x)["patterns"].size(), t.patterns.size());
+  for (std::size_t i = 0; i < t.patterns.size(); ++i) {
+    const scene::Extras& p = (*x)["patterns"][i];
+    EXPECT_EQ(p["material"], t.material_names.names[i]);
+    ASSERT_EQ(p["textures"].size(), std::size_t{t.duration} + 1);
+    const auto& values = t.patterns[i].textures.values;
+    for (std::size_t f = 0; f <= t.duration; ++f) {
+      EXPECT_EQ(p["textures"][f], values[std::min(f, values.size() - 1)]);
+      EXPECT_LT(p["textures"][f].get<std::size_t>(), s.textures.size());
     }
   }
-  const auto rock = test::load_named_sample("j3d", "smg_poltaformationrock.bdl");
-  const auto bva = test::load_named_sample("j3d-anim/smg_poltaformationrock", "openingdemo.bva");
-  if (rock && bva) {
-    const scene::Scene s = lifted_with(*rock, *bva, "openingdemo");
-    const scene::Extras* x = kept(s, "openingdemo");
-    ASSERT_NE(x, nullptr);
-    const J3dVaf1& v = std::get<J3dVaf1>(std::get<J3dAnimFile>(*bva).section);
-    EXPECT_EQ((*x)["shapes"].size(), s.meshes.size());  // one per SHP1 shape
-    std::size_t hidden = 0;
-    for (const scene::Extras& shape : (*x)["shapes"]) {
-      ASSERT_EQ(shape.size(), std::size_t{v.duration} + 1);
-      for (const scene::Extras& show : shape) hidden += show == 0 ? 1 : 0;
-    }
-    EXPECT_GT(hidden, 0u);
-  }
-  if ((!link || !btp) && (!rock || !bva)) GTEST_SKIP() << "no BTP or BVA sample with its model";
 }
 
 }  // namespace

@@ -2,9 +2,10 @@
 // texture matrix that moves its material's base colour texture gets KHR_texture_transform (frame 0)
 // and three KHR_animation_pointer channels (offset, rotation, scale), as the game composes the matrix
 // (scene/j3d/texture_srt.hpp). BPK (PAK1): a material colour the material shows as its base colour
-// drives baseColorFactor. Channels hold every frame 0..duration (LINEAR, 30 fps). The file's header
-// fields, per record its material and what no pointer holds (BRK's TEV colours, BTP's textures, BVA's
-// shapes, each at every frame) go to the animation's extras (lib/scene/j3d/README.md).
+// drives baseColorFactor. Channels hold every frame 0..duration (LINEAR, 30 fps). BVA (VAF1): a shape
+// whose show changes drives its node's KHR_node_visibility (STEP, keyed where it changes). The file's
+// header fields, per record its material and what no pointer holds (BRK's TEV colours, BTP's
+// textures, BVA's shapes, each at every frame) go to the animation's extras (lib/scene/j3d/README.md).
 #include <algorithm>
 #include <string>
 
@@ -170,13 +171,40 @@ Animation lift_tpt1(const J3dTpt1& t, const std::string& name) {
   return anim;
 }
 
-// BVA: each shape's show byte at every frame (1 shown), in the model's shape order.
-Animation lift_vaf1(const J3dVaf1& v, const std::string& name) {
+// BVA: each shape's show byte at every frame (1 shown), in the model's shape order, in the extras; and
+// a STEP channel on KHR_node_visibility's visible of each shape's node (the lift's node with extras
+// "shape") whose show changes, keyed at frame 0, at each change and at the last frame.
+Animation lift_vaf1(const J3dVaf1& v, const std::string& name, const Scene& scene) {
   Animation anim;
   anim.name = name;
   anim.extras = {{"format", "bva"}, {"loop_mode", v.loop_mode}, {"duration", v.duration}};
+  std::vector<int> node_of(v.shapes.size(), -1);
+  for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
+    const Extras& x = scene.nodes[n].extras;
+    if (!x.is_object() || !x.contains("shape") || !x["shape"].is_number_integer() || x["shape"].get<std::int64_t>() < 0) continue;
+    const auto s = x["shape"].get<std::uint64_t>();
+    if (s < node_of.size() && node_of[s] < 0) node_of[s] = static_cast<int>(n);
+  }
   Extras shapes = Extras::array();
-  for (const J3dFrameTrack<std::uint8_t>& s : v.shapes) shapes.push_back(frame_values(s, v.duration));
+  for (std::size_t s = 0; s < v.shapes.size(); ++s) {
+    const J3dFrameTrack<std::uint8_t>& track = v.shapes[s];
+    shapes.push_back(frame_values(track, v.duration));
+    if (node_of[s] < 0) continue;
+    Channel c;
+    c.pointer = node_visibility_pointer(static_cast<std::size_t>(node_of[s]));
+    c.pointer_width = 1;
+    c.boolean = true;
+    c.interpolation = Interpolation::step;
+    bool changes = false;
+    for (std::size_t f = 0; f <= v.duration; ++f) {
+      const bool shown = frame_value(track, f) != 0;
+      if (f > 0 && shown != (c.values.back() != 0)) changes = true;
+      else if (f > 0 && f < v.duration) continue;
+      c.times.push_back(static_cast<float>(f) / kFps);
+      c.values.push_back(shown ? 1.0f : 0.0f);
+    }
+    if (changes) anim.channels.push_back(std::move(c));
+  }
   anim.extras["shapes"] = std::move(shapes);
   return anim;
 }
@@ -188,7 +216,7 @@ Result<bool> lift_j3d_material_animation(const J3dAnimFile& file, const std::str
   if (const auto* ttk1 = std::get_if<J3dTtk1>(&file.section)) anim = lift_ttk1(*ttk1, name, scene);
   else if (std::holds_alternative<J3dTrk1>(file.section) || std::holds_alternative<J3dPak1>(file.section)) anim = lift_colour_file(file, name, scene);
   else if (const auto* tpt1 = std::get_if<J3dTpt1>(&file.section)) anim = lift_tpt1(*tpt1, name);
-  else if (const auto* vaf1 = std::get_if<J3dVaf1>(&file.section)) anim = lift_vaf1(*vaf1, name);
+  else if (const auto* vaf1 = std::get_if<J3dVaf1>(&file.section)) anim = lift_vaf1(*vaf1, name, scene);
   else return false;
   if (!anim.channels.empty()) {
     scene.animations.push_back(std::move(anim));
