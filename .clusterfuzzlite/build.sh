@@ -29,12 +29,15 @@ for i in "${!targets[@]}"; do
   inputs=("$src/fuzz/corpus/${targets[$i]}")
   [ -d "$src/fuzz/regressions/${targets[$i]}" ] && inputs+=("$src/fuzz/regressions/${targets[$i]}")
   find "${inputs[@]}" -type f -not -path '*/replay-only/*' | zip -q -j "$OUT/${name}_seed_corpus.zip" -@
-  options="[libfuzzer]\nmax_len = 262144\ntimeout = 10\n"
+  # fuzz/<target>.options: the target's own libFuzzer options (key = value lines; # comments); a
+  # max_len there replaces the default (the service's parser refuses a key given twice).
+  own="$src/fuzz/${targets[$i]}.options"
+  options="[libfuzzer]\ntimeout = 10\n"
+  grep -q '^max_len' "$own" 2>/dev/null || options+="max_len = 262144\n"
   if [ "${dicts[$i]}" != "-" ]; then
     cp "$src/fuzz/${dicts[$i]}" "$OUT/$name.dict"
     options+="dict = $name.dict\n"
   fi
-  # fuzz/<target>.options: the target's own libFuzzer options (key = value lines; # comments).
-  [ -f "$src/fuzz/${targets[$i]}.options" ] && options+="$(grep -v '^#' "$src/fuzz/${targets[$i]}.options")\n"
+  [ -f "$own" ] && options+="$(grep -v '^#' "$own")\n"
   printf "$options" >"$OUT/$name.options"
 done
