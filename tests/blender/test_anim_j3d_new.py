@@ -36,21 +36,6 @@ MOVED = ("center", 45, Vector((0, 12, -5)))
 NOISE_ROTATION = 1e-3
 
 
-def armature():
-    return next(o for o in bpy.data.objects if o.type == "ARMATURE")
-
-
-def poses(action, frames):
-    """Each bone's (translation, rotation, scale) off its rest pose at each of these frames of the action."""
-    rig = armature()
-    rig.animation_data.action = action
-    out = {}
-    for f in frames:
-        bpy.context.scene.frame_set(f)
-        out[f] = {b.name: b.matrix_basis.decompose() for b in rig.pose.bones}
-    return out
-
-
 def turn(a, b):
     """The angle between two rotations, radians (atan2: well-conditioned near 0, where acos is not)."""
     d = a.conjugated() @ b
@@ -58,7 +43,7 @@ def turn(a, b):
 
 
 def worst(want, got, frames):
-    """The largest (difference, frame, bone) of translation, rotation and scale between two poses()."""
+    """The largest (difference, frame, bone) of translation, rotation and scale between two poses (common.poses)."""
     out = {"translation": (0, None, None), "rotation": (0, None, None), "scale": (0, None, None)}
     for f in frames:
         for bone, (t, r, s) in want[f].items():
@@ -84,8 +69,8 @@ if model and wait:
     start, end = (int(round(x)) for x in action.frame_range)
     frames = range(start, end + 1)
     check(end - start == stored_frames, f"the action spans wait.bck's {stored_frames} frames: {start}..{end}")
-    before = poses(action, frames)
-    rig = armature()
+    before = common.poses(action, frames)
+    rig = common.armature()
     for name, frame, q in TURNED:
         bpy.context.scene.frame_set(frame)
         bone = rig.pose.bones[name]
@@ -95,7 +80,7 @@ if model and wait:
     bpy.context.scene.frame_set(frame)
     rig.pose.bones[name].location = rig.pose.bones[name].location + v
     rig.pose.bones[name].keyframe_insert("location", frame=frame)
-    edited = poses(action, frames)
+    edited = common.poses(action, frames)
     for name, frame, q in TURNED:
         check(abs(turn(before[frame][name][1], edited[frame][name][1]) - q.angle) < 1e-4, f"{name} turned by {q.angle} rad at frame {frame} in Blender")
     check(abs((edited[MOVED[1]][MOVED[0]][0] - before[MOVED[1]][MOVED[0]][0]).length - MOVED[2].length) < 1e-4, "center moved in Blender")
@@ -116,8 +101,8 @@ if model and wait:
     common.clear_scene()
     result = bpy.ops.import_scene.remodel(filepath=source, beside=False, animations=new)
     check(result == {"FINISHED"} and [a.name for a in bpy.data.actions] == ["new"], f"imported with new.bck as an action ({common.reports()})")
-    back = poses(bpy.data.actions["new"], frames)
-    extent = max(b.head_local.length for b in armature().data.bones)
+    back = common.poses(bpy.data.actions["new"], frames)
+    extent = max(b.head_local.length for b in common.armature().data.bones)
     unit = math.pi / 32768 * 2 ** json.loads(common.remodel("dump", new).stdout)["j3d_anim"]["section"]["angle_scale"]
     largest = max(t.length for f in frames for t, r, s in edited[f].values())
     tolerance = {"rotation": 3 * unit + NOISE_ROTATION,
