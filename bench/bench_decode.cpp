@@ -1,7 +1,7 @@
 // Decoder speed (issue 18): the decoders the Scene lift calls, on every sample's data, each beside a
 // memcpy of the same bytes in the same run. PSP GE vertices per VTYPE family (KH BBS PMO/PMP sections
-// and MHFU blocks), MHFU command lists, J3D attribute arrays and display lists, BWM strides and PAM
-// sampling, Yaz0 streams (decompressed bytes per second); rates in bytes and in items (vertices, attributes, commands, samples) per second.
+// and MHFU blocks), MHFU command lists, J3D attribute arrays and display lists, BWM strides, PAM and
+// J3D animation (BCK, BCA, BTP, BVA, BTK, BRK, BPK) sampling, Yaz0 streams (decompressed bytes per second); rates in bytes and in items (vertices, attributes, commands, samples) per second.
 // An attribute is one per-vertex element: a position, a normal, a colour, a UV set, a weight set.
 #include <benchmark/benchmark.h>
 
@@ -10,6 +10,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "bwm_skin.hpp"
@@ -18,6 +20,7 @@
 #include "model/archive/yaz0.hpp"
 #include "model/bwm/bwm.hpp"
 #include "model/document.hpp"
+#include "model/j3d/anim.hpp"
 #include "model/j3d/anim_eval.hpp"
 #include "model/j3d/decode.hpp"
 #include "model/kh_bbs/pam.hpp"
@@ -295,45 +298,71 @@ void register_pam(const std::string& name, const std::vector<const PamAnimation*
   });
 }
 
-// ---- BCK and BCA: every track of every joint sampled at every frame 0..duration ----
+// ---- J3D animations (BCK, BCA, BTP, BVA, BTK, BRK, BPK): every track sampled at every frame 0..duration ----
 
-// `sample_track(track, duration)` sums a track's values at frames 0..duration.
-template <typename Anim, typename SampleTrack>
-void register_joint_frames(const std::string& name, const std::vector<const Anim*>& animations, std::size_t bytes, SampleTrack sample_track) {
+// One pass over sections of a kind: the sum of every sample (kept from the optimiser) and how many.
+struct AnimPass {
+  float sum = 0;
   std::size_t samples = 0;
-  for (const Anim* a : animations) samples += a->joints.size() * 9 * (std::size_t{a->duration} + 1);
-  register_memcpy(name, bytes);
-  benchmark::RegisterBenchmark(("decode/" + name).c_str(), [animations, bytes, samples, sample_track](benchmark::State& state) {
-    for (auto _ : state) {
-      for (const Anim* a : animations) {
-        float sum = 0;
-        for (const auto& j : a->joints) {
-          for (std::size_t i = 0; i < 3; ++i) sum += sample_track(j.scale[i], a->duration) + sample_track(j.rotation[i], a->duration) +
-                                                     sample_track(j.translation[i], a->duration);
-        }
-        benchmark::DoNotOptimize(sum);
+
+  // A keyed track: its keys out of the Document, then the Hermite at every frame (as the lifts do).
+  template <typename T>
+  void keyed(const J3dAnimTrack<T>& track, std::uint16_t duration) {
+    const std::vector<J3dKey> keys = j3d_keys(track);
+    for (std::size_t f = 0; f <= duration; ++f) sum += j3d_sample(keys, static_cast<float>(f));
+    samples += std::size_t{duration} + 1;
+  }
+  // A full-frame track: the stored frame at every frame.
+  template <typename T>
+  void frames(const J3dFrameTrack<T>& track, std::uint16_t duration) {
+    for (std::size_t f = 0; f <= duration; ++f) sum += j3d_frame_value(track, static_cast<float>(f));
+    samples += std::size_t{duration} + 1;
+  }
+  template <typename Joint>
+  void joint(const Joint& j, std::uint16_t duration) {
+    for (std::size_t i = 0; i < 3; ++i) {
+      if constexpr (std::is_same_v<Joint, J3dJointAnim>) {
+        keyed(j.scale[i], duration);
+        keyed(j.rotation[i], duration);
+        keyed(j.translation[i], duration);
+      } else {
+        frames(j.scale[i], duration);
+        frames(j.rotation[i], duration);
+        frames(j.translation[i], duration);
       }
     }
+  }
+  void colours(const J3dColourAnims& c, std::uint16_t duration) {
+    for (const J3dColourAnim& a : c.anims) {
+      for (const J3dColourTrack& t : a.rgba) keyed(t, duration);
+    }
+  }
+
+  void operator()(const J3dAnk1& a) { for (const J3dJointAnim& j : a.joints) joint(j, a.duration); }
+  void operator()(const J3dAnf1& a) { for (const J3dFullFrameJoint& j : a.joints) joint(j, a.duration); }
+  void operator()(const J3dTpt1& a) { for (const J3dTexturePattern& p : a.patterns) frames(p.textures, a.duration); }
+  void operator()(const J3dVaf1& a) { for (const auto& shape : a.shapes) frames(shape, a.duration); }
+  void operator()(const J3dTtk1& a) { for (const J3dTexMtxAnim& m : a.anims) joint(m.keys, a.duration); }
+  void operator()(const J3dTrk1& a) {
+    colours(a.registers, a.duration);
+    colours(a.konstants, a.duration);
+  }
+  void operator()(const J3dPak1& a) { colours(a.colours, a.duration); }
+};
+
+// Every sample file of one kind (`kind`: "bck", ...) decoded and sampled, beside a memcpy of their bytes.
+void register_j3d_anims(const std::string& kind, const std::vector<const J3dAnimSection*>& sections, std::size_t bytes) {
+  AnimPass counted;
+  for (const J3dAnimSection* s : sections) std::visit(counted, *s);
+  const std::size_t samples = counted.samples;
+  register_memcpy(kind + "/all-samples", bytes);
+  benchmark::RegisterBenchmark(("decode/" + kind + "/all-samples").c_str(), [sections, bytes, samples](benchmark::State& state) {
+    for (auto _ : state) {
+      AnimPass pass;
+      for (const J3dAnimSection* s : sections) std::visit(pass, *s);
+      benchmark::DoNotOptimize(pass.sum);
+    }
     rates(state, bytes, samples, {{"samples/s", samples}});
-  });
-}
-
-// BCK: each track's keys out of the Document, then the Hermite at every frame.
-void register_bck(const std::string& name, const std::vector<const J3dAnk1*>& animations, std::size_t bytes) {
-  register_joint_frames("bck/" + name, animations, bytes, [](const auto& track, std::uint16_t duration) {
-    const std::vector<J3dKey> keys = j3d_keys(track);
-    float sum = 0;
-    for (std::size_t f = 0; f <= duration; ++f) sum += j3d_sample(keys, static_cast<float>(f));
-    return sum;
-  });
-}
-
-// BCA: the stored frame at every frame.
-void register_bca(const std::string& name, const std::vector<const J3dAnf1*>& animations, std::size_t bytes) {
-  register_joint_frames("bca/" + name, animations, bytes, [](const auto& track, std::uint16_t duration) {
-    float sum = 0;
-    for (std::size_t f = 0; f <= duration; ++f) sum += j3d_frame_value(track, static_cast<float>(f));
-    return sum;
   });
 }
 
@@ -346,9 +375,8 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<PspRun>> families;
   std::vector<const MhfuBlock*> mhfu_blocks;
   std::vector<const PamAnimation*> pam_all;
-  std::vector<const J3dAnk1*> bck_all;
-  std::vector<const J3dAnf1*> bca_all;
-  std::size_t bck_bytes = 0, bca_bytes = 0;
+  std::vector<std::vector<const J3dAnimSection*>> j3d_anims(std::size(kJ3dAnimKinds));  // by section kind
+  std::vector<std::size_t> j3d_anim_bytes(std::size(kJ3dAnimKinds));
   for (const auto& [name, bytes] : files) {
     auto doc = read_document(bytes);
     if (!doc) continue;
@@ -370,14 +398,8 @@ int main(int argc, char** argv) {
     }
     if (const auto* f = std::get_if<PamAnimFile>(&d)) pam_all.push_back(&f->animation);
     if (const auto* f = std::get_if<J3dAnimFile>(&d)) {
-      if (const auto* a = std::get_if<J3dAnk1>(&f->section)) {
-        bck_all.push_back(a);
-        bck_bytes += bytes.size();
-      }
-      if (const auto* a = std::get_if<J3dAnf1>(&f->section)) {
-        bca_all.push_back(a);
-        bca_bytes += bytes.size();
-      }
+      j3d_anims[f->section.index()].push_back(&f->section);
+      j3d_anim_bytes[f->section.index()] += bytes.size();
     }
     if (std::holds_alternative<Yaz0File>(d)) register_yaz0(name, bytes);
   }
@@ -386,8 +408,10 @@ int main(int argc, char** argv) {
   static const Bwm bwm = generated_bwm();
   register_bwm(bwm);
   if (!pam_all.empty()) register_pam("all-samples", pam_all);
-  if (!bck_all.empty()) register_bck("all-samples", bck_all, bck_bytes);
-  if (!bca_all.empty()) register_bca("all-samples", bca_all, bca_bytes);
+  for (std::size_t k = 0; k < j3d_anims.size(); ++k) {
+    // The kind's file type without its version digit: "bck1" -> "bck".
+    if (!j3d_anims[k].empty()) register_j3d_anims(std::string(kJ3dAnimKinds[k].type, 3), j3d_anims[k], j3d_anim_bytes[k]);
+  }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

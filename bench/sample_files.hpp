@@ -1,5 +1,6 @@
 // The model and animation samples the benchmarks load (from $REMODEL_SAMPLES or the build's default
-// ../shared/samples): every KH BBS PMO, PMP and PAM, every MHFU and every J3D file, every BCK under j3d-anim/ and the archives at
+// ../shared/samples): every KH BBS PMO, PMP and PAM, every MHFU and every J3D file, every J3D animation (BCK, BCA, BTK, BRK, BPK, BTP,
+// BVA) under j3d-anim/ and the archives at
 // the top of archives/, sorted by path,
 // each with its bytes. A family whose folder is absent is left out.
 #pragma once
@@ -30,7 +31,10 @@ inline std::vector<std::pair<std::string, Bytes>> sample_files(const char* defau
   }
   // J3D animations sit one folder deeper, a folder per model's set.
   for (const auto& e : fs::recursive_directory_iterator(root / "j3d-anim", ec)) {
-    if (e.is_regular_file() && (e.path().extension() == ".bck" || e.path().extension() == ".bca")) paths.push_back(e.path());
+    const std::string ext = e.path().extension().string();
+    for (const char* kind : {".bck", ".bca", ".btk", ".brk", ".bpk", ".btp", ".bva"}) {
+      if (e.is_regular_file() && ext == kind) paths.push_back(e.path());
+    }
   }
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, Bytes>> files;

@@ -143,3 +143,19 @@ def glb_attributes(path):
                 arrays["indices"] = replace_checks.accessor(gltf, binary, p["indices"]).reshape(-1).astype(int)
             out.append(arrays)
     return out
+
+
+def armature():
+    """The scene's first armature object."""
+    return next(o for o in bpy.data.objects if o.type == "ARMATURE")
+
+
+def poses(action, frames):
+    """Each bone's (translation, rotation, scale) off its rest pose at each of these frames of the action."""
+    rig = armature()
+    rig.animation_data.action = action
+    out = {}
+    for f in frames:
+        bpy.context.scene.frame_set(f)
+        out[f] = {b.name: b.matrix_basis.decompose() for b in rig.pose.bones}
+    return out

@@ -27,21 +27,6 @@ bcks = [common.sample(f"j3d-anim/ww_link/{n}.bck") for n in LINK]
 other = common.sample("j3d-anim/ww_jabun/18_jb_cut12_lookwait_l.bck")  # Jabun's joints, not Link's
 
 
-def armature():
-    return next(o for o in bpy.data.objects if o.type == "ARMATURE")
-
-
-def poses(action, frames):
-    """Each bone's (translation, rotation) off its rest pose at these frames of the action."""
-    rig = armature()
-    rig.animation_data.action = action
-    out = {}
-    for f in frames:
-        bpy.context.scene.frame_set(f)
-        out[f] = {b.name: (b.matrix_basis.to_translation(), b.matrix_basis.to_quaternion()) for b in rig.pose.bones}
-    return out
-
-
 def tracks(path):
     """Each joint's tracks of the BCK at path as `remodel dump` reads them: kind -> [(count, values)] per axis."""
     dumped = json.loads(common.remodel("dump", path).stdout)
@@ -51,7 +36,7 @@ def tracks(path):
 
 def moved_joints(action):
     """The bones the action poses away from the rest pose at its middle frame."""
-    rig = armature()
+    rig = common.armature()
     rig.animation_data.action = action
     start, end = action.frame_range
     bpy.context.scene.frame_set(int((start + end) / 2))
@@ -81,7 +66,7 @@ if model and None not in bcks:
     collection = next(c for c in bpy.data.collections if c.get(operators.SOURCE))
     want = ";".join(os.path.join(folder, n + ".bck") for n in sorted(LINK))
     check(collection.get(operators.ANIMATIONS) == want, f"the collection remembers the BCKs: {collection.get(operators.ANIMATIONS)}")
-    check(len(armature().pose.bones) == joints, f"the armature has the model's {joints} joints")
+    check(len(common.armature().pose.bones) == joints, f"the armature has the model's {joints} joints")
     for action in bpy.data.actions:
         moved = moved_joints(action)
         print(f"{action.name}: {len(moved)} of {joints} bones off the rest pose at the middle frame", flush=True)
@@ -92,7 +77,7 @@ if model and None not in bcks:
     for name in LINK:
         out = os.path.join(common.TMP, "out", name + ".bck")
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        armature().animation_data.action = bpy.data.actions["rise" if name != "rise" else "wait"]  # the file's name chooses
+        common.armature().animation_data.action = bpy.data.actions["rise" if name != "rise" else "wait"]  # the file's name chooses
         result = bpy.ops.export_scene.remodel(filepath=out, mode="ORIGINAL", target="j3d-anim")
         check(result == {"FINISHED"}, f"{name}: the export finished ({result}; {common.reports()})")
         check(common.reported("INFO", "over " + os.path.join(folder, name + ".bck")), f"{name}: written over {name}.bck: {common.reports()}")
@@ -102,7 +87,7 @@ if model and None not in bcks:
                   f"({os.path.getsize(out)}, the original {os.path.getsize(original)})")
 
     common.part("one key edited in Blender changes only its joint's rotation")
-    rig = armature()
+    rig = common.armature()
     rig.animation_data.action = bpy.data.actions["wait"]
     bpy.context.scene.frame_set(30)
     bone = rig.pose.bones["head_jnt"]
@@ -144,7 +129,7 @@ if piki:
     for name in bcas:
         out = os.path.join(common.TMP, "out", "piki", name + ".bca")
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        armature().animation_data.action = bpy.data.actions[name]
+        common.armature().animation_data.action = bpy.data.actions[name]
         result = bpy.ops.export_scene.remodel(filepath=out, mode="ORIGINAL", target="j3d-bca" if name != "walk" else "AUTO")
         original = os.path.join(folder, name + ".bca")
         if check(result == {"FINISHED"} and os.path.isfile(out), f"{name}.bca was written ({common.reports()})"):

@@ -2,7 +2,7 @@
 // the game evaluates it, the unedited glTF imports over the BCK to its bytes, an edited key changes
 // only its own track, a new BCK authored from a glTF animation moves the joints as it did, and a BCK
 // whose joint count is not its model's is refused naming both counts. Blender's export (bones turned,
-// every frame sampled, its noise) imports back identical too.
+// every frame sampled, its noise) imports back identical too, and authors a new BCK that moves the joints.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -137,20 +137,20 @@ TEST(J3dBckGltf, AnEditedKeyChangesOnlyItsTrack) {
   for (std::uint16_t f = 0; f <= base.duration; ++f) EXPECT_NEAR(j3d_sample(after, f), j3d_sample(before, f) + 10.0f, 1e-3f) << f;
 }
 
-TEST(J3dBckGltf, ANewBckMovesTheJointsAsTheGltfDid) {
-  const auto model = test::load_named_sample("j3d", "ww_cl.bdl");
-  const auto bck = test::load_named_sample("j3d-anim/ww_link", "walk.bck");
-  if (!model || !bck) GTEST_SKIP() << "ww_cl.bdl or walk.bck absent";
-  const scene::Scene scene = through_glb(skeleton_scene(*model), *bck, "walk");
+// A new BCK authored from `scene` (walk.bck's export on ww_cl.bdl's joints, as `bck` holds it) moves
+// every joint as `bck` does at every frame: translations and scales within the float fit's tolerance
+// and `noise` of their length, rotations within two rotation units (the fit's 1, and the s16 rounding
+// of keys and tangents) plus `turn` radians; with fewer keys than frames where the motion allows.
+void expect_new_bck_moves_as(const scene::Scene& scene, const Document& model, const Document& bck, float noise, float turn) {
   scene::LowerInputs li;
-  li.skeleton = &*model;
+  li.skeleton = &model;
   auto authored = scene::author(scene, Format::j3d_anim, li);
   ASSERT_TRUE(authored) << authored.error().describe();
   auto bytes = write_document(authored->document);
   ASSERT_TRUE(bytes) << bytes.error().describe();
   auto reread = read_j3d_anim(*bytes);
   ASSERT_TRUE(reread) << reread.error().describe();
-  const J3dAnk1& base = std::get<J3dAnk1>(std::get<J3dAnimFile>(*bck).section);
+  const J3dAnk1& base = std::get<J3dAnk1>(std::get<J3dAnimFile>(bck).section);
   const J3dAnk1& out = std::get<J3dAnk1>(reread->section);
   ASSERT_EQ(out.joints.size(), base.joints.size());
   EXPECT_EQ(out.duration, base.duration);
@@ -159,18 +159,39 @@ TEST(J3dBckGltf, ANewBckMovesTheJointsAsTheGltfDid) {
     for (std::uint16_t f = 0; f <= base.duration; ++f) {
       const J3dJointPose want = j3d_joint_pose(base.joints[j], base.angle_scale, f), got = j3d_joint_pose(out.joints[j], out.angle_scale, f);
       for (std::size_t i = 0; i < 3; ++i) {
-        EXPECT_NEAR(got.translation[i], want.translation[i], 2e-4f + 2e-5f * std::abs(want.translation[i])) << j << " " << f;
+        EXPECT_NEAR(got.translation[i], want.translation[i], 2e-4f + (2e-5f + noise) * std::abs(want.translation[i])) << j << " " << f;
         EXPECT_NEAR(got.scale[i], want.scale[i], 2e-4f) << j << " " << f;
       }
       const auto q = [](const J3dJointPose& p) { return scene::euler_to_quat({p.rotation[0], p.rotation[1], p.rotation[2]}, scene::EulerOrder::xyz); };
       const scene::Quat a = q(want), b = q(got);
-      // Within two rotation units (the fit's 1, and the s16 rounding of keys and tangents).
-      EXPECT_GE(std::abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w), std::cos(2 * j3d_angle_unit(out.angle_scale) / 2) - 1e-6f) << j << " " << f;
+      EXPECT_GE(std::abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w), std::cos((2 * j3d_angle_unit(out.angle_scale) + turn) / 2) - 1e-6f)
+          << j << " " << f;
     }
     for (std::size_t i = 0; i < 3; ++i) keys += out.joints[j].rotation[i].count + out.joints[j].translation[i].count;
     frames += 6 * (std::size_t{base.duration} + 1);
   }
   EXPECT_LT(keys, frames);  // fewer keys than frames where the motion allows
+}
+
+TEST(J3dBckGltf, ANewBckMovesTheJointsAsTheGltfDid) {
+  const auto model = test::load_named_sample("j3d", "ww_cl.bdl");
+  const auto bck = test::load_named_sample("j3d-anim/ww_link", "walk.bck");
+  if (!model || !bck) GTEST_SKIP() << "ww_cl.bdl or walk.bck absent";
+  expect_new_bck_moves_as(through_glb(skeleton_scene(*model), *bck, "walk"), *model, *bck, 0, 0);
+}
+
+// From Blender's export (tests/blender_like.hpp: bones turned by axis rotations, every frame sampled
+// with the turns and Blender's noise in it) the new BCK moves the joints as the model holds them, the
+// turns taken off, within the noise Blender leaves on a pose (3e-4 of each translation, 4e-4 radians).
+// Before, the turned local transforms were stored as they came (joints off by quarter and half turns).
+TEST(J3dBckGltf, ANewBckFromBlendersTurnedExportMovesTheJointsAsTheGltfDid) {
+  const auto model = test::load_named_sample("j3d", "ww_cl.bdl");
+  const auto bck = test::load_named_sample("j3d-anim/ww_link", "walk.bck");
+  if (!model || !bck) GTEST_SKIP() << "ww_cl.bdl or walk.bck absent";
+  scene::Scene scene = through_glb(skeleton_scene(*model), *bck, "walk");
+  test::sample_and_turn_animations_like_blender(scene);
+  test::turn_bones_like_blender(scene);
+  expect_new_bck_moves_as(scene, *model, *bck, 3e-4f, 4e-4f);
 }
 
 TEST(J3dBckGltf, AJointCountNotTheModelsIsRefusedWithBoth) {

@@ -247,17 +247,23 @@ Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const
   std::vector<float> times(last + 1);
   for (std::size_t f = 0; f < times.size(); ++f) times[f] = static_cast<float>(f);
   std::vector<J3dSampledJoint> sampled(a.skeleton.names.size());
+  std::vector<int> nodes(sampled.size());
   std::size_t missing = 0;
   for (std::size_t j = 0; j < sampled.size(); ++j) {
-    const int node = node_named(scene, a.skeleton.names[j]);
-    missing += node < 0 ? 1 : 0;
+    nodes[j] = node_named(scene, a.skeleton.names[j]);
+    missing += nodes[j] < 0 ? 1 : 0;
+  }
+  // A skeleton Blender turned (its export of the model's armature) is sampled with the turns taken off.
+  const std::vector<JointTurn> turns = joint_turns(scene, nodes, a.skeleton.rest);
+  for (std::size_t j = 0; j < sampled.size(); ++j) {
+    const int node = nodes[j];
     const Trs rest = node >= 0 ? scene.nodes[static_cast<std::size_t>(node)].local : a.skeleton.rest[j];
     const std::array<const Channel*, 3> paths = path_channels(*a.animation, node);
-    sampled[j].translation = incoming_vectors(paths[0], rest.translation, times);
-    sampled[j].scale = incoming_vectors(paths[2], rest.scale, times);
-    Vec3 previous = euler_xyz_of(normalize(rest.rotation));
-    for (const Quat& q : incoming_rotations(paths[1], rest.rotation, times)) {
-      previous = nearest_euler(q, previous);
+    Vec3 previous = euler_xyz_of(normalize(turns_taken_off(rest, turns[j]).rotation));
+    for (const Trs& pose : IncomingJointPose{paths, rest, turns[j]}.at(times)) {
+      sampled[j].translation.push_back(pose.translation);
+      sampled[j].scale.push_back(pose.scale);
+      previous = nearest_euler(normalize(pose.rotation), previous);
       sampled[j].euler.push_back(previous);
     }
     for (const std::vector<Vec3>* path : {&sampled[j].translation, &sampled[j].scale, &sampled[j].euler}) {

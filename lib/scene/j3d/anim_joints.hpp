@@ -121,7 +121,8 @@ Result<void> add_sampled_joint_frames(std::size_t& sampled, std::size_t joints, 
 struct J3dSampledJoint {
   std::vector<Vec3> translation, scale, euler;
 };
-// Every skeleton joint sampled at frames 0..`last` from its node of the same name; a joint without
+// Every skeleton joint sampled at frames 0..`last` from its node of the same name, with the turns
+// Blender gave it and its parent (found against the model's JNT1 rest poses) taken off; a joint without
 // one holds the model's rest pose (a warning), no joint with one is an error.
 Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const J3dNewAnimation& a, std::size_t last,
                                                        std::vector<Warning>& warnings);
