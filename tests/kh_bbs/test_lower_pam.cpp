@@ -1,10 +1,14 @@
 // KH BBS PAM lower over a base PAM on p01ex00's BON: the unedited animations give the PAM's bytes,
-// and edits (a channel moved, retimed, past 255 frames, STEP and CUBICSPLINE channels) read back.
+// also as Blender exports them (bones turned, every frame sampled, its noise), and edits (a channel
+// moved, retimed, past 255 frames, STEP and CUBICSPLINE channels) read back.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <optional>
 
+#include "blender_like.hpp"
+#include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs/pam.hpp"
 #include "samples.hpp"
@@ -70,6 +74,52 @@ TEST(LowerKhBbsPam, EveryPamOnP01ex00LowersToItsOwnBytes) {
     auto bytes = write_document(out->document);
     ASSERT_TRUE(bytes.ok());
     EXPECT_TRUE(*bytes == f->bytes) << name << " does not lower to its own bytes";
+  }
+}
+
+// As Blender exports an unedited action (tests/blender_like.hpp): the PMO's joints turned, every
+// channel sampled at each frame with the turn and Blender's pose noise in it, through a .glb. Over
+// the --skeleton PMO every PAM on p01ex00 comes back identical.
+TEST(LowerKhBbsPam, BlenderLikeExportImportsBackIdentical) {
+  for (const char* name : {"test.pam", "p01ex00001a.pam"}) {
+    SCOPED_TRACE(name);
+    auto f = fixture(name);
+    if (!f) {
+      if (test::samples_required()) FAIL() << name << " missing";
+      continue;
+    }
+    auto glb = gltf::write_glb(f->scene);
+    ASSERT_TRUE(glb.ok()) << glb.error().describe();
+    auto read = gltf::read_gltf(*glb);
+    ASSERT_TRUE(read.ok()) << read.error().describe();
+    Scene scene = std::move(read->scene);
+    test::sample_and_turn_animations_like_blender(scene);
+    test::turn_bones_like_blender(scene);
+    LowerInputs in;
+    in.skeleton = &f->model;
+    auto out = lower(scene, f->anim, in);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    auto bytes = write_document(out->document);
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_TRUE(*bytes == f->bytes) << name << " exported as Blender does lowers to other bytes";
+    // Which channels moved, by kind: what to look at when the bytes differ.
+    const Pam& was = std::get<Pam>(f->anim);
+    const Pam& now = std::get<Pam>(out->document);
+    std::array<std::size_t, kPamChannelKinds> moved{};
+    for (std::size_t r = 0; r < was.animations.size(); ++r) {
+      for (std::size_t b = 0; b < was.animations[r].bones.size(); ++b) {
+        for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+          const auto& w = was.animations[r].bones[b].channels[k];
+          const auto& n = now.animations[r].bones[b].channels[k];
+          bool same = w.has_value() == n.has_value() && (!w || (w->min == n->min && w->max == n->max && w->keys.size() == n->keys.size()));
+          for (std::size_t i = 0; same && w && i < w->keys.size(); ++i) same = w->keys[i].frame == n->keys[i].frame && w->keys[i].value == n->keys[i].value;
+          moved[k] += same ? 0 : 1;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+      EXPECT_EQ(moved[k], 0u) << pam_channel_name(static_cast<PamChannelKind>(k)) << " channels re-encoded";
+    }
   }
 }
 
