@@ -12,6 +12,7 @@
 #include "model/document.hpp"
 #include "model/kh_bbs/pam.hpp"
 #include "samples.hpp"
+#include "scene/anim_channels.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 
@@ -77,9 +78,22 @@ TEST(LowerKhBbsPam, EveryPamOnP01ex00LowersToItsOwnBytes) {
   }
 }
 
-// As Blender exports an unedited action (tests/blender_like.hpp): the PMO's joints turned, every
-// channel sampled at each frame with the turn and Blender's pose noise in it, through a .glb. Over
-// the --skeleton PMO every PAM on p01ex00 comes back identical.
+// The PMO with the PAM as Blender exports it unedited (tests/blender_like.hpp): through a .glb, the
+// joints turned, every channel sampled at each frame with the turn and Blender's pose noise in it.
+Scene blender_like(const Fixture& f) {
+  auto glb = gltf::write_glb(f.scene);
+  EXPECT_TRUE(glb.ok()) << glb.error().describe();
+  auto read = gltf::read_gltf(*glb);
+  EXPECT_TRUE(read.ok()) << read.error().describe();
+  if (!read.ok()) return {};
+  Scene scene = std::move(read->scene);
+  test::sample_and_turn_animations_like_blender(scene);
+  test::turn_bones_like_blender(scene);
+  return scene;
+}
+
+// As Blender exports an unedited action, over the --skeleton PMO every PAM on p01ex00 comes back
+// identical: no channel re-encoded.
 TEST(LowerKhBbsPam, BlenderLikeExportImportsBackIdentical) {
   for (const char* name : {"test.pam", "p01ex00001a.pam"}) {
     SCOPED_TRACE(name);
@@ -88,13 +102,7 @@ TEST(LowerKhBbsPam, BlenderLikeExportImportsBackIdentical) {
       if (test::samples_required()) FAIL() << name << " missing";
       continue;
     }
-    auto glb = gltf::write_glb(f->scene);
-    ASSERT_TRUE(glb.ok()) << glb.error().describe();
-    auto read = gltf::read_gltf(*glb);
-    ASSERT_TRUE(read.ok()) << read.error().describe();
-    Scene scene = std::move(read->scene);
-    test::sample_and_turn_animations_like_blender(scene);
-    test::turn_bones_like_blender(scene);
+    const Scene scene = blender_like(*f);
     LowerInputs in;
     in.skeleton = &f->model;
     auto out = lower(scene, f->anim, in);
@@ -156,50 +164,64 @@ TEST(LowerKhBbsPam, AnEndPastEveryFrameCountNamesTheTime) {
   EXPECT_NE(out.error().message.find("3e+38 s"), std::string::npos) << out.error().message;
 }
 
-// Moves one joint's translation channel: that channel is re-quantised, every other keeps its bytes.
+// Moves one joint's translation channel (one axis, by 0.5 at every other key), as lifted and as
+// Blender exports it: that channel is re-quantised, every other keeps its bytes.
 TEST(LowerKhBbsPam, EditedChannelIsRequantisedAlone) {
   FIXTURE_OR_SKIP(f, "test.pam");
   const Pam& base = std::get<Pam>(f->anim);
-  Scene scene = f->scene;
-  Channel* moved = nullptr;
-  for (Channel& c : scene.animations[0].channels) {
-    if (c.path == Path::translation && c.times.size() > 2) {
-      moved = &c;
-      break;
+  for (const bool blender : {false, true}) {
+    SCOPED_TRACE(blender ? "as Blender exports it" : "as lifted");
+    Scene scene = blender ? blender_like(*f) : f->scene;
+    // The first joint whose lifted translation has more than two keys.
+    int moved_node = -1;
+    for (const Channel& c : f->scene.animations[0].channels) {
+      if (c.path == Path::translation && c.times.size() > 2 && moved_node < 0) moved_node = c.node;
     }
-  }
-  ASSERT_NE(moved, nullptr);
-  for (std::size_t k = 0; k < moved->times.size(); ++k) moved->values[k * 3 + 1] += 0.5f * static_cast<float>(k % 2);
-  auto out = lower_pam_ok(scene, *f);
-  ASSERT_TRUE(out);
-  const std::size_t record = *base.entries[scene.animations[0].extras["entry"].get<std::size_t>()].animation;
-  std::size_t changed = 0, bone = 0;
-  const int moved_node = moved->node;
-  for (std::size_t b = 0; b < base.animations[record].bones.size(); ++b) {
-    for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
-      const auto& was = base.animations[record].bones[b].channels[k];
-      const auto& now = out->animations[record].bones[b].channels[k];
-      const bool same = was.has_value() == now.has_value() &&
-                        (!was || (was->min == now->min && was->max == now->max && was->keys.size() == now->keys.size()));
-      if (!same) {
-        ++changed;
-        bone = b;
+    Channel* moved = nullptr;
+    for (Channel& c : scene.animations[0].channels) {
+      if (c.path == Path::translation && c.node == moved_node) moved = &c;
+    }
+    ASSERT_NE(moved, nullptr);
+    const Channel unedited = *moved;
+    for (std::size_t k = 0; k < moved->times.size(); ++k) moved->values[k * 3 + 1] += 0.5f * static_cast<float>(k % 2);
+    auto out = lower_pam_ok(scene, *f);
+    ASSERT_TRUE(out);
+    const std::size_t record = *base.entries[f->scene.animations[0].extras["entry"].get<std::size_t>()].animation;
+    std::size_t changed = 0, bone = 0, kind = 0;
+    for (std::size_t b = 0; b < base.animations[record].bones.size(); ++b) {
+      for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+        const auto& was = base.animations[record].bones[b].channels[k];
+        const auto& now = out->animations[record].bones[b].channels[k];
+        const bool same = was.has_value() == now.has_value() &&
+                          (!was || (was->min == now->min && was->max == now->max && was->keys.size() == now->keys.size()));
+        if (!same) {
+          ++changed;
+          bone = b;
+          kind = k;
+        }
       }
     }
-  }
-  EXPECT_EQ(changed, 1u);
-  // It reads back as edited.
-  LiftInputs li;
-  Document anim = *out;
-  li.animations.push_back(&anim);
-  auto again = lift(f->model, li);
-  ASSERT_TRUE(again.ok());
-  const int node = again->skins[0].joints[bone];
-  EXPECT_EQ(node, moved_node);
-  for (const Channel& c : again->animations[0].channels) {
-    if (c.node != node || c.path != Path::translation) continue;
-    for (std::size_t k = 0; k < moved->times.size() && k < c.times.size(); ++k) {
-      EXPECT_NEAR(c.values[k * 3 + 1], moved->values[k * 3 + 1], 1e-3f);
+    EXPECT_EQ(changed, 1u);
+    EXPECT_LT(kind, 3u) << "a translation channel";
+    // It reads back as edited: the moved axis off by the edit at each frame, on the axis Blender's turn puts it on.
+    LiftInputs li;
+    Document anim = *out;
+    li.animations.push_back(&anim);
+    auto again = lift(f->model, li);
+    ASSERT_TRUE(again.ok());
+    const int node = again->skins[0].joints[bone];
+    EXPECT_EQ(node, moved_node);
+    const std::size_t axis = kind;
+    for (const Channel& c : f->scene.animations[0].channels) {
+      if (c.node != node || c.path != Path::translation) continue;
+      for (const Channel& d : again->animations[0].channels) {
+        if (d.node != node || d.path != Path::translation) continue;
+        for (std::size_t k = 0; k < d.times.size(); ++k) {
+          const auto v = sample_channel(c, 3, d.times[k]);
+          const float step = std::abs(sample_channel(*moved, 3, d.times[k])[1] - sample_channel(unedited, 3, d.times[k])[1]);
+          EXPECT_NEAR(std::abs(d.values[k * 3 + axis] - v[axis]), step, 1e-3f + 1e-3f * std::abs(v[axis])) << "time " << d.times[k];
+        }
+      }
     }
   }
 }
