@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scene/anim_channels.hpp"
+
 namespace remodel::scene {
 
 Mat4 nearest_axis_rotation(const Mat4& m) {
@@ -127,6 +129,55 @@ std::vector<IncomingJoint> incoming_joints(const Scene& in, const std::vector<in
                       (near(j.local.scale.z, was.scale.z) || near(j.local.scale.z, kept.z)));
     j.rotation_moved = !(rotation_angle(j.local.rotation, was.rotation) <= kBoneRollNoise);
   }
+  return out;
+}
+
+PoseNoise pose_noise(const Scene& in, const std::vector<int>& nodes, const std::vector<JointTurn>& turns) {
+  PoseNoise noise;
+  noise.blender = std::any_of(turns.begin(), turns.end(), [](const JointTurn& turn) { return turn.turned(); });
+  const std::vector<Mat4> world = world_matrices(in);
+  for (int node : nodes) {
+    if (node < 0 || static_cast<std::size_t>(node) >= world.size()) continue;
+    const Mat4& w = world[static_cast<std::size_t>(node)];
+    noise.extent = std::max(noise.extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
+  }
+  return noise;
+}
+
+std::vector<Vec3> incoming_vectors(const Channel* c, Vec3 rest, const std::vector<float>& frames, float fps) {
+  std::vector<Vec3> out;
+  out.reserve(frames.size());
+  for (float f : frames) {
+    if (c == nullptr) {
+      out.push_back(rest);
+    } else {
+      const auto v = sample_channel(*c, 3, f / fps);
+      out.push_back({v[0], v[1], v[2]});
+    }
+  }
+  return out;
+}
+
+std::vector<Quat> incoming_rotations(const Channel* c, Quat rest, const std::vector<float>& frames, float fps) {
+  std::vector<Quat> out;
+  out.reserve(frames.size());
+  for (float f : frames) {
+    if (c == nullptr) {
+      out.push_back(normalize(rest));
+    } else {
+      const auto v = sample_channel(*c, 4, f / fps);
+      out.push_back({v[0], v[1], v[2], v[3]});
+    }
+  }
+  return out;
+}
+
+std::vector<Trs> IncomingJointPose::at(const std::vector<float>& frames) const {
+  const std::vector<Vec3> translations = incoming_vectors(paths[0], rest.translation, frames, fps);
+  const std::vector<Quat> rotations = incoming_rotations(paths[1], rest.rotation, frames, fps);
+  const std::vector<Vec3> scales = incoming_vectors(paths[2], rest.scale, frames, fps);
+  std::vector<Trs> out(frames.size());
+  for (std::size_t f = 0; f < frames.size(); ++f) out[f] = turns_taken_off(Trs{translations[f], rotations[f], scales[f]}, turn);
   return out;
 }
 

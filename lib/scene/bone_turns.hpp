@@ -1,9 +1,13 @@
 // Incoming joints as the base holds them. Blender's glTF importer turns every bone by one of the 24
 // rotations by multiples of 90 degrees about the axes (so its tip points at a child) and its exporter
 // writes that turn into the joint's node transform and inverse bind: skinning is the same, the local
-// transforms are not. The lowers take the turns off before comparing joints with the base.
+// transforms are not. The lowers take the turns off before comparing joints (and their animated
+// poses) with the base.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <vector>
 
 #include "scene/math.hpp"
@@ -55,6 +59,36 @@ std::vector<JointTurn> joint_turns(const Scene& in, const std::vector<int>& in_n
 // P_parent * R * P^T, scale's axes permuted back by P with their signs (so P_parent * local * P^T);
 // `local` itself when the joint and its parent are not turned.
 Trs turns_taken_off(const Trs& local, const JointTurn& t);
+
+// Blender's noise on a joint's pose (the bounds above), where the skeleton came back turned; none else.
+struct PoseNoise {
+  bool blender = false;
+  float extent = 1;  // the farthest joint from the origin, at least 1
+
+  float translation(Vec3 stored) const { return blender ? static_cast<float>(kBoneRollNoise) * length(stored) + kJointReachNoise * extent : 0.0f; }
+  float scale(float stored) const { return blender ? kJointScaleNoise * std::max(1.0f, std::abs(stored)) : 0.0f; }
+  double rotation() const { return blender ? kBoneRollNoise : 0.0; }
+};
+
+// The noise the incoming joints (nodes, -1 for none) may carry given their turns: Blender's where any
+// joint came back turned, its extent the farthest of them from the origin.
+PoseNoise pose_noise(const Scene& in, const std::vector<int>& nodes, const std::vector<JointTurn>& turns);
+
+// What each frame of a path shows in the incoming Scene: its channel sampled at frame / fps seconds,
+// else the node's rest.
+std::vector<Vec3> incoming_vectors(const Channel* c, Vec3 rest, const std::vector<float>& frames, float fps);
+std::vector<Quat> incoming_rotations(const Channel* c, Quat rest, const std::vector<float>& frames, float fps);
+
+// What each frame of a joint shows in the incoming Scene (each path's channel sampled at `fps`, else
+// the node's rest), with the turns Blender gave the joint and its parent taken off.
+struct IncomingJointPose {
+  const std::array<const Channel*, 3>& paths;
+  const Trs& rest;
+  const JointTurn& turn;
+  float fps;
+
+  std::vector<Trs> at(const std::vector<float>& frames) const;
+};
 
 // The angle between two rotations, radians (well-conditioned near 0, unlike acos of their dot product).
 double rotation_angle(Quat a, Quat b);

@@ -19,9 +19,11 @@ from remodel_blender import operators  # noqa: E402
 
 def export_pam(pmo, pam):
     """The imported actions back as a PAM on the PMO's skeleton, over the imported PAM (--like) and
-    new: Blender samples its actions again, so the keys are not the original's, but the PAM has its
-    animations, frames and joints and reads and writes back identically."""
+    new: over it, the unedited actions (bones turned, every frame sampled again, Blender's noise) give
+    the PAM's own bytes; new, the PAM has its animations, frames and joints and reads and writes back
+    identically."""
     common.part(f"the actions exported as a PAM on {os.path.basename(pmo)}")
+    check((bpy.context.scene.render.fps, bpy.context.scene.render.fps_base) == (30, 1), "the import set the scene to the PAM's 30 fps")
     want = common.info(pam)
     for mode in ("ORIGINAL", "NEW"):
         out = os.path.join(common.TMP, f"{mode}.pam")
@@ -31,6 +33,9 @@ def export_pam(pmo, pam):
         got = common.info(out)
         check([got[k] for k in ("animations", "frames", "joints")] == [want[k] for k in ("animations", "frames", "joints")],
               f"PAM {mode}: animations, frames and joints are {os.path.basename(pam)}'s: {got}")
+        if mode == "ORIGINAL":
+            check(common.same_bytes(out, pam), f"PAM ORIGINAL: the unedited actions give {os.path.basename(pam)}'s bytes "
+                  f"({os.path.getsize(out)}, the original {os.path.getsize(pam)})")
 
 
 models = [

@@ -1,13 +1,18 @@
 // KH BBS PAM lower over a base PAM on p01ex00's BON: the unedited animations give the PAM's bytes,
-// and edits (a channel moved, retimed, past 255 frames, STEP and CUBICSPLINE channels) read back.
+// also as Blender exports them (bones turned, every frame sampled, its noise), and edits (a channel
+// moved, retimed, past 255 frames, STEP and CUBICSPLINE channels) read back.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <optional>
 
+#include "blender_like.hpp"
+#include "gltf/gltf.hpp"
 #include "model/document.hpp"
 #include "model/kh_bbs/pam.hpp"
 #include "samples.hpp"
+#include "scene/anim_channels.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
 
@@ -73,6 +78,59 @@ TEST(LowerKhBbsPam, EveryPamOnP01ex00LowersToItsOwnBytes) {
   }
 }
 
+// The PMO with the PAM as Blender exports it unedited (tests/blender_like.hpp): through a .glb, the
+// joints turned, every channel sampled at each frame with the turn and Blender's pose noise in it.
+Scene blender_like(const Fixture& f) {
+  auto glb = gltf::write_glb(f.scene);
+  EXPECT_TRUE(glb.ok()) << glb.error().describe();
+  auto read = gltf::read_gltf(*glb);
+  EXPECT_TRUE(read.ok()) << read.error().describe();
+  if (!read.ok()) return {};
+  Scene scene = std::move(read->scene);
+  test::sample_and_turn_animations_like_blender(scene);
+  test::turn_bones_like_blender(scene);
+  return scene;
+}
+
+// As Blender exports an unedited action, over the --skeleton PMO every PAM on p01ex00 comes back
+// identical: no channel re-encoded.
+TEST(LowerKhBbsPam, BlenderLikeExportImportsBackIdentical) {
+  for (const char* name : {"test.pam", "p01ex00001a.pam"}) {
+    SCOPED_TRACE(name);
+    auto f = fixture(name);
+    if (!f) {
+      if (test::samples_required()) FAIL() << name << " missing";
+      continue;
+    }
+    const Scene scene = blender_like(*f);
+    LowerInputs in;
+    in.skeleton = &f->model;
+    auto out = lower(scene, f->anim, in);
+    ASSERT_TRUE(out.ok()) << out.error().describe();
+    auto bytes = write_document(out->document);
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_TRUE(*bytes == f->bytes) << name << " exported as Blender does lowers to other bytes";
+    // Which channels moved, by kind: what to look at when the bytes differ.
+    const Pam& was = std::get<Pam>(f->anim);
+    const Pam& now = std::get<Pam>(out->document);
+    std::array<std::size_t, kPamChannelKinds> moved{};
+    for (std::size_t r = 0; r < was.animations.size(); ++r) {
+      for (std::size_t b = 0; b < was.animations[r].bones.size(); ++b) {
+        for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+          const auto& w = was.animations[r].bones[b].channels[k];
+          const auto& n = now.animations[r].bones[b].channels[k];
+          bool same = w.has_value() == n.has_value() && (!w || (w->min == n->min && w->max == n->max && w->keys.size() == n->keys.size()));
+          for (std::size_t i = 0; same && w && i < w->keys.size(); ++i) same = w->keys[i].frame == n->keys[i].frame && w->keys[i].value == n->keys[i].value;
+          moved[k] += same ? 0 : 1;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+      EXPECT_EQ(moved[k], 0u) << pam_channel_name(static_cast<PamChannelKind>(k)) << " channels re-encoded";
+    }
+  }
+}
+
 // Without a skeleton the PAM is lowered on the BON the Scene's skin names (issue 31): the lifted
 // Scene gives the PAM's own bytes, with no warning; a Scene with no skin is an error naming it.
 TEST(LowerKhBbsPam, WithoutASkeletonTakesTheSkinsJoints) {
@@ -106,50 +164,64 @@ TEST(LowerKhBbsPam, AnEndPastEveryFrameCountNamesTheTime) {
   EXPECT_NE(out.error().message.find("3e+38 s"), std::string::npos) << out.error().message;
 }
 
-// Moves one joint's translation channel: that channel is re-quantised, every other keeps its bytes.
+// Moves one joint's translation channel (one axis, by 0.5 at every other key), as lifted and as
+// Blender exports it: that channel is re-quantised, every other keeps its bytes.
 TEST(LowerKhBbsPam, EditedChannelIsRequantisedAlone) {
   FIXTURE_OR_SKIP(f, "test.pam");
   const Pam& base = std::get<Pam>(f->anim);
-  Scene scene = f->scene;
-  Channel* moved = nullptr;
-  for (Channel& c : scene.animations[0].channels) {
-    if (c.path == Path::translation && c.times.size() > 2) {
-      moved = &c;
-      break;
+  for (const bool blender : {false, true}) {
+    SCOPED_TRACE(blender ? "as Blender exports it" : "as lifted");
+    Scene scene = blender ? blender_like(*f) : f->scene;
+    // The first joint whose lifted translation has more than two keys.
+    int moved_node = -1;
+    for (const Channel& c : f->scene.animations[0].channels) {
+      if (c.path == Path::translation && c.times.size() > 2 && moved_node < 0) moved_node = c.node;
     }
-  }
-  ASSERT_NE(moved, nullptr);
-  for (std::size_t k = 0; k < moved->times.size(); ++k) moved->values[k * 3 + 1] += 0.5f * static_cast<float>(k % 2);
-  auto out = lower_pam_ok(scene, *f);
-  ASSERT_TRUE(out);
-  const std::size_t record = *base.entries[scene.animations[0].extras["entry"].get<std::size_t>()].animation;
-  std::size_t changed = 0, bone = 0;
-  const int moved_node = moved->node;
-  for (std::size_t b = 0; b < base.animations[record].bones.size(); ++b) {
-    for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
-      const auto& was = base.animations[record].bones[b].channels[k];
-      const auto& now = out->animations[record].bones[b].channels[k];
-      const bool same = was.has_value() == now.has_value() &&
-                        (!was || (was->min == now->min && was->max == now->max && was->keys.size() == now->keys.size()));
-      if (!same) {
-        ++changed;
-        bone = b;
+    Channel* moved = nullptr;
+    for (Channel& c : scene.animations[0].channels) {
+      if (c.path == Path::translation && c.node == moved_node) moved = &c;
+    }
+    ASSERT_NE(moved, nullptr);
+    const Channel unedited = *moved;
+    for (std::size_t k = 0; k < moved->times.size(); ++k) moved->values[k * 3 + 1] += 0.5f * static_cast<float>(k % 2);
+    auto out = lower_pam_ok(scene, *f);
+    ASSERT_TRUE(out);
+    const std::size_t record = *base.entries[f->scene.animations[0].extras["entry"].get<std::size_t>()].animation;
+    std::size_t changed = 0, bone = 0, kind = 0;
+    for (std::size_t b = 0; b < base.animations[record].bones.size(); ++b) {
+      for (std::size_t k = 0; k < kPamChannelKinds; ++k) {
+        const auto& was = base.animations[record].bones[b].channels[k];
+        const auto& now = out->animations[record].bones[b].channels[k];
+        const bool same = was.has_value() == now.has_value() &&
+                          (!was || (was->min == now->min && was->max == now->max && was->keys.size() == now->keys.size()));
+        if (!same) {
+          ++changed;
+          bone = b;
+          kind = k;
+        }
       }
     }
-  }
-  EXPECT_EQ(changed, 1u);
-  // It reads back as edited.
-  LiftInputs li;
-  Document anim = *out;
-  li.animations.push_back(&anim);
-  auto again = lift(f->model, li);
-  ASSERT_TRUE(again.ok());
-  const int node = again->skins[0].joints[bone];
-  EXPECT_EQ(node, moved_node);
-  for (const Channel& c : again->animations[0].channels) {
-    if (c.node != node || c.path != Path::translation) continue;
-    for (std::size_t k = 0; k < moved->times.size() && k < c.times.size(); ++k) {
-      EXPECT_NEAR(c.values[k * 3 + 1], moved->values[k * 3 + 1], 1e-3f);
+    EXPECT_EQ(changed, 1u);
+    EXPECT_LT(kind, 3u) << "a translation channel";
+    // It reads back as edited: the moved axis off by the edit at each frame, on the axis Blender's turn puts it on.
+    LiftInputs li;
+    Document anim = *out;
+    li.animations.push_back(&anim);
+    auto again = lift(f->model, li);
+    ASSERT_TRUE(again.ok());
+    const int node = again->skins[0].joints[bone];
+    EXPECT_EQ(node, moved_node);
+    const std::size_t axis = kind;
+    for (const Channel& c : f->scene.animations[0].channels) {
+      if (c.node != node || c.path != Path::translation) continue;
+      for (const Channel& d : again->animations[0].channels) {
+        if (d.node != node || d.path != Path::translation) continue;
+        for (std::size_t k = 0; k < d.times.size(); ++k) {
+          const auto v = sample_channel(c, 3, d.times[k]);
+          const float step = std::abs(sample_channel(*moved, 3, d.times[k])[1] - sample_channel(unedited, 3, d.times[k])[1]);
+          EXPECT_NEAR(std::abs(d.values[k * 3 + axis] - v[axis]), step, 1e-3f + 1e-3f * std::abs(v[axis])) << "time " << d.times[k];
+        }
+      }
     }
   }
 }

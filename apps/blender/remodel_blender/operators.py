@@ -28,8 +28,9 @@ ANIMATION_OF = {"kh-bbs-pmo": "kh-bbs-pam", "j3d": "j3d-anim"}
 FOUND_BESIDE = ("j3d",)
 # The frame rate of each animation format's frames: a model imported with its animations sets the
 # scene's, so Blender's importer keys them on whole frames and its export samples at the file's frames
-# (at 24 fps an unedited BCK came back as 12,416 bytes instead of wait.bck's 5,088).
-ANIMATION_FPS = {"j3d": 30}
+# (at 24 fps an unedited BCK came back as 12,416 bytes instead of wait.bck's 5,088, and test.pam
+# re-encoded 3 rotation channels). KH BBS PAMs play at 30 fps (both samples' records; the spec's rate).
+ANIMATION_FPS = {"j3d": 30, "kh-bbs-pmo": 30}
 
 # What a dynamic enum's callback returned last: Blender reads the strings after the call returns.
 _target_items = []

@@ -116,13 +116,7 @@ Result<J3dAnimTarget> j3d_anim_target(const Scene& scene, const LowerInputs& inp
   if (skeleton) {
     // Blender's turns come off against the model's rest poses; the noise is allowed only where it turned.
     t.turns = joint_turns(scene, t.nodes, skeleton->rest);
-    t.noise.blender = std::any_of(t.turns.begin(), t.turns.end(), [](const JointTurn& turn) { return turn.turned(); });
-    const std::vector<Mat4> world = world_matrices(scene);
-    for (int node : t.nodes) {
-      if (node < 0) continue;
-      const Mat4& w = world[static_cast<std::size_t>(node)];
-      t.noise.extent = std::max(t.noise.extent, length(Vec3{w.at(0, 3), w.at(1, 3), w.at(2, 3)}));
-    }
+    t.noise = pose_noise(scene, t.nodes, t.turns);
   }
   auto base = j3d_anim_base(scene, inputs.base_name, kind);
   if (!base) return base.error();
@@ -153,43 +147,6 @@ std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vecto
       }
     }
   }
-  return out;
-}
-
-std::vector<Vec3> incoming_vectors(const Channel* c, Vec3 rest, const std::vector<float>& frames) {
-  std::vector<Vec3> out;
-  out.reserve(frames.size());
-  for (float f : frames) {
-    if (c == nullptr) {
-      out.push_back(rest);
-    } else {
-      const auto v = sample_channel(*c, 3, f / kJ3dFps);
-      out.push_back({v[0], v[1], v[2]});
-    }
-  }
-  return out;
-}
-
-std::vector<Quat> incoming_rotations(const Channel* c, Quat rest, const std::vector<float>& frames) {
-  std::vector<Quat> out;
-  out.reserve(frames.size());
-  for (float f : frames) {
-    if (c == nullptr) {
-      out.push_back(normalize(rest));
-    } else {
-      const auto v = sample_channel(*c, 4, f / kJ3dFps);
-      out.push_back({v[0], v[1], v[2], v[3]});
-    }
-  }
-  return out;
-}
-
-std::vector<Trs> IncomingJointPose::at(const std::vector<float>& frames) const {
-  const std::vector<Vec3> translations = incoming_vectors(paths[0], rest.translation, frames);
-  const std::vector<Quat> rotations = incoming_rotations(paths[1], rest.rotation, frames);
-  const std::vector<Vec3> scales = incoming_vectors(paths[2], rest.scale, frames);
-  std::vector<Trs> out(frames.size());
-  for (std::size_t f = 0; f < frames.size(); ++f) out[f] = turns_taken_off(Trs{translations[f], rotations[f], scales[f]}, turn);
   return out;
 }
 
@@ -260,7 +217,7 @@ Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const
     const Trs rest = node >= 0 ? scene.nodes[static_cast<std::size_t>(node)].local : a.skeleton.rest[j];
     const std::array<const Channel*, 3> paths = path_channels(*a.animation, node);
     Vec3 previous = euler_xyz_of(normalize(turns_taken_off(rest, turns[j]).rotation));
-    for (const Trs& pose : IncomingJointPose{paths, rest, turns[j]}.at(times)) {
+    for (const Trs& pose : IncomingJointPose{paths, rest, turns[j], kJ3dFps}.at(times)) {
       sampled[j].translation.push_back(pose.translation);
       sampled[j].scale.push_back(pose.scale);
       previous = nearest_euler(normalize(pose.rotation), previous);

@@ -37,16 +37,6 @@ struct J3dAnimBase {
 };
 Result<J3dAnimBase> j3d_anim_base(const Scene& scene, const std::string& base_name, const char* kind);
 
-// Blender's noise on a joint's pose (bone_turns.hpp), where the skeleton came back turned; none else.
-struct PoseNoise {
-  bool blender = false;
-  float extent = 1;  // the farthest joint from the origin, at least 1
-
-  float translation(Vec3 stored) const { return blender ? static_cast<float>(kBoneRollNoise) * length(stored) + kJointReachNoise * extent : 0.0f; }
-  float scale(float stored) const { return blender ? kJointScaleNoise * std::max(1.0f, std::abs(stored)) : 0.0f; }
-  double rotation() const { return blender ? kBoneRollNoise : 0.0; }
-};
-
 // The incoming animation standing for a base (`kind`, "BCK") of `joints` joints, its channels checked,
 // and each joint's node: the animation named as the base file (else the only one); the nodes by the
 // --skeleton model's names, else the first skin's joints in order (an exported J3D model's skin lists
@@ -68,20 +58,6 @@ T extras_number(const Extras& x, const char* key, T fallback, unsigned max) {
   if (!x.is_object() || !x.contains(key) || !x[key].is_number_unsigned() || x[key].get<unsigned>() > max) return fallback;
   return static_cast<T>(x[key].get<unsigned>());
 }
-
-// What each frame of a path shows in the incoming Scene: its channel sampled at frame / 30 s, else the node's rest.
-std::vector<Vec3> incoming_vectors(const Channel* c, Vec3 rest, const std::vector<float>& frames);
-std::vector<Quat> incoming_rotations(const Channel* c, Quat rest, const std::vector<float>& frames);
-
-// What each frame of a joint shows in the incoming Scene (each path's channel sampled, else the node's
-// rest), with the turns Blender gave the joint and its parent taken off.
-struct IncomingJointPose {
-  const std::array<const Channel*, 3>& paths;
-  const Trs& rest;
-  const JointTurn& turn;
-
-  std::vector<Trs> at(const std::vector<float>& frames) const;
-};
 
 // Where the incoming rotations disagree with the stored X, Y, Z angles (`stored`, rotation units, one
 // per frame) by more than half a unit (or Blender's noise, `noise`): each axis's incoming angles

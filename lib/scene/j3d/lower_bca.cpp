@@ -117,7 +117,7 @@ Result<Lowered> lower_j3d_bca(const Scene& scene, const J3dAnimFile& base, const
     const int node = target->nodes[j];
     if (node < 0) continue;
     const std::array<const Channel*, 3> paths = path_channels(ia, node);
-    const std::vector<Trs> poses = IncomingJointPose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j]}.at(*frames);
+    const std::vector<Trs> poses = IncomingJointPose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j], kJ3dFps}.at(*frames);
     J3dFullFrameJoint& joint = a.joints[j];
     translations |= lower_vectors(joint.translation, &Trs::translation, poses, target->noise, *frames);
     rotations |= lower_rotations(joint.rotation, poses, target->noise, *frames);

@@ -193,7 +193,7 @@ Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const
     const int node = target->nodes[j];
     if (node < 0) continue;
     const std::array<const Channel*, 3> paths = path_channels(ia, node);
-    const IncomingJointPose pose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j]};
+    const IncomingJointPose pose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j], kJ3dFps};
     J3dJointAnim& joint = a.joints[j];
     changed.translations |= lower_vectors(joint.translation, &Trs::translation, pose, target->noise, a.duration);
     auto turned = lower_rotations(joint.rotation, pose, target->noise, a.duration, unit, where + ".joint[" + num(j) + "]");

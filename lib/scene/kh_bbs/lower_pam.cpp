@@ -1,8 +1,10 @@
 // Scene animations -> KH BBS PAM over a base PAM (or bare record), on the BON of LowerInputs::skeleton.
 // Each glTF channel is sampled at the PAM's frames (LINEAR, STEP and CUBICSPLINE as glTF defines
-// them), rotations turned back into X-then-Y-then-Z angles nearest the stored ones; a channel whose
-// samples all lie within the stored channel's quantisation keeps its bytes, another is re-quantised
-// between its own min and max (constant: one key; else every frame or sparse keys, the smaller).
+// them), with the turns Blender gave the joints taken off (bone_turns.hpp), rotations turned back into
+// X-then-Y-then-Z angles nearest the stored ones; a channel whose samples all lie within the stored
+// channel's quantisation (and Blender's noise, where the joints came back turned) keeps its bytes,
+// another is re-quantised between its own min and max (constant: one key; else every frame or
+// sparse keys, the smaller).
 // A new PAM authored from the Scene alone (author_kh_bbs_pam) shares the sampler and channel encoder.
 #include <algorithm>
 #include <array>
@@ -13,6 +15,7 @@
 
 #include "model/kh_bbs/pam.hpp"
 #include "scene/anim_channels.hpp"
+#include "scene/bone_turns.hpp"
 #include "scene/kh_bbs/lower.hpp"
 #include "scene/lift.hpp"
 #include "scene/lower.hpp"
@@ -75,6 +78,8 @@ struct AnimationEdit {
   const std::vector<int>& lifted_joints;  // BON joint -> lifted node
   const Scene& in;
   const std::vector<int>& joints;         // BON joint -> incoming node (-1: none)
+  const std::vector<JointTurn>& turns;    // BON joint -> Blender's turns on its node and its parent's
+  const PoseNoise& noise;
 };
 
 // The channels of `ia` written over `record` (a copy of the base's); `la` is the base as lifted.
@@ -97,12 +102,15 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
   const bool retimed = shift != 0;
   auto decoded = decode_pam_animation(base);
   if (!decoded) return decoded.error();
+  std::vector<float> frame_numbers(static_cast<std::size_t>(frames));
+  for (std::size_t f = 0; f < frame_numbers.size(); ++f) frame_numbers[f] = static_cast<float>(f);
 
   for (std::size_t b = 0; b < base.bones.size(); ++b) {
     const int node = e.joints[b];
     const Node& bind = e.lifted.nodes[static_cast<std::size_t>(e.lifted_joints[b])];
-    const Trs rest = node >= 0 ? e.in.nodes[static_cast<std::size_t>(node)].local : bind.local;
+    const Trs& rest = node >= 0 ? e.in.nodes[static_cast<std::size_t>(node)].local : bind.local;
     const std::array<const Channel*, 3> path_channel = path_channels(ia, node);
+    const std::vector<Trs> poses = IncomingJointPose{path_channel, rest, e.turns[b], fps}.at(frame_numbers);
     const Vec3 bind_values[3] = {bind.local.translation, euler_xyz_of(bind.local.rotation), bind.local.scale};
     for (std::size_t p = 0; p < 3; ++p) {
       // Per frame, the three axes of this path as the incoming Scene has them.
@@ -112,42 +120,31 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
         const std::size_t k = static_cast<std::size_t>(dc.kind);
         if (k / 3 == p) stored[k % 3] = &dc;
       }
+      // Per frame, the three axes the PAM stores (else the bind pose's), as the game samples them.
+      std::vector<Vec3> stored_values(per_frame.size(), bind_values[p]);
+      for (std::size_t f = 0; f < stored_values.size(); ++f) {
+        for (std::size_t i = 0; i < 3; ++i) {
+          if (stored[i] != nullptr) (i == 0 ? stored_values[f].x : i == 1 ? stored_values[f].y : stored_values[f].z) = pam_sample(*stored[i], static_cast<float>(f));
+        }
+      }
       Vec3 previous = bind_values[p];
-      std::vector<Quat> rotations;
       for (std::size_t f = 0; f < per_frame.size(); ++f) {
-        const float t = static_cast<float>(f) / fps;
         if (p == 1) {
-          Vec3 ref = previous;
+          Vec3 ref = previous;  // the stored angles where the PAM has them, else the frame before
           for (std::size_t i = 0; i < 3; ++i) {
-            if (stored[i] != nullptr && !retimed) (i == 0 ? ref.x : i == 1 ? ref.y : ref.z) = pam_sample(*stored[i], static_cast<float>(f));
+            if (stored[i] != nullptr && !retimed) (i == 0 ? ref.x : i == 1 ? ref.y : ref.z) = axis(stored_values[f], i);
           }
-          Quat q = rest.rotation;
-          if (path_channel[1] != nullptr) {
-            const auto s = sample_channel(*path_channel[1], 4, t);
-            q = {s[0], s[1], s[2], s[3]};
-          }
-          rotations.push_back(q);
-          per_frame[f] = previous = nearest_euler(q, ref);
-        } else if (path_channel[p] != nullptr) {
-          const auto s = sample_channel(*path_channel[p], 3, t);
-          per_frame[f] = {s[0], s[1], s[2]};
+          per_frame[f] = previous = nearest_euler(poses[f].rotation, ref);
         } else {
-          per_frame[f] = p == 0 ? rest.translation : rest.scale;
+          per_frame[f] = p == 0 ? poses[f].translation : poses[f].scale;
         }
       }
       if (p == 1 && !retimed) {
         // Rotations compare as rotations: near gimbal lock (Y at +-90 degrees) X and Z are not
         // separable, so the stored angles stay when every frame turns the same way within 1e-3 rad.
         bool same = true;
-        for (std::size_t f = 0; f < rotations.size() && same; ++f) {
-          Vec3 angles = bind_values[1];
-          if (stored[0] != nullptr) angles.x = pam_sample(*stored[0], static_cast<float>(f));
-          if (stored[1] != nullptr) angles.y = pam_sample(*stored[1], static_cast<float>(f));
-          if (stored[2] != nullptr) angles.z = pam_sample(*stored[2], static_cast<float>(f));
-          const Quat q = euler_to_quat(angles, EulerOrder::xyz), r = rotations[f];
-          const double d = std::abs(static_cast<double>(q.x) * r.x + static_cast<double>(q.y) * r.y + static_cast<double>(q.z) * r.z +
-                                    static_cast<double>(q.w) * r.w);
-          same = 2.0 * std::acos(std::min(1.0, d)) <= 1e-3;
+        for (std::size_t f = 0; f < poses.size() && same; ++f) {
+          same = rotation_angle(euler_to_quat(stored_values[f], EulerOrder::xyz), poses[f].rotation) <= std::max(1e-3, e.noise.rotation());
         }
         if (same) continue;
       }
@@ -160,18 +157,19 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
         const float step = was ? (was->max - was->min) / 65535.0f : 0.0f;
         float tolerance = std::max(step, 1e-5f);
         for (float v : values) tolerance = std::max(tolerance, 1e-5f * std::abs(v));
+        // Blender's noise on this path at a frame, where the joints came back turned (else 0).
+        const auto blender = [&](std::size_t f) {
+          return p == 0 ? e.noise.translation(stored_values[f]) : p == 1 ? static_cast<float>(e.noise.rotation()) : e.noise.scale(axis(stored_values[f], i));
+        };
         bool same = !retimed;
-        for (std::size_t f = 0; f < values.size() && same; ++f) {
-          const float stored_value = stored[i] != nullptr ? pam_sample(*stored[i], static_cast<float>(f)) : axis(bind_values[p], i);
-          same = std::abs(values[f] - stored_value) <= tolerance;
-        }
+        for (std::size_t f = 0; f < values.size() && same; ++f) same = std::abs(values[f] - axis(stored_values[f], i)) <= tolerance + blender(f);
         if (same) continue;
         if (!was && !retimed) {
           // A channel the PAM did not store, now moving away from the bind value: added.
           out = encode_channel(values, tolerance, record.wide());
         } else if (!was) {
           bool bind_only = true;
-          for (float v : values) bind_only = bind_only && std::abs(v - axis(bind_values[p], i)) <= tolerance;
+          for (std::size_t f = 0; f < values.size(); ++f) bind_only = bind_only && std::abs(values[f] - axis(bind_values[p], i)) <= tolerance + blender(f);
           if (!bind_only) out = encode_channel(values, tolerance, record.wide());
         } else {
           out = encode_channel(values, std::max(1e-5f, 1e-5f * std::max(std::abs(was->min), std::abs(was->max))), record.wide());
@@ -233,7 +231,12 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   if (found < lifted_joints.size()) {
     out.warnings.push_back({"nodes", num(lifted_joints.size() - found) + " BON joints have no node of their name: their channels keep the bind pose"});
   }
-  const AnimationEdit edit{*lifted, lifted_joints, scene, joints};
+  // Blender's turns on the incoming joints, found against the BON's bind pose, and the noise they bring.
+  std::vector<Trs> bind(lifted_joints.size());
+  for (std::size_t b = 0; b < bind.size(); ++b) bind[b] = lifted->nodes[static_cast<std::size_t>(lifted_joints[b])].local;
+  const std::vector<JointTurn> turns = joint_turns(scene, joints, bind);
+  const PoseNoise noise = pose_noise(scene, joints, turns);
+  const AnimationEdit edit{*lifted, lifted_joints, scene, joints, turns, noise};
   // Incoming animation per lifted one: by the lift's `entry` extras, else name, else order.
   std::vector<int> incoming_of(lifted->animations.size(), -1);
   for (std::size_t l = 0; l < lifted->animations.size(); ++l) {
