@@ -14,6 +14,7 @@ struct Vec2 {
 
 struct Vec3 {
   float x = 0, y = 0, z = 0;
+  float operator[](std::size_t i) const { return i == 0 ? x : i == 1 ? y : z; }
   bool operator==(const Vec3&) const = default;
 };
 

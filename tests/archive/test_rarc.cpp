@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "j3d/big_endian.hpp"
 #include "model/archive/demo.hpp"
 #include "model/archive/members.hpp"
 #include "model/document.hpp"
@@ -18,10 +19,6 @@ namespace remodel {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::uint32_t be32(const Bytes& b, std::size_t at) {
-  return std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 | std::uint32_t{b[at + 2]} << 8 | b[at + 3];
-}
 
 Archive open_sample(const fs::path& path) {
   Result<Archive> a = open_archive(test::load_file(path));
@@ -97,27 +94,27 @@ TEST(Rarc, LayoutOfAnArchiveMadeInCode) {
   ASSERT_TRUE(w.ok()) << w.error().describe();
   const Bytes& b = *w;
   EXPECT_EQ(Bytes(b.begin(), b.begin() + 4), (Bytes{'R', 'A', 'R', 'C'}));
-  EXPECT_EQ(be32(b, 0x20), 3u);     // nodes
-  EXPECT_EQ(be32(b, 0x24), 0x20u);  // at 0x40
-  EXPECT_EQ(be32(b, 0x28), 10u);    // entries: 5 + 3 + 2
-  EXPECT_EQ(be32(b, 0x2C), 0x60u);   // 3 nodes end at 0x70, entries start at 0x80
-  EXPECT_EQ(be32(b, 0x34), 0x140u);  // 10 entries end at 0x148, strings at 0x160
+  EXPECT_EQ(test::be32_at(b, 0x20), 3u);     // nodes
+  EXPECT_EQ(test::be32_at(b, 0x24), 0x20u);  // at 0x40
+  EXPECT_EQ(test::be32_at(b, 0x28), 10u);    // entries: 5 + 3 + 2
+  EXPECT_EQ(test::be32_at(b, 0x2C), 0x60u);   // 3 nodes end at 0x70, entries start at 0x80
+  EXPECT_EQ(test::be32_at(b, 0x34), 0x140u);  // 10 entries end at 0x148, strings at 0x160
   const std::string strings(".\0..\0demo\0readme.txt\0bdl\0model.bdl\0empty\0", 41);
   EXPECT_EQ(std::string(b.begin() + 0x160, b.begin() + 0x160 + 41), strings);
-  EXPECT_EQ(be32(b, 0x30), 0x40u);  // 41 bytes padded to 64
-  EXPECT_EQ(be32(b, 0x0C), 0x180u);  // data at 0x1A0
-  EXPECT_EQ(be32(b, 0x10), 0x60u);  // readme at 0, model.bdl at 0x20 (40 bytes), padded to 0x60
-  EXPECT_EQ(be32(b, 0x14), 0x60u);  // both load to MRAM
-  EXPECT_EQ(be32(b, 0x04), b.size());
+  EXPECT_EQ(test::be32_at(b, 0x30), 0x40u);  // 41 bytes padded to 64
+  EXPECT_EQ(test::be32_at(b, 0x0C), 0x180u);  // data at 0x1A0
+  EXPECT_EQ(test::be32_at(b, 0x10), 0x60u);  // readme at 0, model.bdl at 0x20 (40 bytes), padded to 0x60
+  EXPECT_EQ(test::be32_at(b, 0x14), 0x60u);  // both load to MRAM
+  EXPECT_EQ(test::be32_at(b, 0x04), b.size());
   EXPECT_EQ(b.size(), 0x200u);
   // Node 1 ("bdl"): type "BDL ", name at 15, hash, 3 entries from 5.
   EXPECT_EQ(Bytes(b.begin() + 0x50, b.begin() + 0x54), (Bytes{'B', 'D', 'L', ' '}));
-  EXPECT_EQ(be32(b, 0x54), 21u);
-  EXPECT_EQ(be32(b, 0x5C), 5u);
+  EXPECT_EQ(test::be32_at(b, 0x54), 21u);
+  EXPECT_EQ(test::be32_at(b, 0x5C), 5u);
   EXPECT_EQ(rarc_name_hash("bdl"), 0x50A);  // as wwrando's archive stores it
   // The root's ".." names no parent; model.bdl's entry points into the data at 0x20.
-  EXPECT_EQ(be32(b, 0x80 + 4 * 0x14 + 8), 0xFFFFFFFFu);
-  EXPECT_EQ(be32(b, 0x80 + 5 * 0x14 + 8), 0x20u);
+  EXPECT_EQ(test::be32_at(b, 0x80 + 4 * 0x14 + 8), 0xFFFFFFFFu);
+  EXPECT_EQ(test::be32_at(b, 0x80 + 5 * 0x14 + 8), 0x20u);
   Result<Rarc> back = read_rarc(b);
   ASSERT_TRUE(back.ok()) << back.error().describe();
   EXPECT_EQ(verbatim_bytes(Document(*back)), 0u);
@@ -145,7 +142,7 @@ TEST(Rarc, AReplacedMemberMovesWhatFollowsAndKeepsTheRest) {
   }
 }
 
-Error read_error(const Bytes& b) {
+Error rarc_read_error(const Bytes& b) {
   Result<Rarc> r = read_rarc(b);
   EXPECT_FALSE(r.ok());
   return r.ok() ? Error{} : r.error();
@@ -166,13 +163,13 @@ TEST(Rarc, DirectoryCyclesAndSharedNodesAreRefused) {
   // The root's "bdl" opens the root.
   Bytes b = demo_bytes();
   put32(b, entries + 8, 0);
-  Error e = read_error(b);
+  Error e = rarc_read_error(b);
   EXPECT_EQ(e.code, ErrorCode::bad_value);
   EXPECT_EQ(e.offset, entries + 8);
   // "empty" opens node 1 too.
   b = demo_bytes();
   put32(b, entries + 0x14 + 8, 1);
-  e = read_error(b);
+  e = rarc_read_error(b);
   EXPECT_NE(e.message.find("another directory opens too"), std::string::npos) << e.describe();
   Rarc shared = build_demo_rarc();
   shared.nodes[0].entries[0].node = 2;  // the writer refuses a node opened twice as well
@@ -193,7 +190,7 @@ TEST(Rarc, DirectoryCyclesAndSharedNodesAreRefused) {
   loop.nodes[0].entries[0].flags = rarc_flag::file;
   auto written = write_rarc(loop);
   ASSERT_TRUE(written.ok()) << written.error().describe();  // the writer sees no node opened twice
-  e = read_error(*written);
+  e = rarc_read_error(*written);
   EXPECT_NE(e.message.find("not inside the root's tree"), std::string::npos) << e.describe();
   EXPECT_TRUE(rarc_paths(loop).size() == 2u);  // the root's two files: the walk never enters the loop
 }
@@ -201,18 +198,18 @@ TEST(Rarc, DirectoryCyclesAndSharedNodesAreRefused) {
 TEST(Rarc, HugeCountsAndBadOffsetsAreRefused) {
   Bytes b = demo_bytes();
   put32(b, 0x20, 0xFFFFFFFF);
-  EXPECT_EQ(read_error(b).code, ErrorCode::bad_count);
+  EXPECT_EQ(rarc_read_error(b).code, ErrorCode::bad_count);
   b = demo_bytes();
   put32(b, 0x28, 0x10000000);
-  EXPECT_EQ(read_error(b).code, ErrorCode::bad_count);
+  EXPECT_EQ(rarc_read_error(b).code, ErrorCode::bad_count);
   b = demo_bytes();
   put32(b, 0x80 + 2 * 0x14 + 0x0C, 0x7FFFFFFF);  // readme.txt's size
-  Error e = read_error(b);
+  Error e = rarc_read_error(b);
   EXPECT_EQ(e.code, ErrorCode::bad_offset);
   EXPECT_EQ(e.offset, 0x80 + 2 * 0x14 + 8u);
   b = demo_bytes();
   b[0x80 + 2 * 0x14 + 6] = 0xFF;  // readme.txt's name offset past the table
-  EXPECT_EQ(read_error(b).code, ErrorCode::bad_offset);
+  EXPECT_EQ(rarc_read_error(b).code, ErrorCode::bad_offset);
   const Bytes whole = demo_bytes();
   for (std::size_t n = 0; n < whole.size(); ++n) {
     const Bytes cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n));

@@ -112,7 +112,7 @@ TEST(Yaz0, AStreamTheEncoderDoesNotMakeIsKeptAndCounted) {
   EXPECT_EQ(verbatim_bytes(Document(*f)), 5u);
 }
 
-Error read_error(const Bytes& b) {
+Error yaz0_read_error(const Bytes& b) {
   Result<Yaz0File> f = read_yaz0(b);
   EXPECT_FALSE(f.ok());
   return f.ok() ? Error{} : f.error();
@@ -121,22 +121,22 @@ Error read_error(const Bytes& b) {
 TEST(Yaz0, HostileHeadersAndStreams) {
   // A 4 GiB claim in a 20-byte file is refused before anything is allocated.
   Bytes huge = {'Y', 'a', 'z', '0', 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x00, 0xFF};
-  Error e = read_error(huge);
+  Error e = yaz0_read_error(huge);
   EXPECT_EQ(e.code, ErrorCode::bad_count);
   EXPECT_EQ(e.field, "size");
   EXPECT_EQ(e.offset, 4u);
   // A reference before the first byte.
-  e = read_error({'Y', 'a', 'z', '0', 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x10, 0x00});
+  e = yaz0_read_error({'Y', 'a', 'z', '0', 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x10, 0x00});
   EXPECT_EQ(e.code, ErrorCode::bad_offset);
   EXPECT_EQ(e.offset, 17u);
   // A reference copying past the stated size.
-  e = read_error({'Y', 'a', 'z', '0', 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 'a', 0xF0, 0x00});
+  e = yaz0_read_error({'Y', 'a', 'z', '0', 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 'a', 0xF0, 0x00});
   EXPECT_EQ(e.code, ErrorCode::bad_value);
   EXPECT_NE(e.message.find("past the stated size"), std::string::npos) << e.message;
   // The stream ends before the size is reached.
-  e = read_error({'Y', 'a', 'z', '0', 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 'a', 'b'});
+  e = yaz0_read_error({'Y', 'a', 'z', '0', 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 'a', 'b'});
   EXPECT_EQ(e.code, ErrorCode::truncated);
-  EXPECT_EQ(read_error({'Y', 'a', 'z'}).code, ErrorCode::bad_magic);
+  EXPECT_EQ(yaz0_read_error({'Y', 'a', 'z'}).code, ErrorCode::bad_magic);
 }
 
 TEST(Yaz0, EveryTruncationOfASampleFailsCleanly) {

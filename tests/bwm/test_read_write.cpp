@@ -11,7 +11,7 @@
 namespace remodel {
 namespace {
 
-Bwm read_ok(const Bytes& b) {
+Bwm read_bwm_ok(const Bytes& b) {
   auto r = read_bwm(b);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().describe());
   return r.ok() ? *r : Bwm{};
@@ -28,7 +28,7 @@ void expect_writes_back(const Bytes& b) {
 TEST(BwmGolden, Version5ModelFields) {
   const Bytes b = golden::bwm_v5_model();
   ASSERT_EQ(detect_format(b), Format::bwm);
-  const Bwm m = read_ok(b);
+  const Bwm m = read_bwm_ok(b);
   EXPECT_EQ(fixed_string(m.identifier), "LiOnHeAdMODEL");
   EXPECT_EQ(m.version, 5u);
   EXPECT_EQ(m.unknown_0x38, 0.25f);
@@ -59,7 +59,7 @@ TEST(BwmGolden, Version5ModelFields) {
 
 TEST(BwmGolden, CountsEachStrideTailByName) {
   const Bytes b = golden::bwm_skin();
-  const Bwm m = read_ok(b);
+  const Bwm m = read_bwm_ok(b);
   WriteReport report;
   report.marks = true;
   ASSERT_TRUE(write_bwm(m, &report).ok());
@@ -85,7 +85,7 @@ TEST(BwmGolden, CountsEachStrideTailByName) {
 
 TEST(BwmGolden, VertexCountFollowsTheStridesUnlessTheFileHasNone) {
   // Agreeing: the v5 model's strides hold its three vertices; a fourth appended is written as 4.
-  Bwm m = read_ok(golden::bwm_v5_model());
+  Bwm m = read_bwm_ok(golden::bwm_v5_model());
   EXPECT_FALSE(m.stored_vertex_count);
   m.strides[0].vertices.resize(m.strides[0].vertices.size() + m.strides[0].size(), 0);
   WriteReport report;
@@ -97,7 +97,7 @@ TEST(BwmGolden, VertexCountFollowsTheStridesUnlessTheFileHasNone) {
   // A file with no stride states 5 vertices: nothing derives them, so the count is kept and counted.
   golden::BwmBytes g;
   golden::bwm_header(g, {5, 0, 0, 0, 0, 0, 0, 0, 5, 0, 2, 0, 0, 0});
-  const Bwm bare = read_ok(g.b);
+  const Bwm bare = read_bwm_ok(g.b);
   EXPECT_EQ(bare.stored_vertex_count, 5u);
   EXPECT_EQ(bwm_vertex_count(bare), 5u);
   WriteReport kept;
@@ -126,20 +126,20 @@ TEST(BwmGolden, ZeroStrideTailsAreCanonicalNotVerbatim) {
   const auto tail = std::search(b.begin(), b.end(), garbage.begin(), garbage.end());
   ASSERT_NE(tail, b.end());
   std::fill(tail, tail + static_cast<std::ptrdiff_t>(garbage.size()), std::uint8_t{0});
-  const Bwm zeros = read_ok(b);
+  const Bwm zeros = read_bwm_ok(b);
   ASSERT_EQ(zeros.strides.size(), 1u);
   EXPECT_FALSE(zeros.strides[0].tail.stored());
   EXPECT_EQ(verbatim_bytes(zeros), 0u);
   expect_writes_back(b);
   // One byte that is not zero makes the whole tail a fact about the file again.
   *(tail + 40) = 0x01;
-  EXPECT_EQ(verbatim_bytes(read_ok(b)), 0x84u - 24);
+  EXPECT_EQ(verbatim_bytes(read_bwm_ok(b)), 0x84u - 24);
   expect_writes_back(b);
 }
 
 TEST(BwmGolden, Version6ModelWithCleavePointsMeshesAndEntities) {
   const Bytes b = golden::bwm_v6_model();
-  const Bwm m = read_ok(b);
+  const Bwm m = read_bwm_ok(b);
   EXPECT_EQ(m.version, 6u);
   ASSERT_EQ(m.meshes.size(), 2u);
   EXPECT_EQ(m.meshes[0].material_refs.size(), 2u);
@@ -171,7 +171,7 @@ TEST(BwmGolden, Version6ModelWithCleavePointsMeshesAndEntities) {
 
 TEST(BwmGolden, SkinWithNineStrides) {
   const Bytes b = golden::bwm_skin();
-  const Bwm m = read_ok(b);
+  const Bwm m = read_bwm_ok(b);
   EXPECT_EQ(m.type, 3u);
   ASSERT_EQ(m.strides.size(), 9u);
   EXPECT_EQ(m.strides[1].attributes[0].id, 6u);
@@ -195,13 +195,13 @@ TEST(BwmGolden, SkinWithNineStrides) {
 }
 
 TEST(BwmGolden, EditedModelWritesConsistentSizes) {
-  Bwm m = read_ok(golden::bwm_v6_model());
+  Bwm m = read_bwm_ok(golden::bwm_v6_model());
   m.collision_points.push_back({5, 5, 5});
   m.cleave_points.clear();
   auto w = write_bwm(m);
   ASSERT_TRUE(w.ok());
   EXPECT_EQ(w->size(), golden::bwm_v6_model().size() + 12 - 24);
-  const Bwm back = read_ok(*w);
+  const Bwm back = read_bwm_ok(*w);
   EXPECT_EQ(back.collision_points.size(), 3u);
   EXPECT_TRUE(back.cleave_points.empty());
 }
@@ -259,15 +259,15 @@ TEST(BwmBadInput, IndexPastTheVertexCount) {
 }
 
 TEST(BwmBadInput, WriterRefusesInconsistentDocuments) {
-  Bwm m = read_ok(golden::bwm_v5_model());
+  Bwm m = read_bwm_ok(golden::bwm_v5_model());
   m.strides[0].tail = Verbatim(Bytes(0x84 - 24 - 1, 0xCD));  // a tail that no longer fills the record
   EXPECT_FALSE(write_bwm(m).ok());
-  m = read_ok(golden::bwm_v5_model());
+  m = read_bwm_ok(golden::bwm_v5_model());
   m.stored_vertex_count = 4;  // the strides hold 3
   auto r = write_bwm(m);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "stride[0].vertices");
-  m = read_ok(golden::bwm_v5_model());
+  m = read_bwm_ok(golden::bwm_v5_model());
   m.cleave_points.push_back({0, 0, 0});
   EXPECT_FALSE(write_bwm(m).ok());
 }

@@ -17,6 +17,10 @@ inline void be32(Bytes& b, std::uint32_t v) {
   be16(b, static_cast<std::uint16_t>(v >> 16));
   be16(b, static_cast<std::uint16_t>(v));
 }
+// The big-endian u32 at `at` (bounds-checked).
+inline std::uint32_t be32_at(const Bytes& b, std::size_t at) {
+  return std::uint32_t{b.at(at)} << 24 | std::uint32_t{b.at(at + 1)} << 16 | std::uint32_t{b.at(at + 2)} << 8 | b.at(at + 3);
+}
 inline void put_text(Bytes& b, std::string_view s) {
   b.insert(b.end(), s.begin(), s.end());
 }

@@ -15,9 +15,7 @@ namespace remodel::j3d_golden {
 
 using test::be16;
 using test::be32;
-inline std::uint32_t be32_at(const Bytes& b, std::size_t at) {
-  return static_cast<std::uint32_t>(b[at] << 24 | b[at + 1] << 16 | b[at + 2] << 8 | b[at + 3]);
-}
+using test::be32_at;
 inline void text(Bytes& b, const char* s) {
   for (; *s != '\0'; ++s) b.push_back(static_cast<std::uint8_t>(*s));
 }

@@ -17,6 +17,7 @@
 #include "author_checks.hpp"
 #include "author_scenes.hpp"
 #include "gltf/gltf.hpp"
+#include "j3d/big_endian.hpp"
 #include "gltf_samples.hpp"
 #include "model/document.hpp"
 #include "model/j3d/j3d.hpp"
@@ -416,10 +417,6 @@ Bytes real_unused_indirect_record() {
   return r;
 }
 
-std::uint32_t be32(const Bytes& b, std::size_t at) {
-  return std::uint32_t{b.at(at)} << 24 | std::uint32_t{b.at(at + 1)} << 16 | std::uint32_t{b.at(at + 2)} << 8 | b.at(at + 3);
-}
-
 // Every MAT3 indirect record in the written bytes is the real files' unused record (the 255 real
 // J3D files store scales 0x0000FFFF where authoring once stored zeros).
 TEST(AuthorJ3d, IndirectRecordsAreTheRealFilesUnusedRecord) {
@@ -438,12 +435,12 @@ TEST(AuthorJ3d, IndirectRecordsAreTheRealFilesUnusedRecord) {
       auto bytes = write_document(made->document);
       ASSERT_TRUE(bytes.ok()) << what;
       std::size_t mat3 = 0x20;  // sections follow the 0x20-byte header, each with its size at +4
-      while (mat3 + 8 <= bytes->size() && be32(*bytes, mat3) != 0x4D415433 && be32(*bytes, mat3 + 4) > 0) {  // "MAT3"
-        mat3 += be32(*bytes, mat3 + 4);
+      while (mat3 + 8 <= bytes->size() && test::be32_at(*bytes, mat3) != 0x4D415433 && test::be32_at(*bytes, mat3 + 4) > 0) {  // "MAT3"
+        mat3 += test::be32_at(*bytes, mat3 + 4);
       }
       ASSERT_LT(mat3 + 0x20, bytes->size()) << what << ": no MAT3";
       const std::size_t count = std::size_t{bytes->at(mat3 + 8)} << 8 | bytes->at(mat3 + 9);
-      const std::size_t indirect = mat3 + be32(*bytes, mat3 + 0x18);
+      const std::size_t indirect = mat3 + test::be32_at(*bytes, mat3 + 0x18);
       ASSERT_GT(count, 0u) << what;
       for (std::size_t i = 0; i < count; ++i) {
         const auto at = bytes->begin() + static_cast<std::ptrdiff_t>(indirect + i * 0x138);

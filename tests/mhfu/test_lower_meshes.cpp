@@ -98,7 +98,7 @@ TEST(LowerMhfuMeshes, GroupNoTriangleFitsHandsItsPlaceToNewGroups) {
 }
 
 // A 16x16 image of four opaque colours a 5551 palette holds exactly.
-RgbaImage checker() {
+RgbaImage four_colour_checker() {
   RgbaImage image(16, 16);
   const Rgba colours[4] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}};
   for (std::uint32_t y = 0; y < 16; ++y) {
@@ -130,7 +130,7 @@ TEST(LowerMhfuMeshes, AddedPrimitiveDrawsANewMaterial) {
       if (new_image) {
         scene::Texture t;
         t.name = "checker";
-        t.image = checker();
+        t.image = four_colour_checker();
         scene.textures.push_back(t);
         added.texture = static_cast<int>(scene.textures.size()) - 1;
       } else {
@@ -286,7 +286,7 @@ TEST(LowerMhfuMeshes, RefusedMeshEditsAreClearErrors) {
       e = base;
       scene::Texture t;
       t.name = "checker";
-      t.image = checker();
+      t.image = four_colour_checker();
       e.textures.push_back(t);
       scene::Material m;
       m.name = "added";

@@ -23,13 +23,10 @@ namespace remodel::scene {
 
 namespace {
 
-constexpr std::size_t kMaxVertices = 65535;  // u16 indices, absolute into the file's one vertex array
 constexpr std::size_t kMaxBones = 256;       // a vertex names its bones by a byte
 constexpr std::size_t kMaxUvSets = 3;        // texture, lightmap and the third set the notes name
 constexpr std::size_t kInfluences = 4;       // a skin's strides 1-4 (bone indices) and 5-8 (weights)
 constexpr std::uint32_t kModel = 2, kSkin = 3;
-
-std::string num(std::size_t n) { return std::to_string(n); }
 
 void put_f32(Bytes& out, float f) {
   const auto bits = std::bit_cast<std::uint32_t>(f);
@@ -97,7 +94,7 @@ class Author {
     const Skin& skin = scene_.skins[static_cast<std::size_t>(skin_)];
     const std::string where = "skins[" + std::to_string(skin_) + "]";
     if (skin.joints.size() > kMaxBones) {
-      return at(where + ".joints", "the skin has " + num(skin.joints.size()) + " joints but a BWM vertex names its bones by a byte (at most 256)",
+      return at(where + ".joints", "the skin has " + std::to_string(skin.joints.size()) + " joints but a BWM vertex names its bones by a byte (at most 256)",
                 ErrorCode::unsupported);
     }
     auto joints = skin_joints_parents_first(scene_, skin_);  // the skin's checks; a BWM keeps no hierarchy
@@ -108,14 +105,14 @@ class Author {
     for (std::size_t s = 0; s < skin.joints.size(); ++s) {
       const int node = skin.joints[s];
       const Mat4& w = world_[static_cast<std::size_t>(node)];
-      if (!finite(w)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
+      if (!finite(w)) return at("nodes[" + std::to_string(node) + "]", "joint " + std::to_string(s) + " has a non-finite transform");
       out_.bones.push_back(frame_of(w));
     }
     // On a game file's skeleton (the skin bound to its bones, in its order): its own bone records, as
     // stored (the lifted frames' TRS would round them off).
     if (game_ != nullptr) {
       if (game_->bones.size() != out_.bones.size()) {
-        return at(where + ".joints", "the skin has " + num(out_.bones.size()) + " joints but the skeleton file has " + num(game_->bones.size()) + " bones");
+        return at(where + ".joints", "the skin has " + std::to_string(out_.bones.size()) + " joints but the skeleton file has " + std::to_string(game_->bones.size()) + " bones");
       }
       out_.bones = game_->bones;
     }
@@ -135,7 +132,7 @@ class Author {
       if (n.mesh >= 0 || !n.children.empty() || joint[i] || !n.visible || !finite(world_[i])) continue;
       BwmEntity e;
       e.transform = frame_of(world_[i]);
-      e.name = name_field<256>(n.name, "nodes[" + num(i) + "].name", "entity");
+      e.name = name_field<256>(n.name, "nodes[" + std::to_string(i) + "].name", "entity");
       out_.entities.push_back(e);
     }
   }
@@ -144,7 +141,7 @@ class Author {
   std::array<std::uint8_t, N> name_field(const std::string& name, const std::string& where, const char* what) {
     bool cut = false;
     auto out = bwm_name<N>(name, cut);
-    if (cut) warnings_.push_back({where, std::string(what) + " name " + name + " is cut to " + num(N - 1) + " bytes (a BWM " + what + " name holds " + num(N - 1) + ")"});
+    if (cut) warnings_.push_back({where, std::string(what) + " name " + name + " is cut to " + std::to_string(N - 1) + " bytes (a BWM " + what + " name holds " + std::to_string(N - 1) + ")"});
     return out;
   }
 
@@ -170,7 +167,7 @@ class Author {
     bwm_model_space(mesh);
     const std::size_t first_vertex = vertices_.positions.size(), first_index = out_.indices.size();
     for (std::size_t p = 0; p < d.mesh->primitives.size(); ++p) {
-      const std::string where = mesh_where + ".primitives[" + num(p) + "]";
+      const std::string where = mesh_where + ".primitives[" + std::to_string(p) + "]";
       auto ref = author_primitive(d, d.mesh->primitives[p], where);
       if (!ref) return ref.error();
       if (ref->indices_size == 0) continue;  // draws nothing
@@ -201,7 +198,7 @@ class Author {
     BwmMaterialRef ref;
     if (tris.empty()) return ref;
     if (src.uvs.size() > kMaxUvSets) {
-      warnings_.push_back({where, "the primitive has " + num(src.uvs.size()) + " UV sets but a BWM vertex holds 3 (texture, lightmap and a "
+      warnings_.push_back({where, "the primitive has " + std::to_string(src.uvs.size()) + " UV sets but a BWM vertex holds 3 (texture, lightmap and a "
                                   "third): the material's set and the first others, 3 in all, are kept"});
     }
     if (std::any_of(src.colors.begin(), src.colors.end(), [](const Vec4& c) { return !(c == Vec4{1, 1, 1, 1}); })) {
@@ -225,8 +222,8 @@ class Author {
       if (l != kUnmatched) l = used++;
     }
     const std::size_t base = vertices_.positions.size();
-    if (base + used > kMaxVertices) {
-      return at(where, "the model reaches " + num(base + used) + " vertices here, but a BWM's u16 indices number every vertex of the file's one "
+    if (base + used > kBwmMaxVertices) {
+      return at(where, "the model reaches " + std::to_string(base + used) + " vertices here, but a BWM's u16 indices number every vertex of the file's one "
                        "vertex array (at most 65,535): split the model into several files", ErrorCode::unsupported);
     }
     const bool skinned = skin_ >= 0;
@@ -256,7 +253,7 @@ class Author {
       if (local[v] == kUnmatched) continue;
       const BwmVec3 q = to_bwm(positions[v]);
       if (!std::all_of(q.begin(), q.end(), [](float f) { return std::isfinite(f); })) {
-        return at(where + ".positions", "vertex " + num(v) + " placed by its node is not finite");
+        return at(where + ".positions", "vertex " + std::to_string(v) + " placed by its node is not finite");
       }
       vertices_.positions.push_back(q);
       if (has_normals_) vertices_.normals.push_back(to_bwm(normals[v]));

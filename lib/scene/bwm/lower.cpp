@@ -97,8 +97,6 @@ std::string extra_string(const Extras& e, const char* key) {
   return e[key].is_string() ? e[key].get<std::string>() : e[key].dump();
 }
 
-constexpr std::size_t kMaxVertices = 65535;  // u16 indices, absolute into the file's one vertex array
-
 // A reference drawn anew: its mesh record, its place there (none: a reference added after the mesh's
 // others, drawing `material`) and its run.
 struct Rebuilt {
@@ -706,7 +704,7 @@ class Lowerer {
   Result<std::size_t> add_vertex(const Primitive& ip, std::size_t i, const std::vector<Vec3>& smooth, const std::vector<int>& bones,
                                  const std::string& where, std::size_t record) {
     const std::size_t g = bwm_vertex_count(out_);
-    if (g >= kMaxVertices) {
+    if (g >= kBwmMaxVertices) {
       return at(where, "the file would hold more than 65,535 vertices: a BWM's u16 indices number every vertex of its one vertex array", ErrorCode::unsupported);
     }
     for (BwmStride& s : out_.strides) s.vertices.resize(s.vertices.size() + s.size(), 0);

@@ -18,6 +18,8 @@
 
 namespace remodel::scene {
 
+constexpr std::size_t kBwmMaxVertices = 65535;  // u16 indices, absolute into the file's one vertex array
+
 // The inverse of lift.cpp's to_gltf (z negated): negation is exact, so it inverts bit for bit.
 inline BwmVec3 to_bwm(const Vec3& v) { return {v.x, v.y, -v.z}; }
 

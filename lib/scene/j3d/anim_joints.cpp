@@ -13,10 +13,6 @@ namespace remodel::scene {
 
 namespace {
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
-float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
-
 // Each joint's node: by the --skeleton model's names (`skeleton`), else the first skin's joints in order.
 Result<std::vector<int>> joint_nodes(const Scene& scene, const J3dAnimSkeleton* skeleton, std::size_t joints, const char* kind,
                                      std::vector<Warning>& warnings) {
@@ -24,7 +20,7 @@ Result<std::vector<int>> joint_nodes(const Scene& scene, const J3dAnimSkeleton* 
   const std::string the = std::string("the ") + kind;
   if (skeleton != nullptr) {
     if (skeleton->names.size() != joints) {
-      return at("skeleton", the + " animates " + num(joints) + " joints but the --skeleton model's JNT1 has " + num(skeleton->names.size()),
+      return at("skeleton", the + " animates " + std::to_string(joints) + " joints but the --skeleton model's JNT1 has " + std::to_string(skeleton->names.size()),
                 ErrorCode::bad_count);
     }
     std::size_t missing = 0;
@@ -32,7 +28,7 @@ Result<std::vector<int>> joint_nodes(const Scene& scene, const J3dAnimSkeleton* 
       nodes[j] = node_named(scene, skeleton->names[j]);
       missing += nodes[j] < 0 ? 1 : 0;
     }
-    if (missing != 0) warnings.push_back({"nodes", num(missing) + " joints have no node of their name: their tracks are kept"});
+    if (missing != 0) warnings.push_back({"nodes", std::to_string(missing) + " joints have no node of their name: their tracks are kept"});
     return nodes;
   }
   if (scene.skins.empty()) {
@@ -41,7 +37,7 @@ Result<std::vector<int>> joint_nodes(const Scene& scene, const J3dAnimSkeleton* 
   }
   const std::vector<int>& skin = scene.skins[0].joints;
   if (skin.size() != joints) {
-    return at("skins[0].joints", the + " animates " + num(joints) + " joints but the glTF's skin has " + num(skin.size()) +
+    return at("skins[0].joints", the + " animates " + std::to_string(joints) + " joints but the glTF's skin has " + std::to_string(skin.size()) +
                                      "; pass the model it animates with --skeleton", ErrorCode::bad_count);
   }
   return skin;
@@ -74,7 +70,7 @@ Result<J3dAnimSkeleton> j3d_anim_skeleton(const Document* doc, const char* needs
   J3dAnimSkeleton s;
   for (std::size_t j = 0; j < jnt->joints.size(); ++j) {
     const J3dJoint& joint = jnt->joints[j];
-    s.names.push_back(j < jnt->names.names.size() ? jnt->names.names[j] : "joint" + num(j));
+    s.names.push_back(j < jnt->names.names.size() ? jnt->names.names[j] : "joint" + std::to_string(j));
     J3dJointPose pose;
     for (std::size_t i = 0; i < 3; ++i) {
       pose.scale[i] = joint.scale[i];
@@ -93,9 +89,9 @@ Result<J3dAnimSkeleton> j3d_anim_skeleton(const Document* doc, const char* needs
 Result<J3dAnimBase> j3d_anim_base(const Scene& scene, const std::string& base_name, const char* kind) {
   auto found = matching_animation(scene, base_name, kind);
   if (!found) return found.error();
-  J3dAnimBase b{*found, "animations[" + num(static_cast<std::size_t>(*found - scene.animations.data())) + "]"};
+  J3dAnimBase b{*found, "animations[" + std::to_string(static_cast<std::size_t>(*found - scene.animations.data())) + "]"};
   for (std::size_t c = 0; c < b.animation->channels.size(); ++c) {
-    if (auto e = check_channel(b.animation->channels[c], scene.nodes.size(), b.where + ".channels[" + num(c) + "]"); !e) return e.error();
+    if (auto e = check_channel(b.animation->channels[c], scene.nodes.size(), b.where + ".channels[" + std::to_string(c) + "]"); !e) return e.error();
   }
   return b;
 }
@@ -136,12 +132,12 @@ std::array<std::optional<std::vector<float>>, 3> changed_angles(const std::vecto
   std::array<std::vector<float>, 3> units;
   for (std::size_t f = 0; f < stored.size(); ++f) {
     const Vec3 e = nearest_euler(incoming[f], stored[f] * unit);
-    for (std::size_t i = 0; i < 3; ++i) units[i].push_back(axis(e, i) / unit);
+    for (std::size_t i = 0; i < 3; ++i) units[i].push_back(e[i] / unit);
   }
   const float axis_noise = std::max(0.5f, static_cast<float>(noise.rotation()) / unit);
   for (std::size_t i = 0; i < 3; ++i) {
     for (std::size_t f = 0; f < stored.size(); ++f) {
-      if (!(std::abs(units[i][f] - axis(stored[f], i)) <= axis_noise)) {
+      if (!(std::abs(units[i][f] - stored[f][i]) <= axis_noise)) {
         out[i] = std::move(units[i]);
         break;
       }
@@ -158,11 +154,11 @@ Result<J3dNewAnimation> new_j3d_animation(const Scene& scene, const LowerInputs&
   if (skeleton->names.size() > 0xFFFF) return at("skeleton", "the model has more than 65535 joints", ErrorCode::unsupported);
   if (scene.animations.size() > 1) {
     warnings.push_back({"animations", std::string("a ") + kind + " holds one animation: the first (\"" + scene.animations[0].name + "\") is stored, " +
-                                          num(scene.animations.size() - 1) + " others are not"});
+                                          std::to_string(scene.animations.size() - 1) + " others are not"});
   }
   const Animation& anim = scene.animations[0];
   for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-    if (auto e = check_channel(anim.channels[c], scene.nodes.size(), "animations[0].channels[" + num(c) + "]"); !e) return e.error();
+    if (auto e = check_channel(anim.channels[c], scene.nodes.size(), "animations[0].channels[" + std::to_string(c) + "]"); !e) return e.error();
   }
   const double frames = std::round(static_cast<double>(last_time(anim)) * kJ3dFps);
   if (!(frames >= 0 && frames <= 0xFFFF)) {
@@ -190,8 +186,8 @@ Result<void> add_sampled_joint_frames(std::size_t& sampled, std::size_t joints, 
                                       const char* kind) {
   sampled += joints * frames;
   if (sampled <= kMaxSampledJointFrames) return {};
-  return at(where, std::string("the ") + kind + " samples " + num(frames) + " frames on " + num(joints) + " joints, bringing the joint frames sampled to " +
-                       num(sampled) + " (over the animations so far); one export or import samples at most " + num(kMaxSampledJointFrames),
+  return at(where, std::string("the ") + kind + " samples " + std::to_string(frames) + " frames on " + std::to_string(joints) + " joints, bringing the joint frames sampled to " +
+                       std::to_string(sampled) + " (over the animations so far); one export or import samples at most " + std::to_string(kMaxSampledJointFrames),
             ErrorCode::unsupported);
 }
 
@@ -225,7 +221,7 @@ Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const
     }
     for (const std::vector<Vec3>* path : {&sampled[j].translation, &sampled[j].scale, &sampled[j].euler}) {
       for (const Vec3& v : *path) {
-        if (!finite(v)) return at("animations[0]", "joint " + num(j) + " has a non-finite sampled value");
+        if (!finite(v)) return at("animations[0]", "joint " + std::to_string(j) + " has a non-finite sampled value");
       }
     }
   }
@@ -233,7 +229,7 @@ Result<std::vector<J3dSampledJoint>> sample_j3d_joints(const Scene& scene, const
     return at("nodes", "no node is named as a joint of the model's JNT1 (joints are found by name): the animation drives nothing",
               ErrorCode::unsupported);
   }
-  if (missing != 0) warnings.push_back({"nodes", num(missing) + " joints have no node of their name and hold the model's rest pose"});
+  if (missing != 0) warnings.push_back({"nodes", std::to_string(missing) + " joints have no node of their name and hold the model's rest pose"});
   return sampled;
 }
 

@@ -21,6 +21,11 @@ namespace remodel::scene {
 // J3D animations count frames at 30 per second.
 constexpr float kJ3dFps = 30;
 
+// Which value tables (scales, rotations, translations) an edit laid out again.
+struct J3dChangedTables {
+  bool scales = false, rotations = false, translations = false;
+};
+
 // The model's joints: names (JNT1's name table) and rest poses, in JNT1 order.
 struct J3dAnimSkeleton {
   std::vector<std::string> names;

@@ -21,8 +21,6 @@ constexpr std::size_t kMaxJoints = 0xFFFF;  // INF1 and DRW1 name joints by u16
 constexpr std::size_t kMaxUvSets = 8;       // GX TEX0-7
 constexpr float kS16Room = 32000.0f;        // the largest |stored| a fixed-point choice leaves room below 32767
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 // Joints: every node, depth first from the roots (INF1's and JNT1's order); several roots stand under
 // a "root" joint, as a J3D model has one.
 struct Joints {
@@ -67,9 +65,9 @@ Result<void> check_inf1_depth(const Scene& scene, const Joints& j) {
   for (const std::size_t k : depth_first(j.parent).order) {
     if (j.parent[k] >= 0) level[k] = level[static_cast<std::size_t>(j.parent[k])] + 1;
     if (level[k] + (draws[k] ? 2 : 0) > kJ3dMaxDepth) {
-      const std::string what = j.node_of[k] >= 0 ? "nodes[" + num(static_cast<std::size_t>(j.node_of[k])) + "]" : "nodes";
-      return at(what, "stands " + num(level[k] + 1) + " joints deep" + (draws[k] ? " and draws (its material and shape nodes nest two levels more)" : std::string()) +
-                          "; J3D's INF1 hierarchy nests at most " + num(kJ3dMaxDepth) + " levels", ErrorCode::unsupported);
+      const std::string what = j.node_of[k] >= 0 ? "nodes[" + std::to_string(static_cast<std::size_t>(j.node_of[k])) + "]" : "nodes";
+      return at(what, "stands " + std::to_string(level[k] + 1) + " joints deep" + (draws[k] ? " and draws (its material and shape nodes nest two levels more)" : std::string()) +
+                          "; J3D's INF1 hierarchy nests at most " + std::to_string(kJ3dMaxDepth) + " levels", ErrorCode::unsupported);
     }
   }
   return {};
@@ -78,7 +76,7 @@ Result<void> check_inf1_depth(const Scene& scene, const Joints& j) {
 Result<Joints> order_joints(const Scene& scene) {
   const std::size_t n = scene.nodes.size();
   if (n == 0) return at("nodes", "the scene has no nodes, so there is nothing to draw");
-  if (n >= kMaxJoints) return at("nodes", "the scene has " + num(n) + " nodes; JNT1 names joints by u16 (at most 65534 here)", ErrorCode::unsupported);
+  if (n >= kMaxJoints) return at("nodes", "the scene has " + std::to_string(n) + " nodes; JNT1 names joints by u16 (at most 65534 here)", ErrorCode::unsupported);
   // A leaf drawing a skinned mesh and in no skin is no joint: glTF ignores its transform, and its
   // shapes stand under its parent joint (the lift's shape nodes). Nor is a node drawing nothing whose
   // children are all skin joints or such leaves (Blender's armature): it folds into its children.
@@ -90,7 +88,7 @@ Result<Joints> order_joints(const Scene& scene) {
   }
   for (std::size_t i = 0; i < n; ++i) {
     const int p = scene.nodes[i].parent;
-    if (p >= static_cast<int>(n) || p == static_cast<int>(i)) return at("nodes[" + num(i) + "].parent", "names node " + std::to_string(p) + ", which cannot be its parent");
+    if (p >= static_cast<int>(n) || p == static_cast<int>(i)) return at("nodes[" + std::to_string(i) + "].parent", "names node " + std::to_string(p) + ", which cannot be its parent");
     if (p >= 0) has_child[static_cast<std::size_t>(p)] = true;
   }
   std::size_t kept = 0;
@@ -113,7 +111,7 @@ Result<Joints> order_joints(const Scene& scene) {
   for (std::size_t i = 0; i < n; ++i) {
     int p = scene.nodes[i].parent;
     for (std::size_t steps = 0; p >= 0 && skip[static_cast<std::size_t>(p)]; ++steps) {
-      if (steps > n) return at("nodes[" + num(i) + "].parent", "the node hierarchy holds a cycle above node " + num(i));
+      if (steps > n) return at("nodes[" + std::to_string(i) + "].parent", "the node hierarchy holds a cycle above node " + std::to_string(i));
       p = scene.nodes[static_cast<std::size_t>(p)].parent;
     }
     up[i] = p;
@@ -144,7 +142,7 @@ Result<Joints> order_joints(const Scene& scene) {
     for (auto it = c.rbegin(); it != c.rend(); ++it) stack.emplace_back(*it, joint);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (j.joint_of_node[i] < 0 && !skip[i]) return at("nodes[" + num(i) + "].parent", "the node hierarchy holds a cycle, so node " + num(i) + " has no root");
+    if (j.joint_of_node[i] < 0 && !skip[i]) return at("nodes[" + std::to_string(i) + "].parent", "the node hierarchy holds a cycle, so node " + std::to_string(i) + " has no root");
   }
   j.place_of_node = j.joint_of_node;  // a skipped node's shapes: under its nearest joint ancestor, else the root
   j.folded_above.assign(n, false);
@@ -163,7 +161,7 @@ Result<Joints> game_joints(const Scene& scene, const J3dFile& game) {
   const J3dJnt1* jnt = j3d_section<J3dJnt1>(game);
   const J3dInf1* inf = j3d_section<J3dInf1>(game);
   if (jnt == nullptr || inf == nullptr || scene.skins.empty() || scene.skins[0].joints.size() != jnt->joints.size()) {
-    return at("skins[0]", "is not the --skeleton file's JNT1 (" + num(jnt == nullptr ? 0 : jnt->joints.size()) + " joints)", ErrorCode::unsupported);
+    return at("skins[0]", "is not the --skeleton file's JNT1 (" + std::to_string(jnt == nullptr ? 0 : jnt->joints.size()) + " joints)", ErrorCode::unsupported);
   }
   const std::size_t n = scene.nodes.size();
   Joints j;
@@ -216,12 +214,12 @@ Result<void> prepare_parts(const Scene& scene, const Joints& joints, const std::
   for (std::size_t n = 0; n < scene.nodes.size(); ++n) {
     const Node& node = scene.nodes[n];
     if (node.mesh < 0 || !node.visible) continue;
-    if (static_cast<std::size_t>(node.mesh) >= scene.meshes.size()) return at("nodes[" + num(n) + "].mesh", "names mesh " + std::to_string(node.mesh) + ", which does not exist");
+    if (static_cast<std::size_t>(node.mesh) >= scene.meshes.size()) return at("nodes[" + std::to_string(n) + "].mesh", "names mesh " + std::to_string(node.mesh) + ", which does not exist");
     const Mesh& mesh = scene.meshes[static_cast<std::size_t>(node.mesh)];
     std::vector<std::uint16_t> skin_map;
     RestPose pose;  // glTF skins vertices by world * inverse bind; J3D stores them at the joints' rest pose
     if (node.skin >= 0) {
-      if (static_cast<std::size_t>(node.skin) >= scene.skins.size()) return at("nodes[" + num(n) + "].skin", "names skin " + std::to_string(node.skin) + ", which does not exist");
+      if (static_cast<std::size_t>(node.skin) >= scene.skins.size()) return at("nodes[" + std::to_string(n) + "].skin", "names skin " + std::to_string(node.skin) + ", which does not exist");
       auto checked = skin_joints_parents_first(scene, node.skin);  // joints exist, once each; inverse binds one per joint
       if (!checked) return checked.error();
       auto rest = rest_pose(scene, node.skin, world);
@@ -242,7 +240,7 @@ Result<void> prepare_parts(const Scene& scene, const Joints& joints, const std::
     }
     for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
       Part part;
-      part.where = "meshes[" + std::to_string(node.mesh) + "].primitives[" + num(p) + "]";
+      part.where = "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(p) + "]";
       part.prim = mesh.primitives[p];
       Primitive& prim = part.prim;
       part.scene_material = prim.material;
@@ -260,7 +258,7 @@ Result<void> prepare_parts(const Scene& scene, const Joints& joints, const std::
         part.joint_map = skin_map;
       }
       if (auto e = j3d_check_primitive(prim, part.where); !e) return e.error();
-      if (prim.uvs.size() > kMaxUvSets) return at(part.where + ".uvs", "has " + num(prim.uvs.size()) + " UV sets; GX draws at most 8 (TEX0-7)", ErrorCode::unsupported);
+      if (prim.uvs.size() > kMaxUvSets) return at(part.where + ".uvs", "has " + std::to_string(prim.uvs.size()) + " UV sets; GX draws at most 8 (TEX0-7)", ErrorCode::unsupported);
       std::map<std::vector<std::pair<std::uint16_t, float>>, int> seen;  // the distinct influences: one means one matrix
       for (std::size_t v = 0; v < prim.vertex_count(); ++v) {
         std::vector<std::pair<std::uint16_t, float>> inf;
@@ -269,7 +267,7 @@ Result<void> prepare_parts(const Scene& scene, const Joints& joints, const std::
           if (!(wt > 0)) continue;
           const std::uint16_t j = prim.joints[v * prim.influences + k];
           if (j >= part.joint_map.size()) {
-            return at(part.where + ".joints", "vertex " + num(v) + " names joint " + std::to_string(j) + ", past the skin's " + num(part.joint_map.size()));
+            return at(part.where + ".joints", "vertex " + std::to_string(v) + " names joint " + std::to_string(j) + ", past the skin's " + std::to_string(part.joint_map.size()));
           }
           inf.emplace_back(part.joint_map[j], wt);
         }
@@ -520,7 +518,7 @@ Result<Lowered> author_j3d(const Scene& scene, const LowerInputs& inputs) {
     const int material = part.scene_material >= 0 ? materials->of_scene_material[static_cast<std::size_t>(part.scene_material)] : materials->default_material;
     shapes_of[part.mesh_joint].emplace_back(material, s);
   }
-  if (shp.shapes.size() > 0xFFFF) return at("meshes", "the scene draws " + num(shp.shapes.size()) + " primitives; SHP1 holds at most 65535 shapes", ErrorCode::unsupported);
+  if (shp.shapes.size() > 0xFFFF) return at("meshes", "the scene draws " + std::to_string(shp.shapes.size()) + " primitives; SHP1 holds at most 65535 shapes", ErrorCode::unsupported);
   std::get<J3dInf1>(file.sections[0]).roots = inf1_hierarchy(joints->parent, shapes_of);
   file.sections[1] = vertex_formats(parts, joint_world);
   file.sections.push_back(std::move(shp));

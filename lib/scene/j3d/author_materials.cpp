@@ -19,8 +19,6 @@ namespace {
 constexpr std::uint16_t kNone = 0xFFFF;
 constexpr std::uint32_t kMaxSide = 1024;  // GX textures are at most 1024 texels a side
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 // The index of `value` in `pool`, appended when it is not there (pools hold each value once).
 template <typename T>
 std::uint16_t pooled(std::vector<T>& pool, const T& value) {
@@ -83,19 +81,19 @@ bool mipmapped(Filter f) { return f != Filter::nearest && f != Filter::linear; }
 
 Result<std::uint16_t> author_texture(const Scene& scene, std::size_t t, J3dTex1& tex1, std::vector<Warning>& warnings) {
   const Texture& in = scene.textures[t];
-  const std::string where = "textures[" + num(t) + "]";
+  const std::string where = "textures[" + std::to_string(t) + "]";
   RgbaImage image = in.image;
   if (image.width == 0 || image.height == 0 || image.rgba.size() != std::size_t{image.width} * image.height * 4) {
     return Error{ErrorCode::bad_value, std::nullopt, where + ".image", "has an image whose pixels do not match its size"};
   }
   if (image.width > kMaxSide || image.height > kMaxSide) {
     while (image.width > kMaxSide || image.height > kMaxSide) image = downsample_half(image);
-    warnings.push_back({where, "is " + num(in.image.width) + "x" + num(in.image.height) + "; GX textures are at most 1024 a side, so it was halved to " +
-                                   num(image.width) + "x" + num(image.height)});
+    warnings.push_back({where, "is " + std::to_string(in.image.width) + "x" + std::to_string(in.image.height) + "; GX textures are at most 1024 a side, so it was halved to " +
+                                   std::to_string(image.width) + "x" + std::to_string(image.height)});
   }
   const bool pot = std::has_single_bit(image.width) && std::has_single_bit(image.height);
   if (!pot && (in.sampler.wrap_s != Wrap::clamp || in.sampler.wrap_t != Wrap::clamp)) {
-    warnings.push_back({where, "is " + num(image.width) + "x" + num(image.height) + ": GX repeats and mirrors only power-of-two textures, so it was set to clamp"});
+    warnings.push_back({where, "is " + std::to_string(image.width) + "x" + std::to_string(image.height) + ": GX repeats and mirrors only power-of-two textures, so it was set to clamp"});
   }
   const Choice c = choose_format(image);
   J3dTexture h;
@@ -123,7 +121,7 @@ Result<std::uint16_t> author_texture(const Scene& scene, std::size_t t, J3dTex1&
   }
   tex1.blocks.push_back({});
   tex1.textures.push_back(h);
-  tex1.names.names.push_back(in.name.empty() ? "texture" + num(t) : in.name);
+  tex1.names.names.push_back(in.name.empty() ? "texture" + std::to_string(t) : in.name);
   if (tex1.names.names.back().find('\0') != std::string::npos) return Error{ErrorCode::bad_value, std::nullopt, where + ".name", "holds a NUL byte, which a J3D name table cannot store"};
   if (auto replaced = replace_j3d_texture(tex1, tex1.textures.size() - 1, image); !replaced) {
     const Error& e = replaced.error();
@@ -319,7 +317,7 @@ Result<J3dAuthoredMaterials> author_j3d_materials(const Scene& scene, std::vecto
   if (need_default) materials.push_back(fallback);
   for (std::size_t i = 0; i < materials.size(); ++i) {
     const Material& in = materials[i];
-    auto added = add_j3d_material(scene, in, in.name.empty() ? "material" + num(i) : in.name, "materials[" + num(i) + "]", m, out.tex1, tex1_of, warnings);
+    auto added = add_j3d_material(scene, in, in.name.empty() ? "material" + std::to_string(i) : in.name, "materials[" + std::to_string(i) + "]", m, out.tex1, tex1_of, warnings);
     if (!added) return added.error();
     if (i < scene.materials.size()) out.of_scene_material.push_back(static_cast<int>(i));
     else out.default_material = static_cast<int>(i);

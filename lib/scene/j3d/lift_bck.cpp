@@ -17,8 +17,6 @@ namespace remodel::scene {
 
 namespace {
 
-constexpr float kFps = 30;
-
 using AxisKeys = std::array<std::vector<J3dKey>, 3>;
 
 bool keyed(const std::vector<J3dKey>& keys) { return keys.size() > 1; }
@@ -43,7 +41,7 @@ std::vector<float> every_frame(std::uint16_t duration) {
 }
 
 Channel sampled(int node, Path path, const AxisKeys& axes, const std::vector<float>& frames, float unit) {
-  return sampled_channel(node, path, frames, kFps, [&](float f) {
+  return sampled_channel(node, path, frames, kJ3dFps, [&](float f) {
     return Vec3{j3d_sample(axes[0], f) * unit, j3d_sample(axes[1], f) * unit, j3d_sample(axes[2], f) * unit};
   });
 }
@@ -63,7 +61,7 @@ Channel spline(int node, Path path, const AxisKeys& axes) {
   c.path = path;
   c.interpolation = Interpolation::cubic_spline;
   for (float t : times) {
-    c.times.push_back(t / kFps);
+    c.times.push_back(t / kJ3dFps);
     std::array<float, 3> in{}, value{}, out{};
     for (std::size_t a = 0; a < 3; ++a) {
       const std::vector<J3dKey>& keys = axes[a];
@@ -77,9 +75,9 @@ Channel spline(int node, Path path, const AxisKeys& axes) {
         in[a] = out[a] = j3d_slope(keys, t);
       }
     }
-    for (std::size_t a = 0; a < 3; ++a) c.values.push_back(in[a] * kFps);
+    for (std::size_t a = 0; a < 3; ++a) c.values.push_back(in[a] * kJ3dFps);
     c.values.insert(c.values.end(), value.begin(), value.end());
-    for (std::size_t a = 0; a < 3; ++a) c.values.push_back(out[a] * kFps);
+    for (std::size_t a = 0; a < 3; ++a) c.values.push_back(out[a] * kJ3dFps);
   }
   return c;
 }

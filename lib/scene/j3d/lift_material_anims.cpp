@@ -12,6 +12,7 @@
 #include "model/j3d/anim_eval.hpp"
 #include "model/j3d/anim_ttk1.hpp"
 #include "scene/anim_channels.hpp"
+#include "scene/j3d/anim_joints.hpp"
 #include "scene/j3d/lift.hpp"
 #include "scene/j3d/texture_srt.hpp"
 
@@ -19,7 +20,6 @@ namespace remodel::scene {
 
 namespace {
 
-constexpr float kFps = 30;
 constexpr unsigned kGxTexMtx0 = 30;  // GX's TexMtx0; TexMtx n is 30 + 3n, 60 the identity
 
 // Whether the material's base colour texture is sampled through its texture matrix `index` (the
@@ -34,7 +34,7 @@ Channel pointer_channel(std::string pointer, std::uint8_t width, std::uint16_t d
   Channel c;
   c.pointer = std::move(pointer);
   c.pointer_width = width;
-  for (std::size_t f = 0; f <= duration; ++f) c.times.push_back(static_cast<float>(f) / kFps);
+  for (std::size_t f = 0; f <= duration; ++f) c.times.push_back(static_cast<float>(f) / kJ3dFps);
   c.values.reserve(c.times.size() * width);
   return c;
 }
@@ -200,7 +200,7 @@ Animation lift_vaf1(const J3dVaf1& v, const std::string& name, const Scene& scen
       const bool shown = frame_value(track, f) != 0;
       if (f > 0 && shown != (c.values.back() != 0)) changes = true;
       else if (f > 0 && f < v.duration) continue;
-      c.times.push_back(static_cast<float>(f) / kFps);
+      c.times.push_back(static_cast<float>(f) / kJ3dFps);
       c.values.push_back(shown ? 1.0f : 0.0f);
     }
     if (changes) anim.channels.push_back(std::move(c));

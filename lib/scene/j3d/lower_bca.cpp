@@ -18,8 +18,6 @@ namespace remodel::scene {
 
 namespace {
 
-float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
-
 // A track of one value per frame, or of one value when every frame holds the first.
 template <typename T>
 J3dFrameTrack<T> frame_track(std::vector<T> values) {
@@ -60,13 +58,13 @@ bool lower_vectors(std::array<J3dFrameTrack<float>, 3>& tracks, Vec3 Trs::*path,
     bool same = true;
     for (std::size_t f = 0; f < frames.size() && same; ++f) {
       const Vec3 stored{j3d_frame_value(tracks[0], frames[f]), j3d_frame_value(tracks[1], frames[f]), j3d_frame_value(tracks[2], frames[f])};
-      const float value = axis(stored, i);
+      const float value = stored[i];
       const float blender = path == &Trs::translation ? noise.translation(stored) : noise.scale(value);
-      same = std::abs(axis(incoming[f], i) - value) <= 1e-4f + 1e-5f * std::abs(value) + blender;
+      same = std::abs(incoming[f][i] - value) <= 1e-4f + 1e-5f * std::abs(value) + blender;
     }
     if (same) continue;
     std::vector<float> values;
-    for (const Vec3& v : incoming) values.push_back(axis(v, i));
+    for (const Vec3& v : incoming) values.push_back(v[i]);
     tracks[i] = frame_track(std::move(values));
     changed = true;
   }
@@ -150,9 +148,9 @@ Result<Lowered> author_j3d_bca(const Scene& scene, const LowerInputs& inputs) {
       std::vector<float> t, s;
       std::vector<std::int16_t> r;
       for (std::size_t f = 0; f < joint.euler.size(); ++f) {
-        t.push_back(axis(joint.translation[f], i));
-        s.push_back(axis(joint.scale[f], i));
-        r.push_back(angle_s16(axis(joint.euler[f], i) / unit));
+        t.push_back(joint.translation[f][i]);
+        s.push_back(joint.scale[f][i]);
+        r.push_back(angle_s16(joint.euler[f][i] / unit));
       }
       made.translation[i] = frame_track(std::move(t));
       made.scale[i] = frame_track(std::move(s));

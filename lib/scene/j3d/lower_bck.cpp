@@ -23,10 +23,6 @@ namespace {
 // A refitted segment spans at most this many frames: fitting time stays linear in the duration.
 constexpr std::size_t kLongestSegment = 32;
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
-float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
-
 // The slope the key at frame f takes: the central difference, one-sided at the ends.
 float frame_slope(const std::vector<float>& v, std::size_t f) {
   if (v.size() < 2) return 0;
@@ -114,11 +110,6 @@ std::vector<float> check_frames(std::uint16_t duration, const std::array<J3dFloa
   return frames;
 }
 
-// Which tables an edit laid out again.
-struct Changed {
-  bool scales = false, rotations = false, translations = false;
-};
-
 // The translation (Trs::translation) or scale tracks of one joint over the incoming pose; true where
 // an axis changed.
 bool lower_vectors(std::array<J3dFloatTrack, 3>& tracks, Vec3 Trs::*path, const IncomingJointPose& pose, const PoseNoise& noise,
@@ -132,15 +123,15 @@ bool lower_vectors(std::array<J3dFloatTrack, 3>& tracks, Vec3 Trs::*path, const 
     bool same = true;
     for (std::size_t k = 0; k < frames.size() && same; ++k) {
       const Vec3 stored{j3d_sample(keys[0], frames[k]), j3d_sample(keys[1], frames[k]), j3d_sample(keys[2], frames[k])};
-      const float value = axis(stored, i);
+      const float value = stored[i];
       // glTF's times are float seconds: a time off by its rounding moves a steep curve's value.
       const float timing = 1e-6f * (frames[k] + 1) * std::abs(j3d_slope(keys[i], frames[k]));
       const float blender = path == &Trs::translation ? noise.translation(stored) : noise.scale(value);
-      same = std::abs(axis(incoming[k], i) - value) <= 1e-4f + 1e-5f * std::abs(value) + timing + blender;
+      same = std::abs(incoming[k][i] - value) <= 1e-4f + 1e-5f * std::abs(value) + timing + blender;
     }
     if (same) continue;
     std::vector<float> values(std::size_t{duration} + 1);
-    for (std::size_t f = 0; f < values.size(); ++f) values[f] = axis(incoming[f], i);
+    for (std::size_t f = 0; f < values.size(); ++f) values[f] = incoming[f][i];
     tracks[i] = fit_float_track(values);
     changed = true;
   }
@@ -188,7 +179,7 @@ Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const
   std::size_t sampled = 0;
   if (auto capped = add_sampled_joint_frames(sampled, a.joints.size(), std::size_t{a.duration} + 1, where, "BCK"); !capped) return capped.error();
   const float unit = j3d_angle_unit(a.angle_scale);
-  Changed changed;
+  J3dChangedTables changed;
   for (std::size_t j = 0; j < a.joints.size(); ++j) {
     const int node = target->nodes[j];
     if (node < 0) continue;
@@ -196,7 +187,7 @@ Result<Lowered> lower_j3d_bck(const Scene& scene, const J3dAnimFile& base, const
     const IncomingJointPose pose{paths, scene.nodes[static_cast<std::size_t>(node)].local, target->turns[j], kJ3dFps};
     J3dJointAnim& joint = a.joints[j];
     changed.translations |= lower_vectors(joint.translation, &Trs::translation, pose, target->noise, a.duration);
-    auto turned = lower_rotations(joint.rotation, pose, target->noise, a.duration, unit, where + ".joint[" + num(j) + "]");
+    auto turned = lower_rotations(joint.rotation, pose, target->noise, a.duration, unit, where + ".joint[" + std::to_string(j) + "]");
     if (!turned) return turned.error();
     changed.rotations |= *turned;
     changed.scales |= lower_vectors(joint.scale, &Trs::scale, pose, target->noise, a.duration);
@@ -235,13 +226,13 @@ Result<Lowered> author_j3d_bck(const Scene& scene, const LowerInputs& inputs) {
     for (std::size_t i = 0; i < 3; ++i) {
       std::vector<float> t, s, r;
       for (std::size_t f = 0; f < joint.euler.size(); ++f) {
-        t.push_back(axis(joint.translation[f], i));
-        s.push_back(axis(joint.scale[f], i));
-        r.push_back(axis(joint.euler[f], i) / unit);
+        t.push_back(joint.translation[f][i]);
+        s.push_back(joint.scale[f][i]);
+        r.push_back(joint.euler[f][i] / unit);
       }
       a.joints[j].translation[i] = fit_float_track(t);
       a.joints[j].scale[i] = fit_float_track(s);
-      auto rotation = fit_angle_track(r, "animations[0].joint[" + num(j) + "]");
+      auto rotation = fit_angle_track(r, "animations[0].joint[" + std::to_string(j) + "]");
       if (!rotation) return rotation.error();
       a.joints[j].rotation[i] = std::move(*rotation);
     }

@@ -19,10 +19,6 @@ namespace remodel::scene {
 
 namespace {
 
-constexpr float kFps = 30;
-
-std::string num(std::size_t n) { return std::to_string(n); }
-
 // The incoming channel whose pointer is `pointer`, or null.
 const Channel* pointer_channel(const Animation& a, const std::string& pointer) {
   for (const Channel& c : a.channels) {
@@ -55,21 +51,16 @@ struct Samples {
   }
 };
 
-// Which tables an edit laid out again.
-struct Changed {
-  bool scales = false, rotations = false, translations = false;
-};
-
 // One texture matrix's S and T tracks over the incoming channels under `prefix`.
 Result<void> lower_tex_mtx(J3dTexMtxAnim& a, const Animation& ia, const std::string& prefix, const J3dTtk1& t, bool maya,
-                           const std::string& where, Changed& changed) {
+                           const std::string& where, J3dChangedTables& changed) {
   const Channel* offset = pointer_channel(ia, prefix + "offset");
   const Channel* rotation = pointer_channel(ia, prefix + "rotation");
   const Channel* scale = pointer_channel(ia, prefix + "scale");
   if (offset == nullptr && rotation == nullptr && scale == nullptr) return {};
   for (const Channel* c : {offset, rotation, scale}) {
     if (c != nullptr && c->pointer_width != (c == rotation ? 1 : 2)) {
-      return at(where + "." + c->pointer, "holds " + num(c->pointer_width) + " floats a key; KHR_texture_transform's needs " + (c == rotation ? "1" : "2"),
+      return at(where + "." + c->pointer, "holds " + std::to_string(c->pointer_width) + " floats a key; KHR_texture_transform's needs " + (c == rotation ? "1" : "2"),
                 ErrorCode::bad_count);
     }
   }
@@ -79,7 +70,7 @@ Result<void> lower_tex_mtx(J3dTexMtxAnim& a, const Animation& ia, const std::str
   for (std::size_t f = 0; f <= t.duration; ++f) {
     const J3dTexSrt stored = j3d_texture_srt(a.keys, t.angle_scale, static_cast<float>(f));
     TextureTransform k = khr_texture_transform(stored, centre, maya);
-    const float time = static_cast<float>(f) / kFps;
+    const float time = static_cast<float>(f) / kJ3dFps;
     if (offset != nullptr) {
       const auto v = sample_channel(*offset, 2, time);
       k.offset = {v[0], v[1]};
@@ -138,7 +129,7 @@ Result<Lowered> lower_j3d_btk(const Scene& scene, const J3dAnimFile& base, const
   t.loop_mode = extras_number<std::uint8_t>(ia.extras, "loop_mode", t.loop_mode, 0xFF);
   t.duration = extras_number<std::uint16_t>(ia.extras, "duration", t.duration, 0xFFFF);
   const bool maya = (t.tex_mtx_calc_type & 1) != 0;
-  Changed changed;
+  J3dChangedTables changed;
   const Extras* targets = ia.extras.is_object() && ia.extras.contains("tex_mtx_anims") && ia.extras["tex_mtx_anims"].is_array()
                               ? &ia.extras["tex_mtx_anims"] : nullptr;
   std::set<std::string> taken;
@@ -152,7 +143,7 @@ Result<Lowered> lower_j3d_btk(const Scene& scene, const J3dAnimFile& base, const
       prefix = khr_texture_transform_pointer(m);
     }
     if (prefix.empty() || !taken.insert(prefix).second) continue;
-    if (auto e = lower_tex_mtx(t.anims[i], ia, prefix, t, maya, where + ".tex_mtx_anims[" + num(i) + "]", changed); !e) return e.error();
+    if (auto e = lower_tex_mtx(t.anims[i], ia, prefix, t, maya, where + ".tex_mtx_anims[" + std::to_string(i) + "]", changed); !e) return e.error();
   }
   if (changed.scales) relayout(t, &J3dJointAnim::scale, t.stored_scales);
   if (changed.rotations) relayout(t, &J3dJointAnim::rotation, t.stored_rotations);

@@ -18,8 +18,6 @@ namespace {
 
 constexpr std::size_t kMaxJoints = 255;        // section joint slots are u8, 0xFF = unused
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 template <std::size_t N>
 std::array<std::uint8_t, N> name_field(const std::string& name) {
   std::array<std::uint8_t, N> out{};
@@ -40,10 +38,10 @@ struct Draw {
 Result<Bon> kh_bbs::author_bon(const Scene& scene, int skin_index, const std::vector<Mat4>& world, std::vector<int>& bon_of,
                        std::vector<Warning>& warnings) {
   const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
-  const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
+  const std::string where = "skins[" + std::to_string(static_cast<std::size_t>(skin_index)) + "]";
   const std::size_t n = skin.joints.size();
   if (n > kMaxJoints) {
-    return at(where + ".joints", "the skin has " + num(n) + " joints but a PMO section names joints by a byte (at most 255)",
+    return at(where + ".joints", "the skin has " + std::to_string(n) + " joints but a PMO section names joints by a byte (at most 255)",
               ErrorCode::unsupported);
   }
   auto joints = skin_joints_parents_first(scene, skin_index);
@@ -73,10 +71,10 @@ Result<Bon> kh_bbs::author_bon(const Scene& scene, int skin_index, const std::ve
     bool ok = true;
     const Mat4 inverse_bind = skin.inverse_bind_matrices.empty() ? inverse(w, &ok) : skin.inverse_bind_matrices[s];
     for (float f : local.m) {
-      if (!std::isfinite(f)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
+      if (!std::isfinite(f)) return at("nodes[" + std::to_string(node) + "]", "joint " + std::to_string(s) + " has a non-finite transform");
     }
     for (float f : inverse_bind.m) {
-      if (!std::isfinite(f) || !ok) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite or singular inverse bind matrix");
+      if (!std::isfinite(f) || !ok) return at(where + ".inverse_bind_matrices[" + std::to_string(s) + "]", "a non-finite or singular inverse bind matrix");
     }
     j.local = local.m;
     j.inverse_bind = inverse_bind.m;
@@ -96,7 +94,7 @@ Result<Bon> game_bon(const Scene& scene, int skin_index, const Bon& game, std::v
       if (fixed_string(game.joints[b].name) == name) bon_of[s] = static_cast<int>(b);
     }
     if (bon_of[s] < 0) {
-      return at("skins[" + num(static_cast<std::size_t>(skin_index)) + "].joints[" + num(s) + "]",
+      return at("skins[" + std::to_string(static_cast<std::size_t>(skin_index)) + "].joints[" + std::to_string(s) + "]",
                 "joint \"" + name + "\" is not in the skeleton file's BON", ErrorCode::unsupported);
     }
   }
@@ -146,7 +144,7 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
     const Node& n = scene.nodes[static_cast<std::size_t>(d.node)];
     for (std::size_t p = 0; p < d.mesh->primitives.size(); ++p) {
       const Primitive& src = d.mesh->primitives[p];
-      const std::string where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + num(p) + "]";
+      const std::string where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + std::to_string(p) + "]";
       if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
         return at(where + ".mode", "points and lines cannot be drawn by a PMO (triangle lists and strips only)", ErrorCode::unsupported);
       }
@@ -156,7 +154,7 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
       }
       if (skin >= 0) {
         for (std::uint16_t j : src.joints) {
-          if (j >= bon_of.size()) return at(where + ".joints", "joint " + num(j) + " is past the skin's " + num(bon_of.size()) + " joints");
+          if (j >= bon_of.size()) return at(where + ".joints", "joint " + std::to_string(j) + " is past the skin's " + std::to_string(bon_of.size()) + " joints");
         }
       }
       Part part{src, src.material, where};
@@ -166,7 +164,7 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
       if (!prim.uvs.empty()) {
         const std::size_t keep = uv_set >= 0 && static_cast<std::size_t>(uv_set) < prim.uvs.size() ? static_cast<std::size_t>(uv_set) : 0;
         if (prim.uvs.size() > 1) {
-          warnings.push_back({where, "the primitive has " + num(prim.uvs.size()) + " UV sets but a PMO vertex holds one: set " + num(keep) +
+          warnings.push_back({where, "the primitive has " + std::to_string(prim.uvs.size()) + " UV sets but a PMO vertex holds one: set " + std::to_string(keep) +
                                          " (the one its material's texture uses) is kept"});
         }
         prim.uvs = {std::move(prim.uvs[keep])};
@@ -215,11 +213,11 @@ Result<Lowered> author_kh_bbs_pmo(const Scene& scene, const LowerInputs& inputs)
   // The header's counts are u16: past them the count saturates (the sections hold the true ones).
   if (pmo.vertex_count() > 0xFFFF) {
     pmo.stored_vertex_count = 0xFFFF;
-    warnings.push_back({"pmo", num(pmo.vertex_count()) + " vertices: the header's u16 vertex count is stored as 65535"});
+    warnings.push_back({"pmo", std::to_string(pmo.vertex_count()) + " vertices: the header's u16 vertex count is stored as 65535"});
   }
   if (pmo.triangle_count() > 0xFFFF) {
     pmo.stored_triangle_count = 0xFFFF;
-    warnings.push_back({"pmo", num(pmo.triangle_count()) + " triangles: the header's u16 triangle count is stored as 65535"});
+    warnings.push_back({"pmo", std::to_string(pmo.triangle_count()) + " triangles: the header's u16 triangle count is stored as 65535"});
   }
   return out;
 }

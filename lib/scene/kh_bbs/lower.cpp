@@ -22,8 +22,6 @@ namespace remodel::scene {
 
 namespace {
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 void warn(std::vector<Warning>& warnings, std::string where, std::string message) {
   warnings.push_back(Warning{std::move(where), std::move(message)});
 }
@@ -32,7 +30,7 @@ void warn(std::vector<Warning>& warnings, std::string where, std::string message
 template <std::size_t N>
 Result<void> store_name(const std::string& name, std::array<std::uint8_t, N>& out, const std::string& field) {
   if (name.size() > N) {
-    return at(field, "the name \"" + name + "\" has " + num(name.size()) + " bytes but the field holds " + num(N),
+    return at(field, "the name \"" + name + "\" has " + std::to_string(name.size()) + " bytes but the field holds " + std::to_string(N),
               ErrorCode::unsupported);
   }
   if (name.find('\0') != std::string::npos) return at(field, "the name \"" + name + "\" contains a NUL byte");
@@ -53,11 +51,11 @@ Result<std::vector<int>> match_joints(const Scene& lifted, const Skin& ls, const
   const std::size_t n = ls.joints.size();
   for (std::size_t s = 0; s < is.joints.size(); ++s) {
     if (is.joints[s] < 0 || static_cast<std::size_t>(is.joints[s]) >= in.nodes.size()) {
-      return at(where + ".joints[" + num(s) + "]", "joint " + num(s) + " is node " + std::to_string(is.joints[s]) + ", which does not exist");
+      return at(where + ".joints[" + std::to_string(s) + "]", "joint " + std::to_string(s) + " is node " + std::to_string(is.joints[s]) + ", which does not exist");
     }
   }
   if (is.joints.size() != n) {
-    return at(where + ".joints", "the skin has " + num(is.joints.size()) + " joints but the base BON has " + num(n) +
+    return at(where + ".joints", "the skin has " + std::to_string(is.joints.size()) + " joints but the base BON has " + std::to_string(n) +
                                      ": the format's joints cannot be added or removed here", ErrorCode::unsupported);
   }
   auto complete = [&](const std::vector<int>& m) {
@@ -146,15 +144,15 @@ Result<void> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scen
                                const std::vector<IncomingJoint>& joints) {
   const std::vector<Mat4> world_before = bon_worlds(out);
   if (!is.inverse_bind_matrices.empty() && is.inverse_bind_matrices.size() != is.joints.size()) {
-    return at(where + ".inverse_bind_matrices", "the skin has " + num(is.joints.size()) + " joints but " +
-                                                    num(is.inverse_bind_matrices.size()) + " inverse bind matrices", ErrorCode::inconsistent);
+    return at(where + ".inverse_bind_matrices", "the skin has " + std::to_string(is.joints.size()) + " joints but " +
+                                                    std::to_string(is.inverse_bind_matrices.size()) + " inverse bind matrices", ErrorCode::inconsistent);
   }
   std::vector<int> slot_of_node(in.nodes.size(), -1);
   for (std::size_t s = 0; s < is.joints.size(); ++s) slot_of_node[static_cast<std::size_t>(is.joints[s])] = static_cast<int>(s);
   for (std::size_t s = 0; s < is.joints.size(); ++s) {
     const std::size_t b = static_cast<std::size_t>(bon_of[s]);
     BonJoint& j = out.joints[b];
-    const std::string jf = field + ".joints[" + num(b) + "]";
+    const std::string jf = field + ".joints[" + std::to_string(b) + "]";
     const Node& node = in.nodes[static_cast<std::size_t>(is.joints[s])];
     const Node& was = lifted.nodes[static_cast<std::size_t>(ls.joints[b])];
     if (node.name != was.name) {
@@ -163,15 +161,15 @@ Result<void> lower_bon(Bon& out, const Scene& lifted, const Skin& ls, const Scen
     const int parent_slot = node.parent < 0 ? -1 : slot_of_node[static_cast<std::size_t>(node.parent)];
     const int parent = parent_slot < 0 ? -1 : bon_of[static_cast<std::size_t>(parent_slot)];
     if (parent != (j.parent == 0xFFFF ? -1 : static_cast<int>(j.parent))) {
-      return at(where + ".joints[" + num(s) + "]", "joint \"" + node.name + "\" has another parent than in the base BON: "
+      return at(where + ".joints[" + std::to_string(s) + "]", "joint \"" + node.name + "\" has another parent than in the base BON: "
                                                    "the hierarchy cannot be changed", ErrorCode::unsupported);
     }
     for (float f : trs_matrix(node.local).m) {
-      if (!std::isfinite(f)) return at(where + ".joints[" + num(s) + "]", "joint \"" + node.name + "\" has a non-finite transform");
+      if (!std::isfinite(f)) return at(where + ".joints[" + std::to_string(s) + "]", "joint \"" + node.name + "\" has a non-finite transform");
     }
     if (!is.inverse_bind_matrices.empty()) {
       for (float f : is.inverse_bind_matrices[s].m) {
-        if (!std::isfinite(f)) return at(where + ".inverse_bind_matrices[" + num(s) + "]", "a non-finite inverse bind matrix");
+        if (!std::isfinite(f)) return at(where + ".inverse_bind_matrices[" + std::to_string(s) + "]", "a non-finite inverse bind matrix");
       }
     }
     const IncomingJoint& ij = joints[s];
@@ -290,8 +288,8 @@ Result<void> add_own_material(const ModelEdit& m, const Primitive& prim, const s
   const std::string texture = section->base.texture == 0xFF ? "no texture"
                               : m.lists.infos.size() > infos ? "a new texture info " + info + " and its TIM2"
                                                              : "the texture info " + info + " made for it";
-  warn(warnings, where, "drawn with " + name + ", which no base material stands for: " + num(drawn.indices.size() / 3) + " triangles become " +
-                            num(rebuilt->size()) + " new sections at the end of " + m.field + "." + list + ", drawn with " + texture);
+  warn(warnings, where, "drawn with " + name + ", which no base material stands for: " + std::to_string(drawn.indices.size() / 3) + " triangles become " +
+                            std::to_string(rebuilt->size()) + " new sections at the end of " + m.field + "." + list + ", drawn with " + texture);
   auto& to = added[static_cast<std::size_t>(section->list)];
   to.insert(to.end(), rebuilt->begin(), rebuilt->end());
   return {};
@@ -331,14 +329,14 @@ Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, co
     }
   }
   const std::size_t kept = static_cast<std::size_t>(std::count(found.begin(), found.end(), true));
-  warn(warnings, where, "primitives carry no section extras: " + num(kept) + " of " + num(lm.primitives.size()) +
+  warn(warnings, where, "primitives carry no section extras: " + std::to_string(kept) + " of " + std::to_string(lm.primitives.size()) +
                             " PMO sections found unchanged among the triangles of their material's primitives" +
                             (exhausted ? " (the search stopped at its work bound: the rest count as changed)" : ""));
 
   std::vector<bool> replaced(lm.primitives.size(), false);
   for (std::size_t p = 0; p < im.primitives.size(); ++p) {
     if (is_own_material(material_of, im.primitives[p].material)) {
-      if (auto e = add_own_material(m, im.primitives[p], bon_of, scale, where + ".primitives[" + num(p) + "]", added, warnings); !e) return e;
+      if (auto e = add_own_material(m, im.primitives[p], bon_of, scale, where + ".primitives[" + std::to_string(p) + "]", added, warnings); !e) return e;
       continue;
     }
     Primitive rest = im.primitives[p];
@@ -346,7 +344,7 @@ Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, co
     rest.indices = finders[p] ? finders[p]->unclaimed() : drawn_triangles(im.primitives[p]);
     if (rest.indices.empty()) continue;
     if (lm.primitives.empty()) {
-      return at(where + ".primitives[" + num(p) + "]", "the base PMO has no section to take a vertex format from", ErrorCode::unsupported);
+      return at(where + ".primitives[" + std::to_string(p) + "]", "the base PMO has no section to take a vertex format from", ErrorCode::unsupported);
     }
     // In place of the first section of its material not found, else after its last, else after the last section.
     std::optional<std::size_t> like;
@@ -370,8 +368,8 @@ Result<void> lower_merged(const ModelEdit& m, const Mesh& lm, const Mesh& im, co
     std::vector<PmoSection>& part = part_of(b);
     if (in_place && !replaced[b]) part.clear();
     replaced[b] = replaced[b] || in_place;
-    warn(warnings, whole.where, num(rest.indices.size() / 3) + " triangles stand for no unchanged PMO section: re-partitioned into " +
-                                    num(rebuilt->size()) + " sections " + (in_place ? "in place of " : "after ") + whole.field);
+    warn(warnings, whole.where, std::to_string(rest.indices.size() / 3) + " triangles stand for no unchanged PMO section: re-partitioned into " +
+                                    std::to_string(rebuilt->size()) + " sections " + (in_place ? "in place of " : "after ") + whole.field);
     part.insert(part.end(), rebuilt->begin(), rebuilt->end());
   }
   for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
@@ -415,11 +413,11 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
   const Mesh& lm = m.lifted.meshes[static_cast<std::size_t>(ln.mesh)];
   const Mesh& im = m.in.meshes[static_cast<std::size_t>(node.mesh)];
   for (std::size_t p = 0; p < im.primitives.size(); ++p) {
-    if (auto e = kh_bbs::check_primitive(im.primitives[p], where + ".primitives[" + num(p) + "]"); !e) return e.error();
+    if (auto e = kh_bbs::check_primitive(im.primitives[p], where + ".primitives[" + std::to_string(p) + "]"); !e) return e.error();
     for (std::size_t k = 0; k < im.primitives[p].joints.size() && base.skeleton; ++k) {
       if (im.primitives[p].joints[k] >= bon_of.size()) {
-        return at(where + ".primitives[" + num(p) + "].joints", "joint " + std::to_string(im.primitives[p].joints[k]) +
-                                                                   " is past the skin's " + num(bon_of.size()) + " joints");
+        return at(where + ".primitives[" + std::to_string(p) + "].joints", "joint " + std::to_string(im.primitives[p].joints[k]) +
+                                                                   " is past the skin's " + std::to_string(bon_of.size()) + " joints");
       }
     }
   }
@@ -433,7 +431,7 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
     for (std::size_t b = 0; b < lm.primitives.size(); ++b) {
       if (extras_int(lm.primitives[b].extras, "list") == list && extras_int(lm.primitives[b].extras, "section") == section) {
         if (incoming_of[b] >= 0) {
-          return at(where + ".primitives[" + num(p) + "].extras", "two primitives claim section " + std::to_string(*section) +
+          return at(where + ".primitives[" + std::to_string(p) + "].extras", "two primitives claim section " + std::to_string(*section) +
                                                                   " of mesh" + std::to_string(*list), ErrorCode::inconsistent);
         }
         incoming_of[b] = static_cast<int>(p);
@@ -455,8 +453,8 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
     const auto [list, section] = key(b);
     const PmoMeshList& bl = list == 0 ? *base.mesh0 : *base.mesh1;
     return kh_bbs::SectionEdit{bl.sections[section], lm.primitives[b], im.primitives[p], base.scale,
-                               base.skeleton ? &bon_of : nullptr, where + ".primitives[" + num(p) + "]",
-                               m.field + ".mesh" + num(list) + ".sections[" + num(section) + "]"};
+                               base.skeleton ? &bon_of : nullptr, where + ".primitives[" + std::to_string(p) + "]",
+                               m.field + ".mesh" + std::to_string(list) + ".sections[" + std::to_string(section) + "]"};
   };
   Added added;
   const auto part_of = [&](std::size_t b) -> std::vector<PmoSection>& {
@@ -498,7 +496,7 @@ Result<void> lower_model(const ModelEdit& m, const Pmo& base, Pmo& out, std::vec
       if (lmat >= 0 && m.lifted.materials[static_cast<std::size_t>(lmat)].name == name) like = b;
     }
     if (!like) {
-      if (auto e = add_own_material(m, im.primitives[p], base.skeleton ? &bon_of : nullptr, base.scale, where + ".primitives[" + num(p) + "]",
+      if (auto e = add_own_material(m, im.primitives[p], base.skeleton ? &bon_of : nullptr, base.scale, where + ".primitives[" + std::to_string(p) + "]",
                                     added, warnings); !e) return e.error();
       continue;
     }
@@ -570,7 +568,7 @@ Result<void> lower_textures(Document& doc, std::vector<PmoTextureInfo>& infos, c
       auto info = std::find_if(infos.begin(), infos.end(), [&](const PmoTextureInfo& i) { return i.tim2 && *i.tim2 == tim2; });
       if (info == infos.end() || extras_int(was.extras, "picture").value_or(0) != 0) {
         warn(warnings, where, "the file stores no name for \"" + was.name + "\" (no texture info names its TIM2): the rename is dropped");
-      } else if (auto e = store_name(t.name, info->name, "texture_infos[" + num(static_cast<std::size_t>(info - infos.begin())) + "].name"); !e) {
+      } else if (auto e = store_name(t.name, info->name, "texture_infos[" + std::to_string(static_cast<std::size_t>(info - infos.begin())) + "].name"); !e) {
         return e;
       }
     }
@@ -611,7 +609,7 @@ void remove_undrawn_textures(const Pmo& base, Pmo& out, std::vector<Warning>& wa
     const PmoTextureInfo& info = out.textures[i];
     if (info.tim2 && *info.tim2 < named_before.size()) named_before[*info.tim2] = true;
     if (i < was.size() && was[i] && !now[i]) {
-      warn(warnings, "pmo.texture_infos[" + num(i) + "]", "\"" + fixed_string(info.name) + "\" is drawn by no section any more: removed");
+      warn(warnings, "pmo.texture_infos[" + std::to_string(i) + "]", "\"" + fixed_string(info.name) + "\" is drawn by no section any more: removed");
       continue;
     }
     info_to[i] = static_cast<int>(infos.size());
@@ -703,7 +701,7 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
       by_order = true;
     }
     if (node < 0) {
-      return at("nodes", "no root node stands for PMP object " + num(i) + " (named \"" + lo.name + "\"): objects cannot be added or removed",
+      return at("nodes", "no root node stands for PMP object " + std::to_string(i) + " (named \"" + lo.name + "\"): objects cannot be added or removed",
                 ErrorCode::unsupported);
     }
     const Node& n = scene.nodes[static_cast<std::size_t>(node)];
@@ -712,7 +710,7 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
     const Trs& t = n.local;
     for (float f : {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w,
                     t.scale.x, t.scale.y, t.scale.z}) {
-      if (!std::isfinite(f)) return at(where, "object " + num(i) + " has a non-finite translation, rotation or scale");
+      if (!std::isfinite(f)) return at(where, "object " + std::to_string(i) + " has a non-finite translation, rotation or scale");
     }
     if (!(t.translation == lo.local.translation)) o.position = {t.translation.x, t.translation.y, t.translation.z};
     if (!(t.rotation == lo.local.rotation)) {
@@ -736,8 +734,8 @@ Result<Lowered> lower_kh_bbs_pmp(const Scene& scene, const Pmp& base, const Lowe
           static_cast<std::size_t>(scene.nodes[static_cast<std::size_t>(c)].mesh) < scene.meshes.size())
         child = c;
     }
-    if (child < 0) return at(where, "object " + num(i) + " draws PMO " + num(*o.pmo) + " in the base but no child node draws a mesh", ErrorCode::unsupported);
-    const std::string field = "pmp.pmos[" + num(*o.pmo) + "]";
+    if (child < 0) return at(where, "object " + std::to_string(i) + " draws PMO " + std::to_string(*o.pmo) + " in the base but no child node draws a mesh", ErrorCode::unsupported);
+    const std::string field = "pmp.pmos[" + std::to_string(*o.pmo) + "]";
     kh_bbs::NewTextures made;
     const ModelEdit edit{*lifted, lifted_child, scene, child, field, {pmp.pmos[*o.pmo].textures, pmp.tim2s, pmp.gaps_before_tim2}, made};
     if (auto e = lower_model(edit, base.pmos[*o.pmo], pmp.pmos[*o.pmo], out.warnings); !e) {

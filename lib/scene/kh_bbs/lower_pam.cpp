@@ -31,10 +31,6 @@ std::string seconds(float t) {
   return text;
 }
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
-float axis(const Vec3& v, std::size_t i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
-
 // A channel of `values` (one per frame) as the PAM stores it, re-chosen: one constant key when every
 // value is within `tolerance` of the first, else keys quantised between min and max, on every frame
 // or sparse (only the frames linear interpolation cannot rebuild within one step), whichever is smaller.
@@ -86,14 +82,14 @@ struct AnimationEdit {
 Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const Animation& ia, const PamAnimation& base,
                                      PamAnimation& record, const std::string& where) {
   for (std::size_t c = 0; c < ia.channels.size(); ++c) {
-    if (auto err = check_channel(ia.channels[c], e.in.nodes.size(), where + ".channels[" + num(c) + "]"); !err) return err.error();
+    if (auto err = check_channel(ia.channels[c], e.in.nodes.size(), where + ".channels[" + std::to_string(c) + "]"); !err) return err.error();
   }
   const float fps = static_cast<float>(base.fps);
   // Retimed: the incoming end moved by whole frames moves the frame count by as many.
   // In double and range-checked before rounding: a time near the float maximum is no frame count.
   const double shifted = std::round((static_cast<double>(last_time(ia)) - last_time(la)) * fps) + base.frame_count;
   if (!(shifted >= 1 && shifted <= 0xFFFF)) {
-    return at(where, "the animation ends at " + seconds(last_time(ia)) + " s, which at " + num(base.fps) +
+    return at(where, "the animation ends at " + seconds(last_time(ia)) + " s, which at " + std::to_string(base.fps) +
                          " fps is outside the 1 to 65535 frames a PAM holds", ErrorCode::unsupported);
   }
   const long frames = static_cast<long>(shifted);
@@ -132,7 +128,7 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
         if (p == 1) {
           Vec3 ref = previous;  // the stored angles where the PAM has them, else the frame before
           for (std::size_t i = 0; i < 3; ++i) {
-            if (stored[i] != nullptr && !retimed) (i == 0 ? ref.x : i == 1 ? ref.y : ref.z) = axis(stored_values[f], i);
+            if (stored[i] != nullptr && !retimed) (i == 0 ? ref.x : i == 1 ? ref.y : ref.z) = stored_values[f][i];
           }
           per_frame[f] = previous = nearest_euler(poses[f].rotation, ref);
         } else {
@@ -152,24 +148,24 @@ Result<void> lower_animation(const AnimationEdit& e, const Animation& la, const 
         std::optional<PamChannel>& out = record.bones[b].channels[p * 3 + i];
         const std::optional<PamChannel>& was = base.bones[b].channels[p * 3 + i];
         std::vector<float> values(per_frame.size());
-        for (std::size_t f = 0; f < values.size(); ++f) values[f] = axis(per_frame[f], i);
+        for (std::size_t f = 0; f < values.size(); ++f) values[f] = per_frame[f][i];
         // The stored quantisation is the tolerance, widened by the float error of the Euler round trip.
         const float step = was ? (was->max - was->min) / 65535.0f : 0.0f;
         float tolerance = std::max(step, 1e-5f);
         for (float v : values) tolerance = std::max(tolerance, 1e-5f * std::abs(v));
         // Blender's noise on this path at a frame, where the joints came back turned (else 0).
         const auto blender = [&](std::size_t f) {
-          return p == 0 ? e.noise.translation(stored_values[f]) : p == 1 ? static_cast<float>(e.noise.rotation()) : e.noise.scale(axis(stored_values[f], i));
+          return p == 0 ? e.noise.translation(stored_values[f]) : p == 1 ? static_cast<float>(e.noise.rotation()) : e.noise.scale(stored_values[f][i]);
         };
         bool same = !retimed;
-        for (std::size_t f = 0; f < values.size() && same; ++f) same = std::abs(values[f] - axis(stored_values[f], i)) <= tolerance + blender(f);
+        for (std::size_t f = 0; f < values.size() && same; ++f) same = std::abs(values[f] - stored_values[f][i]) <= tolerance + blender(f);
         if (same) continue;
         if (!was && !retimed) {
           // A channel the PAM did not store, now moving away from the bind value: added.
           out = encode_channel(values, tolerance, record.wide());
         } else if (!was) {
           bool bind_only = true;
-          for (std::size_t f = 0; f < values.size(); ++f) bind_only = bind_only && std::abs(values[f] - axis(bind_values[p], i)) <= tolerance + blender(f);
+          for (std::size_t f = 0; f < values.size(); ++f) bind_only = bind_only && std::abs(values[f] - bind_values[p][i]) <= tolerance + blender(f);
           if (!bind_only) out = encode_channel(values, tolerance, record.wide());
         } else {
           out = encode_channel(values, std::max(1e-5f, 1e-5f * std::max(std::abs(was->min), std::abs(was->max))), record.wide());
@@ -229,7 +225,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   }
   Lowered out{base, std::move(bon_warnings)};
   if (found < lifted_joints.size()) {
-    out.warnings.push_back({"nodes", num(lifted_joints.size() - found) + " BON joints have no node of their name: their channels keep the bind pose"});
+    out.warnings.push_back({"nodes", std::to_string(lifted_joints.size() - found) + " BON joints have no node of their name: their channels keep the bind pose"});
   }
   // Blender's turns on the incoming joints, found against the BON's bind pose, and the noise they bring.
   std::vector<Trs> bind(lifted_joints.size());
@@ -266,7 +262,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
       if (ia.name != la.name) {
         std::array<std::uint8_t, 12>& name = pam->entries[entry].name;
         if (ia.name.size() > name.size()) {
-          return at(where + ".name", "the name \"" + ia.name + "\" has " + num(ia.name.size()) + " bytes but a PAM entry holds 12", ErrorCode::unsupported);
+          return at(where + ".name", "the name \"" + ia.name + "\" has " + std::to_string(ia.name.size()) + " bytes but a PAM entry holds 12", ErrorCode::unsupported);
         }
         name.fill(0);
         std::memcpy(name.data(), ia.name.data(), ia.name.size());
@@ -277,7 +273,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
   }
   for (std::size_t a = 0; a < scene.animations.size(); ++a) {
     if (std::find(incoming_of.begin(), incoming_of.end(), static_cast<int>(a)) == incoming_of.end()) {
-      out.warnings.push_back({"animations[" + num(a) + "]", "the animation stands for no PAM record and is not stored (records cannot be added)"});
+      out.warnings.push_back({"animations[" + std::to_string(a) + "]", "the animation stands for no PAM record and is not stored (records cannot be added)"});
     }
   }
   return out;
@@ -286,7 +282,7 @@ Result<Lowered> lower_pam(const Scene& scene, const Document& base, const LowerI
 // The frames of `a`'s new record, after checking its channels.
 Result<std::uint16_t> record_frames(const Animation& a, const Scene& scene, const std::string& where) {
   for (std::size_t c = 0; c < a.channels.size(); ++c) {
-    if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + num(c) + "]"); !err) return err.error();
+    if (auto err = check_channel(a.channels[c], scene.nodes.size(), where + ".channels[" + std::to_string(c) + "]"); !err) return err.error();
   }
   const float end = last_time(a);
   const double frames = std::round(static_cast<double>(end) * PamAnimation{}.fps) + 1;
@@ -333,8 +329,8 @@ Result<PamAnimation> author_animation(const Animation& a, const Scene& scene, co
         std::vector<float> values(per_frame.size());
         float tolerance = 1e-5f;  // the float round trip of the Euler conversion
         for (std::size_t f = 0; f < values.size(); ++f) {
-          values[f] = axis(per_frame[f], i);
-          if (!std::isfinite(values[f])) return at(where, "joint " + num(b) + " has a non-finite sampled value");
+          values[f] = per_frame[f][i];
+          if (!std::isfinite(values[f])) return at(where, "joint " + std::to_string(b) + " has a non-finite sampled value");
           tolerance = std::max(tolerance, 1e-5f * std::abs(values[f]));
         }
         if (p == 2 && std::all_of(values.begin(), values.end(), [&](float v) { return std::abs(v - 1.0f) <= tolerance; })) continue;
@@ -353,7 +349,7 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
   const PmoFile* pmo = *given;
   if (scene.animations.empty()) return at("animations", "the glTF has no animations to store in a PAM", ErrorCode::unsupported);
   const std::vector<BonJoint>& bon = pmo->pmo.skeleton->joints;
-  if (bon.size() > 255) return at("skeleton", "the BON has " + num(bon.size()) + " joints; a PAM record holds 255", ErrorCode::unsupported);
+  if (bon.size() > 255) return at("skeleton", "the BON has " + std::to_string(bon.size()) + " joints; a PAM record holds 255", ErrorCode::unsupported);
   // Joints in the BON's order, by node name (glTF channels name nodes).
   Lowered out{Document{Pam{}}, {}};
   std::vector<int> joints(bon.size(), -1);
@@ -371,7 +367,7 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
               ErrorCode::unsupported);
   }
   if (missing_count != 0) {
-    out.warnings.push_back({"nodes", num(missing_count) + " BON joints have no node of their name and hold their bind pose: " + missing +
+    out.warnings.push_back({"nodes", std::to_string(missing_count) + " BON joints have no node of their name and hold their bind pose: " + missing +
                                          (missing_count > 8 ? "..." : "")});
   }
   Pam& pam = std::get<Pam>(out.document);
@@ -379,24 +375,24 @@ Result<Lowered> author_kh_bbs_pam(const Scene& scene, const LowerInputs& inputs)
   std::vector<std::uint16_t> frames(scene.animations.size());
   std::size_t sampled = 0;
   for (std::size_t a = 0; a < scene.animations.size(); ++a) {
-    const std::string where = "animations[" + num(a) + "]";
+    const std::string where = "animations[" + std::to_string(a) + "]";
     auto count = record_frames(scene.animations[a], scene, where);
     if (!count) return count.error();
     frames[a] = *count;
     sampled += std::size_t{*count} * joints.size();
     if (sampled > kMaxSampledJointFrames) {
-      return at(where, "brings the frames sampled for the PAM's joints to " + num(sampled) + " (frames x " + num(joints.size()) +
-                           " BON joints, over the animations so far); one import samples at most " + num(kMaxSampledJointFrames),
+      return at(where, "brings the frames sampled for the PAM's joints to " + std::to_string(sampled) + " (frames x " + std::to_string(joints.size()) +
+                           " BON joints, over the animations so far); one import samples at most " + std::to_string(kMaxSampledJointFrames),
                 ErrorCode::unsupported);
     }
   }
   for (std::size_t a = 0; a < scene.animations.size(); ++a) {
-    const std::string where = "animations[" + num(a) + "]";
+    const std::string where = "animations[" + std::to_string(a) + "]";
     auto record = author_animation(scene.animations[a], scene, joints, bind, frames[a], where);
     if (!record) return record.error();
     PamEntry entry;
     entry.animation = static_cast<std::uint16_t>(pam.animations.size());
-    std::string name = scene.animations[a].name.empty() ? "anim" + num(a) : scene.animations[a].name;
+    std::string name = scene.animations[a].name.empty() ? "anim" + std::to_string(a) : scene.animations[a].name;
     if (name.size() > entry.name.size()) {
       out.warnings.push_back({where + ".name", "the name \"" + name + "\" is cut to 12 bytes (a PAM entry holds 12)"});
       name.resize(entry.name.size());

@@ -74,8 +74,6 @@ Result<void> check_primitive(const Primitive& p, const std::string& where) {
 
 namespace {
 
-float component(const Vec3& v, std::size_t c) { return c == 0 ? v.x : c == 1 ? v.y : v.z; }
-
 // Per weight slot of the section, the weight a lifted or incoming vertex gives it; false when the
 // vertex leans on a joint the section's first `slots` slots do not hold.
 bool slot_weights(const Primitive& p, std::size_t v, const std::vector<int>* bon_of, const std::array<std::uint8_t, 8>& joints,
@@ -112,14 +110,14 @@ SectionValues::Key SectionValues::key(const Primitive& p, std::uint32_t v, const
   Key k;
   const psp::VertexFormat& f = format_;
   for (std::size_t c = 0; c < 3 && f.position != psp::NumFormat::none; ++c) {
-    auto s = psp::signed_stored(f.position, component(p.positions[v], c) / e_->scale);
+    auto s = psp::signed_stored(f.position, p.positions[v][c] / e_->scale);
     if (!s) return k;
     k.v.position[c] = *s;
   }
   if (f.normal != psp::NumFormat::none && !p.normals.empty()) {
     const float top = f.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : f.normal == psp::NumFormat::i16 ? 32767.0f / 32768.0f : 1.0f;
     const Vec3 n = normalize(p.normals[v]);
-    for (std::size_t c = 0; c < 3; ++c) k.v.normal[c] = psp::signed_stored(f.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
+    for (std::size_t c = 0; c < 3; ++c) k.v.normal[c] = psp::signed_stored(f.normal, std::clamp(n[c], -1.0f, top)).value_or(0);
     k.normal = true;
   }
   if (f.texcoord != psp::NumFormat::none && !p.uvs.empty() && p.uvs[0].size() == p.vertex_count()) {
@@ -205,8 +203,8 @@ Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
     psp::Vertex nv = (*stored)[v];
     const std::string vertex = e.where + " vertex " + std::to_string(iv);
     for (std::size_t c = 0; c < 3; ++c) {
-      const float now = component(in.positions[iv], c);
-      if (now == component(lifted.positions[v], c)) continue;
+      const float now = in.positions[iv][c];
+      if (now == lifted.positions[v][c]) continue;
       auto s = psp::signed_stored(format->position, now / e.scale);
       if (!s) {
         return at(e.where + ".positions", vertex + " lies outside what " + range_of(format->position, true) + " times the model scale " +
@@ -221,7 +219,7 @@ Result<bool> lower_section_in_place(const SectionEdit& e, PmoSection& out) {
       const Vec3 n = normalize(in.normals[iv]) * (length(old) > 0.0f ? length(old) : 1.0f);
       const float top = format->normal == psp::NumFormat::i8 ? 127.0f / 128.0f : 32767.0f / 32768.0f;
       for (std::size_t c = 0; c < 3; ++c) {
-        const float x = format->normal == psp::NumFormat::f32 ? component(n, c) : std::clamp(component(n, c), -1.0f, top);
+        const float x = format->normal == psp::NumFormat::f32 ? n[c] : std::clamp(n[c], -1.0f, top);
         nv.normal[c] = psp::signed_stored(format->normal, x).value_or(nv.normal[c]);
       }
     }

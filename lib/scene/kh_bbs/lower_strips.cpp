@@ -26,9 +26,6 @@ constexpr std::size_t kMaxVertices = 0xFFFF;  // its u16 vertex count
 constexpr std::uint8_t kListPrimitive = 3;
 constexpr std::uint8_t kStripPrimitive = 4;
 
-// One vertex's joints (BON indices) and weights, strongest first, summing to 1.
-float component(const Vec3& v, std::size_t c) { return c == 0 ? v.x : c == 1 ? v.y : v.z; }
-
 bool same_winding(std::array<std::uint32_t, 3> t, std::array<std::uint32_t, 3> u) {
   for (int r = 0; r < 3; ++r) {
     if (t == u) return true;
@@ -171,7 +168,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     for (std::uint32_t v : tris) {
       for (std::size_t c = 0; c < (uv ? 2u : 3u); ++c) {
         const bool ok = uv ? psp::unsigned_stored(f, (c == 0 ? in.uvs[0][v].x / uv_scale.x : in.uvs[0][v].y / uv_scale.y)).has_value()
-                           : psp::signed_stored(f, component(in.positions[v], c) / e.scale).has_value();
+                           : psp::signed_stored(f, in.positions[v][c] / e.scale).has_value();
         if (!ok) return false;
       }
     }
@@ -264,7 +261,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
     auto encode = [&](std::uint32_t v) -> Result<psp::Vertex> {
       psp::Vertex nv;
       for (std::size_t c = 0; c < 3; ++c) {
-        auto q = psp::signed_stored(format.position, component(in.positions[v], c) / e.scale);
+        auto q = psp::signed_stored(format.position, in.positions[v][c] / e.scale);
         if (!q) {
           return at(e.where + ".positions", "vertex " + std::to_string(v) + " lies outside what " + range_of(format.position, true) +
                                                 " times the model scale " + std::to_string(e.scale) + " holds", ErrorCode::unsupported);
@@ -274,7 +271,7 @@ Result<std::vector<PmoSection>> rebuild_section(const SectionEdit& e, std::vecto
       if (format.normal != psp::NumFormat::none && !in.normals.empty()) {
         const float top = format.normal == psp::NumFormat::i8 ? 127.0f / 128.0f : format.normal == psp::NumFormat::i16 ? 32767.0f / 32768.0f : 1.0f;
         const Vec3 n = normalize(in.normals[v]);
-        for (std::size_t c = 0; c < 3; ++c) nv.normal[c] = psp::signed_stored(format.normal, std::clamp(component(n, c), -1.0f, top)).value_or(0);
+        for (std::size_t c = 0; c < 3; ++c) nv.normal[c] = psp::signed_stored(format.normal, std::clamp(n[c], -1.0f, top)).value_or(0);
       }
       if (format.texcoord != psp::NumFormat::none && !in.uvs.empty() && in.uvs[0].size() == vc) {
         const float uv[2] = {in.uvs[0][v].x / uv_scale.x, in.uvs[0][v].y / uv_scale.y};

@@ -20,8 +20,6 @@ constexpr std::uint32_t kMaxImageSide = 512;   // the GE samples textures up to 
 constexpr std::uint32_t kWhiteDiffuse = 0xFF808080;  // RGB 0x80 is 1.0
 constexpr std::uint16_t kTranslucentAttribute = 0x30;  // texture alpha + semi-transparent, as retail mesh1
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 // The texture info (and TIM2) of Scene texture `t`, made on first use; named by the texture, else by
 // `material` (Blender names images and materials, not textures: the lift names a material by its info).
 Result<int> new_texture_info(const Scene& scene, int t, const std::string& material, const std::string& material_where, NewTextures& made,
@@ -37,7 +35,7 @@ Result<int> new_texture_info(const Scene& scene, int t, const std::string& mater
     const float f = static_cast<float>(kMaxImageSide) / static_cast<float>(std::max(image.width, image.height));
     const auto w = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.width) * f)));
     const auto h = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(static_cast<float>(image.height) * f)));
-    warnings.push_back({where, "the " + num(image.width) + "x" + num(image.height) + " image is scaled to " + num(w) + "x" + num(h) +
+    warnings.push_back({where, "the " + std::to_string(image.width) + "x" + std::to_string(image.height) + " image is scaled to " + std::to_string(w) + "x" + std::to_string(h) +
                                    " (the PSP samples textures up to 512 a side)"});
     image = resize_image(image, w, h);
   }
@@ -47,7 +45,7 @@ Result<int> new_texture_info(const Scene& scene, int t, const std::string& mater
   tim2.pictures.push_back(std::move(*picture));
   PmoTextureInfo info;
   info.tim2 = static_cast<std::uint16_t>(lists.tim2s.size());
-  const std::string named = !texture.name.empty() ? texture.name : !material.empty() ? material : "tex" + num(static_cast<std::size_t>(t));
+  const std::string named = !texture.name.empty() ? texture.name : !material.empty() ? material : "tex" + std::to_string(static_cast<std::size_t>(t));
   const std::string name = fitted_name(named, 12, texture.name.empty() && !material.empty() ? material_where + ".name" : where + ".name", warnings);
   std::memcpy(info.name.data(), name.data(), name.size());
   lists.tim2s.push_back(std::move(tim2));
@@ -83,7 +81,7 @@ std::string fitted_name(const std::string& name, std::size_t size, const std::st
   if (name.size() <= size) return name;
   std::size_t n = size;
   while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
-  warnings.push_back({where, "the name \"" + name + "\" is cut to " + num(n) + " bytes (the field holds " + num(size) + ")"});
+  warnings.push_back({where, "the name \"" + name + "\" is cut to " + std::to_string(n) + " bytes (the field holds " + std::to_string(size) + ")"});
   return name.substr(0, n);
 }
 

@@ -39,8 +39,6 @@ constexpr std::size_t kSlots = mhfu::kSlots;
 constexpr std::size_t kMaxBones = 256;        // the bone palette names a bone by a byte
 constexpr std::uint32_t kBoneTag = 0x40000001;
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 // ---- skeleton ----
 
 struct Bones {
@@ -53,10 +51,10 @@ struct Bones {
 // (a non-joint ancestor folds into it), parent/child/sibling links in bone order.
 Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vector<Mat4>& world) {
   const Skin& skin = scene.skins[static_cast<std::size_t>(skin_index)];
-  const std::string where = "skins[" + num(static_cast<std::size_t>(skin_index)) + "]";
+  const std::string where = "skins[" + std::to_string(static_cast<std::size_t>(skin_index)) + "]";
   const std::size_t n = skin.joints.size();
   if (n > kMaxBones) {
-    return at(where + ".joints", "the skin has " + num(n) + " joints but an MHFU bone palette names bones by a byte (at most 256)",
+    return at(where + ".joints", "the skin has " + std::to_string(n) + " joints but an MHFU bone palette names bones by a byte (at most 256)",
               ErrorCode::unsupported);
   }
   auto joints = skin_joints_parents_first(scene, skin_index);
@@ -75,7 +73,7 @@ Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vec
     const Mat4& w = world[static_cast<std::size_t>(node)];
     const int ps = parent_slot[s];
     const Mat4 local = ps < 0 ? w : inverse(world[static_cast<std::size_t>(skin.joints[static_cast<std::size_t>(ps)])]) * w;
-    if (!finite(local)) return at("nodes[" + std::to_string(node) + "]", "joint " + num(s) + " has a non-finite transform");
+    if (!finite(local)) return at("nodes[" + std::to_string(node) + "]", "joint " + std::to_string(s) + " has a non-finite transform");
     const Trs t = decompose(local);
     const Vec3 e = euler_xyz_of(t.rotation);
     MhfuBone& bone = sk.bones[b];
@@ -87,7 +85,7 @@ Result<Bones> author_skeleton(const Scene& scene, int skin_index, const std::vec
     bone.position = {t.translation.x, t.translation.y, t.translation.z, 1.0f};
     for (float f : bone.scale) {
       if (!std::isfinite(f) || f == 0.0f) {
-        return at("nodes[" + std::to_string(node) + "].scale", "joint " + num(s) + " has a zero or non-finite scale: a skeleton bone needs an inverse",
+        return at("nodes[" + std::to_string(node) + "].scale", "joint " + std::to_string(s) + " has a zero or non-finite scale: a skeleton bone needs an inverse",
                   ErrorCode::unsupported);
       }
     }
@@ -121,7 +119,7 @@ MhfuSkeleton root_skeleton() {
 
 Result<void> check_part(const Primitive& p, const std::string& where) {
   if (p.influences > kSlots * 4) {
-    return at(where + ".weights", "holds " + num(p.influences) + " influences per vertex, past the " + num(kSlots * 4) + " this author reads", ErrorCode::unsupported);
+    return at(where + ".weights", "holds " + std::to_string(p.influences) + " influences per vertex, past the " + std::to_string(kSlots * 4) + " this author reads", ErrorCode::unsupported);
   }
   return check_primitive(p, where);
 }
@@ -148,7 +146,7 @@ Result<void> prepare(Part& part, const Bones* bones, const Mat4& node_world, std
     }
   }
   if (limited != 0) {
-    warnings.push_back({part.where, num(limited) + " vertices lean on more than 8 joints: the strongest 8 are kept and renormalised "
+    warnings.push_back({part.where, std::to_string(limited) + " vertices lean on more than 8 joints: the strongest 8 are kept and renormalised "
                                     "(the GE blends 8 bones)"});
   }
   part.positions = p.positions;
@@ -171,11 +169,11 @@ Result<void> prepare(Part& part, const Bones* bones, const Mat4& node_world, std
 
 // ---- textures ----
 
-struct Textures {
+struct TmhImages {
   std::vector<int> image_of;  // per Scene texture: its TMH image, -1 until a material uses it
 };
 
-Result<int> tmh_image(const Scene& scene, int t, Textures& tex, Tmh& tmh, std::vector<Warning>& warnings) {
+Result<int> tmh_image(const Scene& scene, int t, TmhImages& tex, Tmh& tmh, std::vector<Warning>& warnings) {
   if (tex.image_of[static_cast<std::size_t>(t)] >= 0) return tex.image_of[static_cast<std::size_t>(t)];
   const std::string where = "textures[" + std::to_string(t) + "]";
   if (tmh.images.size() == kMaxTextures) return at(where, "more than 255 textures: an MHFU material names its image by a byte", ErrorCode::unsupported);
@@ -212,7 +210,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings, co
     out.skeleton = bones->skeleton;
     if (game) {
       if (game->bones.size() != bones->bone_of.size()) {
-        return at("skins", "the skin has " + num(bones->bone_of.size()) + " joints where the game's skeleton has " + num(game->bones.size()) + " bones",
+        return at("skins", "the skin has " + std::to_string(bones->bone_of.size()) + " joints where the game's skeleton has " + std::to_string(game->bones.size()) + " bones",
                   ErrorCode::unsupported);
       }
       for (std::size_t k = 0; k < bones->bone_of.size(); ++k) bones->bone_of[k] = static_cast<int>(k);
@@ -230,7 +228,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings, co
       const Primitive& src = mesh.primitives[p];
       Part part;
       part.prim = &src;
-      part.where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + num(p) + "]";
+      part.where = "meshes[" + std::to_string(n.mesh) + "].primitives[" + std::to_string(p) + "]";
       if (src.topology != Topology::triangles && src.topology != Topology::triangle_strip && src.topology != Topology::triangle_fan) {
         return at(part.where + ".mode", "points and lines cannot be drawn by an MHFU PMO (triangles only)", ErrorCode::unsupported);
       }
@@ -242,13 +240,13 @@ Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings, co
       const int set = src.material >= 0 ? scene.materials[static_cast<std::size_t>(src.material)].uv_set : 0;
       part.uv_set = set >= 0 && static_cast<std::size_t>(set) < src.uvs.size() ? static_cast<std::size_t>(set) : 0;
       if (src.uvs.size() > 1) {
-        warnings.push_back({part.where, "the primitive has " + num(src.uvs.size()) + " UV sets but an MHFU vertex holds one: set " + num(part.uv_set) +
+        warnings.push_back({part.where, "the primitive has " + std::to_string(src.uvs.size()) + " UV sets but an MHFU vertex holds one: set " + std::to_string(part.uv_set) +
                                             " (the one its material's texture uses) is kept"});
       }
       if (auto e = prepare(part, bones ? &*bones : nullptr, world[static_cast<std::size_t>(d)], warnings); !e) return e.error();
       if (part.triangles.empty()) continue;
       if (const std::size_t narrowed = narrow_triangles(part.influences, part.triangles)) {
-        warnings.push_back({part.where, num(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them leave their "
+        warnings.push_back({part.where, std::to_string(narrowed) + " triangles lean on more than 8 joints: the joints weighing least on them leave their "
                                         "vertices, whose weights are renormalised (a GE draw blends 8 bones)"});
       }
       parts.push_back(std::move(part));
@@ -274,7 +272,7 @@ Result<Made> author_parts(const Scene& scene, std::vector<Warning>& warnings, co
   pmo.clip_distance = *std::max_element(enc.scale.begin(), enc.scale.end());
 
   // Materials in order of first use, opaque mesh first; the glTF default material is white, untextured.
-  Textures tex{std::vector<int>(scene.textures.size(), -1)};
+  TmhImages tex{std::vector<int>(scene.textures.size(), -1)};
   std::map<int, std::uint8_t> pmo_material;
   const auto material_of = [&](int m) -> Result<std::uint8_t> {
     if (auto it = pmo_material.find(m); it != pmo_material.end()) return it->second;
@@ -390,7 +388,7 @@ Result<Lowered> author_mhfu_pmo(const Scene& scene, const LowerInputs& inputs) {
   auto made = author_parts(scene, warnings);
   if (!made) return made.error();
   if (!made->tmh.images.empty()) {
-    warnings.push_back({"textures", "a bare PMO holds no textures: its materials name TMH images 0-" + num(made->tmh.images.size() - 1) +
+    warnings.push_back({"textures", "a bare PMO holds no textures: its materials name TMH images 0-" + std::to_string(made->tmh.images.size() - 1) +
                                         ", which the PAC would hold (author a .pac to keep them)"});
   }
   return Lowered{Document{MhfuPmoFile{std::move(made->pmo), {}}}, std::move(warnings)};

@@ -16,8 +16,6 @@ constexpr std::size_t kMaxBlockVertices = 65536;  // u16 indices
 constexpr std::size_t kMaxBlockIndices = std::size_t{1} << 21;  // keeps a block's buffers well inside VADDR/IADDR's 24 bits
 constexpr std::size_t kMaxU8Indices = 256;    // the converter's u8 indices: every sample block with at most 256 indices
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 }  // namespace
 
 Result<std::vector<Group>> group_triangles(const Part& part) {
@@ -43,7 +41,7 @@ Result<std::vector<Group>> group_triangles(const Part& part) {
     const std::size_t t = 3 * i;
     const std::vector<int>& need = needs[i];
     if (need.size() > kSlots) {
-      return at(part.where, "triangle " + num(t / 3) + " leans on " + num(need.size()) + " bones but a GE draw blends 8", ErrorCode::unsupported);
+      return at(part.where, "triangle " + std::to_string(t / 3) + " leans on " + std::to_string(need.size()) + " bones but a GE draw blends 8", ErrorCode::unsupported);
     }
     std::vector<int> merged = out.empty() ? std::vector<int>{} : out.back().bones;
     for (int b : need) {
@@ -159,7 +157,7 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
     }
   } else {
     for (const auto& [s, e] : runs) {
-      if (e - s > 0xFFFF) return at(part.where, "a strip of " + num(e - s) + " indices is past a GE PRIM's 65535", ErrorCode::unsupported);
+      if (e - s > 0xFFFF) return at(part.where, "a strip of " + std::to_string(e - s) + " indices is past a GE PRIM's 65535", ErrorCode::unsupported);
       block.commands.push_back(GeCommand::make(ge::kPrim, std::uint32_t{ge::kPrimStrip} << 16 | static_cast<std::uint32_t>(e - s)));
       for (std::size_t i = s; i < e; ++i) put_index(strip[i]);
     }
@@ -181,7 +179,7 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
       const float top = f.position == psp::NumFormat::f32 ? raw : 32767.0f / 32768.0f;
       const auto s = std::abs(raw) > 1.0f ? std::nullopt : psp::signed_stored(f.position, std::clamp(raw, -1.0f, top));
       if (!s) {
-        return at(part.where + ".positions", "vertex " + num(v) + " lies outside the model's scale (" + std::to_string(enc.scale[0]) + ", " +
+        return at(part.where + ".positions", "vertex " + std::to_string(v) + " lies outside the model's scale (" + std::to_string(enc.scale[0]) + ", " +
                                                  std::to_string(enc.scale[1]) + ", " + std::to_string(enc.scale[2]) + ")", ErrorCode::unsupported);
       }
       vx.position[c] = *s;
@@ -217,7 +215,7 @@ Result<MhfuBlock> encode_block(const Part& part, const Group& group, const Encod
     vx.weights = psp::stored_weights(f.weight, f.weight_count, w);
     psp::encode_vertex(f, vx, block.vertices.data() + i * stride);
   }
-  if (clamped_uvs != 0) warnings.push_back({part.where + ".uvs", num(clamped_uvs) + " UV components could not be stored and were written as 0"});
+  if (clamped_uvs != 0) warnings.push_back({part.where + ".uvs", std::to_string(clamped_uvs) + " UV components could not be stored and were written as 0"});
   return block;
 }
 

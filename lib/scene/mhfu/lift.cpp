@@ -32,7 +32,7 @@ std::string prim_type_name(std::uint8_t type) {
 
 // Each PMO material becomes one scene material; textures are TMH images by index (the material's
 // texture byte is the image's place in the bank, not the order in which materials first use it).
-struct Textures {
+struct TextureBank {
   const Document* document = nullptr;  // a TMH or a PAC, decoded through textures.hpp
   std::size_t first = 0;               // the bank's first image in list_textures order
   std::size_t count = 0;
@@ -132,7 +132,7 @@ Result<int> lift_skeleton(Scene& scene, const MhfuSkeleton& skeleton) {
   return static_cast<int>(scene.skins.size()) - 1;
 }
 
-Result<std::vector<int>> lift_materials(Scene& scene, const MhfuPmo& pmo, const Textures& textures,
+Result<std::vector<int>> lift_materials(Scene& scene, const MhfuPmo& pmo, const TextureBank& textures,
                                         std::vector<int>& texture_nodes) {
   std::vector<int> out;
   for (std::size_t i = 0; i < pmo.materials.size(); ++i) {
@@ -273,7 +273,7 @@ Result<Primitive> lift_group(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size
 }
 
 Result<void> lift_pmo_into(Scene& scene, const MhfuPmo& pmo, const std::string& name, int skin,
-                                   const Textures& textures) {
+                                   const TextureBank& textures) {
   const std::size_t joint_count = skin >= 0 ? scene.skins[static_cast<std::size_t>(skin)].joints.size() : 0;
   std::vector<int> texture_nodes(textures.count, -1);
   Result<std::vector<int>> materials = lift_materials(scene, pmo, textures, texture_nodes);
@@ -350,7 +350,7 @@ Extras pmo_extras(const MhfuPmo& pmo) {
 }
 
 Result<Scene> lift_parts(const std::vector<const MhfuPmoFile*>& pmos, const MhfuSkeletonFile* skeleton,
-                         const Textures& textures, const char* format) {
+                         const TextureBank& textures, const char* format) {
   Scene scene;
   scene.scenes.push_back(SceneRoots{"scene", {}});
   int skin = -1;
@@ -373,7 +373,7 @@ Result<Scene> lift_parts(const std::vector<const MhfuPmoFile*>& pmos, const Mhfu
 
 Result<Scene> lift_mhfu_pmo(const MhfuPmoFile& file, const LiftInputs& inputs) {
   std::optional<Document> bank;
-  Textures textures;
+  TextureBank textures;
   if (inputs.textures) {
     bank = Document{*inputs.textures};
     textures = {&*bank, 0, inputs.textures->tmh.images.size()};
@@ -388,7 +388,7 @@ Result<Scene> lift_mhfu_pac(const Pac& pac, const LiftInputs& inputs) {
   std::vector<const MhfuPmoFile*> pmos;
   const MhfuSkeletonFile* skeleton = nullptr;
   const Document document{pac};
-  Textures textures;
+  TextureBank textures;
   std::size_t images = 0;  // list_textures order counts the images of every TMH entry
   for (const PacEntry& e : pac.entries) {
     if (const auto* p = std::get_if<MhfuPmoFile>(&e.content)) pmos.push_back(p);

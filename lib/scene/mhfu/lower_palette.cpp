@@ -12,8 +12,6 @@ namespace remodel::scene::mhfu {
 
 namespace {
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 void load(GeBonePalette& palette, const std::vector<MhfuPaletteEntry>& entries) {
   for (const MhfuPaletteEntry& e : entries) palette.load(e.slot, e.bone);
 }
@@ -85,7 +83,7 @@ Result<void> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, 
     PaletteInfluences& inf = part.influences[v];
     for (const auto& [w, j] : *strongest) {
       const int bone = bones_[static_cast<std::size_t>(j)];
-      if (bone < 0 || bone > 0xFF) return at(where + ".joints", "vertex " + num(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold", ErrorCode::unsupported);
+      if (bone < 0 || bone > 0xFF) return at(where + ".joints", "vertex " + std::to_string(v) + " weighs joint " + std::to_string(j) + ", which names no bone a palette entry can hold", ErrorCode::unsupported);
       inf.joint[inf.count] = bone;
       inf.weight[inf.count++] = w;
     }
@@ -118,12 +116,12 @@ Result<void> GroupLowerer::add_groups(const MhfuPmo& pmo, const MhfuMesh& mesh, 
     a.takes_over = placing.takes_over && &group == &groups->front();
     added.push_back(std::move(a));
   }
-  std::string message = note + ": drawn by " + num(groups->size()) + " new groups after group " + num(after) + ", each loading the bones its triangles need";
+  std::string message = note + ": drawn by " + std::to_string(groups->size()) + " new groups after group " + std::to_string(after) + ", each loading the bones its triangles need";
   if (cut != 0) {
-    message += "; " + num(cut) + " of their vertices weigh more than 8 bones (the GE's limit): the strongest 8 are kept and renormalised, losing up to " +
+    message += "; " + std::to_string(cut) + " of their vertices weigh more than 8 bones (the GE's limit): the strongest 8 are kept and renormalised, losing up to " +
                std::to_string(lost) + " of a vertex's weight";
   }
-  if (narrowed != 0) message += "; " + num(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
+  if (narrowed != 0) message += "; " + std::to_string(narrowed) + " triangles lean on more than 8 bones: the weakest leave their vertices";
   warnings_.push_back({where, message});
   return {};
 }
@@ -145,7 +143,7 @@ Result<void> GroupLowerer::add_primitive(const MhfuPmo& pmo, const MhfuMesh& mes
     like = draw->format;
   }
   return add_groups(pmo, mesh, palette, ip, triangles, like ? &*like : nullptr, placing, where,
-                    "a primitive no base group stands for (" + num(triangles.size() / 3) + " triangles)");
+                    "a primitive no base group stands for (" + std::to_string(triangles.size() / 3) + " triangles)");
 }
 
 Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, std::size_t g, const GeBonePalette& palette, const Primitive& ip,
@@ -169,8 +167,8 @@ Result<bool> GroupLowerer::split_off(const MhfuPmo& pmo, const MhfuMesh& mesh, s
   if (leaving.empty()) return false;
   // No triangle fits: the group would draw nothing, so the new groups take its place, block and material.
   const bool none_fit = fitting.empty();
-  const std::string note = none_fit ? "every triangle of group " + num(g) + " weighs a bone outside its GE palette: the group is replaced"
-                                    : num(leaving.size() / 3) + " triangles weigh bones outside group " + num(g) + "'s GE palette";
+  const std::string note = none_fit ? "every triangle of group " + std::to_string(g) + " weighs a bone outside its GE palette: the group is replaced"
+                                    : std::to_string(leaving.size() / 3) + " triangles weigh bones outside group " + std::to_string(g) + "'s GE palette";
   Placing placing;
   placing.after = g;
   placing.material_offset = pmo.groups[g].material_offset;
@@ -191,7 +189,7 @@ Result<void> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palett
   std::size_t next = 0;
   for (std::size_t g = 0; g < pmo.groups.size(); ++g) {
     if (pmo.groups[g].bone_start != next) {
-      return at("groups[" + num(g) + "].bone_start", "the base's palette entries are not stored group after group: groups cannot be added", ErrorCode::unsupported);
+      return at("groups[" + std::to_string(g) + "].bone_start", "the base's palette entries are not stored group after group: groups cannot be added", ErrorCode::unsupported);
     }
     next += pmo.groups[g].bone_count;
   }
@@ -204,7 +202,7 @@ Result<void> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palett
   std::vector<std::size_t> mesh_of(pmo.groups.size(), pmo.meshes.size());
   for (std::size_t m = 0; m < pmo.meshes.size(); ++m) {
     const std::size_t start = pmo.meshes[m].group_start, count = pmo.meshes[m].group_count;
-    if (start + count > pmo.groups.size()) return at("meshes[" + num(m) + "]", "the mesh's groups run past the group table", ErrorCode::unsupported);
+    if (start + count > pmo.groups.size()) return at("meshes[" + std::to_string(m) + "]", "the mesh's groups run past the group table", ErrorCode::unsupported);
     for (std::size_t g = start; g < start + count; ++g) mesh_of[g] = m;
   }
   std::vector<MhfuGroup> groups;
@@ -227,7 +225,7 @@ Result<void> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palett
         }
         own.insert(own.begin(), again.begin(), again.end());
       }
-      if (own.size() > 0xFF) return at("groups[" + num(g) + "].bone_count", "the group would load " + num(own.size()) + " palette entries (a byte counts them)", ErrorCode::unsupported);
+      if (own.size() > 0xFF) return at("groups[" + std::to_string(g) + "].bone_count", "the group would load " + std::to_string(own.size()) + " palette entries (a byte counts them)", ErrorCode::unsupported);
       record.bone_start = static_cast<std::uint16_t>(entries.size());
       record.bone_count = static_cast<std::uint8_t>(own.size());
       entries.insert(entries.end(), own.begin(), own.end());
@@ -264,7 +262,7 @@ Result<void> place_groups(MhfuPmo& pmo, const std::vector<GeBonePalette>& palett
     const auto count = static_cast<std::size_t>(std::count(group_mesh.begin(), group_mesh.end(), m));
     const bool gone = m < removed_meshes.size() && removed_meshes[m];
     if (count == 0 && !gone && (mesh.group_count > 0 || m >= removed_meshes.size())) {
-      return at("meshes[" + num(m) + "]", "every group of the mesh is removed: a mesh is removed by leaving out the node that draws it", ErrorCode::unsupported);
+      return at("meshes[" + std::to_string(m) + "]", "every group of the mesh is removed: a mesh is removed by leaving out the node that draws it", ErrorCode::unsupported);
     }
     if (count == 0) continue;
     mesh.group_start = static_cast<std::uint16_t>(first - group_mesh.begin());

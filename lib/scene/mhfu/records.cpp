@@ -15,8 +15,6 @@ namespace {
 
 constexpr std::uint32_t kMaxImageSide = 512;  // the GE samples textures up to 512 a side
 
-std::string num(std::size_t n) { return std::to_string(n); }
-
 }  // namespace
 
 std::optional<std::uint32_t> material_colour(const Vec4& c) {
@@ -36,7 +34,7 @@ Result<TmhImage> tmh_image_of(const RgbaImage& source, const std::string& where,
   const auto side = [](std::uint32_t s) { return std::min(kMaxImageSide, std::bit_ceil(s)); };
   const std::uint32_t w = side(image.width), h = side(image.height);
   if (w != image.width || h != image.height) {
-    warnings.push_back({where, "the " + num(image.width) + "x" + num(image.height) + " image is scaled to " + num(w) + "x" + num(h) +
+    warnings.push_back({where, "the " + std::to_string(image.width) + "x" + std::to_string(image.height) + " image is scaled to " + std::to_string(w) + "x" + std::to_string(h) +
                                    " (the GE samples power-of-two textures up to 512 a side)"});
     image = resize_image(image, w, h);
   }
