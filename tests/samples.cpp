@@ -59,12 +59,16 @@ Document load_document(const fs::path& path) {
 }
 
 std::optional<Document> load_named_sample(const std::string& subdir, const std::string& name) {
+  bool found = false;
   for (const fs::path& path : sample_files(subdir)) {
     if (path.filename() != name) continue;
+    found = true;
     Result<Document> doc = read_document(load_file(path));
     if (doc.ok()) return std::move(doc.value());
     ADD_FAILURE() << path << ": " << doc.error().describe();
   }
+  // A caller skips on nullopt: with samples required, an absent file fails the test instead.
+  if (!found && samples_required()) ADD_FAILURE() << "REMODEL_REQUIRE_SAMPLES=1 but " << (samples_root() / subdir / name) << " is absent";
   return std::nullopt;
 }
 

@@ -21,7 +21,7 @@ Bytes load_file(const std::filesystem::path& path);
 // The file read as a Document; a read error is a test failure (and an empty Document is returned).
 Document load_document(const std::filesystem::path& path);
 // The sample `name` in samples_root()/subdir read as a Document; nullopt when it is absent or does not
-// read (a read error is a test failure).
+// read (a read error is a test failure, and so is an absent file with REMODEL_REQUIRE_SAMPLES=1).
 std::optional<Document> load_named_sample(const std::string& subdir, const std::string& name);
 // "x.0.pmo" -> "x.1.skel" / "x.2.tmh": the PAC's entries as the MHFU samples store them beside it.
 std::filesystem::path mhfu_sibling(const std::filesystem::path& pmo, const char* suffix);
